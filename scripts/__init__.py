@@ -1,0 +1,1 @@
+"""The nexttoken build pipeline: one module per stage, each runnable with `python -m scripts.NAME`."""

@@ -1,0 +1,105 @@
+"""Shared helpers for the pipeline stages: paths, atomic JSON, hashing, loud failures."""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+SITE_DATA = ROOT / "site_data"
+BUILD = ROOT / "build"
+CONFIG = ROOT / "scripts" / "config"
+SCHEMA_VERSION = 1
+
+
+class StageError(Exception):
+    """A failure a maintainer can act on; the message names the file or input at fault."""
+
+
+def rel(path: Path) -> str:
+    """Path relative to the repository root, for messages and the manifest."""
+    try:
+        return str(Path(path).resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
+def read_text(path: Path) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise StageError(f"{rel(path)}: file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise StageError(f"{rel(path)}: cannot read ({exc})") from None
+
+
+def read_json(path: Path) -> Any:
+    text = read_text(path)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise StageError(f"{rel(path)}: corrupt JSON ({exc})") from None
+
+
+def round_floats(obj: Any, digits: int = 9) -> Any:
+    """Nested lists/tuples/dicts with every float cut to `digits` significant digits.
+
+    Nine digits round-trip a float32 and keep traces well inside the 1e-6 parity budget.
+    NaN and infinity have no JSON form: they fail here rather than corrupt a data file.
+    """
+    if isinstance(obj, float):
+        if not math.isfinite(obj):
+            raise StageError(f"refusing to write a non-finite float ({obj})")
+        return float(f"{obj:.{digits}g}")
+    if isinstance(obj, dict):
+        return {k: round_floats(v, digits) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [round_floats(v, digits) for v in obj]
+    return obj
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n"
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write to a temporary file beside `path`, then rename: an interrupted run leaves the old file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600 files; data files are for everyone to read
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_json_atomic(path: Path, obj: Any) -> None:
+    write_text_atomic(path, dumps(obj))
+
+
+def sha256_file(path: Path) -> str:
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except FileNotFoundError:
+        raise StageError(f"{rel(path)}: file not found") from None
+
+
+def run_main(main: Callable[[], None]) -> None:
+    """Run a stage's main(); a StageError becomes one clear line on stderr and exit status 1."""
+    try:
+        main()
+    except StageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        print("error: interrupted; earlier outputs are left as they were", file=sys.stderr)
+        sys.exit(130)

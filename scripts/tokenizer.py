@@ -1,0 +1,155 @@
+"""Stage 1: the tiny tokenizer, a letter-level BPE learned from the corpus.
+
+Produces site_data/tiny/tokenizer.json. GPT-2 starts its BPE from 256 bytes; the tiny model
+starts from the letters its corpus uses, so any other character is an error, not a fallback.
+
+Pre-tokenization follows GPT-2 in spirit: a word carries the space before it (" cat", shown as
+"·cat"), punctuation stands alone, and merges never cross a chunk boundary.
+"""
+from __future__ import annotations
+
+import collections
+import re
+from dataclasses import dataclass
+
+from scripts.common import CONFIG, SCHEMA_VERSION, SITE_DATA, StageError, read_json, read_text, rel, run_main, write_json_atomic
+
+EOT = "<|endoftext|>"
+SPACE_MARKER = "·"
+CHUNK = re.compile(r" ?[a-z]+| ?[^ a-z]| ")
+
+
+def chunks(text: str) -> list[str]:
+    """Split text into pre-tokens: an optional leading space plus a run of letters, or one symbol."""
+    return CHUNK.findall(text)
+
+
+def read_corpus(path=CONFIG / "corpus.txt") -> list[str]:
+    lines = [line.strip() for line in read_text(path).splitlines()]
+    lines = [line for line in lines if line and not line.startswith("#")]
+    if not lines:
+        raise StageError(f"{rel(path)}: no sentences")
+    for n, line in enumerate(lines, 1):
+        if "".join(chunks(line)) != line:
+            raise StageError(f"{rel(path)}: line {n} does not split into words cleanly: {line!r}")
+    return lines
+
+
+def _merge_pair(symbols: list[str], a: str, b: str) -> list[str]:
+    out, i = [], 0
+    while i < len(symbols):
+        if i + 1 < len(symbols) and symbols[i] == a and symbols[i + 1] == b:
+            out.append(a + b)
+            i += 2
+        else:
+            out.append(symbols[i])
+            i += 1
+    return out
+
+
+def learn_bpe(lines: list[str], vocab_size: int) -> tuple[list[str], list[tuple[str, str]]]:
+    """Learn merges until end-of-text + characters + merges = vocab_size.
+
+    Each step merges the most frequent adjacent pair; a tie goes to the pair seen first in the
+    corpus, so the result depends only on the corpus text.
+    """
+    counts = collections.Counter(c for line in lines for c in chunks(line))
+    chars = sorted({ch for chunk in counts for ch in chunk})
+    words = {chunk: list(chunk) for chunk in counts}
+    merges: list[tuple[str, str]] = []
+    while 1 + len(chars) + len(merges) < vocab_size:
+        pairs: collections.Counter = collections.Counter()
+        for chunk, n in counts.items():
+            symbols = words[chunk]
+            for pair in zip(symbols, symbols[1:]):
+                pairs[pair] += n
+        if not pairs:
+            raise StageError(
+                f"the corpus is fully merged after {len(merges)} merges; "
+                f"vocabulary {1 + len(chars) + len(merges)} < {vocab_size}: add words or lower vocab_size"
+            )
+        best = max(pairs.values())
+        a, b = next(p for p, n in pairs.items() if n == best)
+        merges.append((a, b))
+        words = {chunk: _merge_pair(symbols, a, b) for chunk, symbols in words.items()}
+    return chars, merges
+
+
+@dataclass
+class Tokenizer:
+    chars: list[str]
+    merges: list[tuple[str, str]]
+
+    @property
+    def vocab(self) -> list[str]:
+        """Token strings by id: end-of-text, then characters, then merges in learned order."""
+        return [EOT, *self.chars, *(a + b for a, b in self.merges)]
+
+    @property
+    def eot_id(self) -> int:
+        return 0
+
+    def encode_chunk(self, chunk: str) -> list[str]:
+        """Apply merges to one pre-token, lowest rank first, as GPT-2's BPE does."""
+        ranks = {pair: r for r, pair in enumerate(self.merges)}
+        symbols = list(chunk)
+        while len(symbols) > 1:
+            pair = min(zip(symbols, symbols[1:]), key=lambda p: ranks.get(p, len(ranks)))
+            if pair not in ranks:
+                break
+            symbols = _merge_pair(symbols, *pair)
+        return symbols
+
+    def encode(self, text: str) -> list[int]:
+        index = {tok: i for i, tok in enumerate(self.vocab)}
+        for pos, ch in enumerate(text):
+            if ch not in self.chars:
+                raise ValueError(f"character {ch!r} at position {pos} is not in the tiny vocabulary")
+        return [index[s] for chunk in chunks(text) for s in self.encode_chunk(chunk)]
+
+    def decode(self, ids: list[int]) -> str:
+        vocab = self.vocab
+        return "".join("" if i == self.eot_id else vocab[i] for i in ids)
+
+    def show(self, token_id: int) -> str:
+        """A token as the site draws it: the leading space as a middle dot."""
+        return self.vocab[token_id].replace(" ", SPACE_MARKER)
+
+    def to_json(self) -> dict:
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "eot": EOT,
+            "eot_id": self.eot_id,
+            "space_marker": SPACE_MARKER,
+            "pretokenizer": CHUNK.pattern,
+            "chars": self.chars,
+            "merges": [list(m) for m in self.merges],
+            "vocab": self.vocab,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Tokenizer":
+        return cls(list(data["chars"]), [tuple(m) for m in data["merges"]])
+
+
+def build_tokenizer(lines: list[str], vocab_size: int) -> Tokenizer:
+    return Tokenizer(*learn_bpe(lines, vocab_size))
+
+
+def load_tokenizer(path=SITE_DATA / "tiny" / "tokenizer.json") -> Tokenizer:
+    data = read_json(path)
+    try:
+        return Tokenizer.from_json(data)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise StageError(f"{rel(path)}: not a tokenizer file ({exc!r})") from None
+
+
+def main() -> None:
+    config = read_json(CONFIG / "tiny.json")
+    tok = build_tokenizer(read_corpus(), config["model"]["vocab_size"])
+    write_json_atomic(SITE_DATA / "tiny" / "tokenizer.json", tok.to_json())
+    print(f"tokenizer: {len(tok.chars)} characters + {len(tok.merges)} merges + end-of-text = {len(tok.vocab)}")
+
+
+if __name__ == "__main__":
+    run_main(main)
