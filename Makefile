@@ -49,9 +49,28 @@ DATA := site_data/tiny/summary.json
 .PHONY: data
 data: $(DATA) ## run every data stage whose inputs changed
 
+# ---- real models (owned by scripts/real_models.py; see ARCHITECTURE.md) ----------------------
+# REAL-MODELS-BEGIN
+# REAL-MODELS-END
+
+# ---- site inputs generated from site_data and node_modules (ignored by git) --------------------
+JS_DATA := docs/js/data/tiny-model.js docs/js/data/tiny-snapshots.js
+$(JS_DATA) &: scripts/js_data.py scripts/common.py $(wildcard site_data/tiny/*.json) | $(VENV)/.site-deps
+	$(PY) -m scripts.js_data
+
+docs/assets/figures/.stamp: scripts/figures.py $(wildcard site_data/*/*.json) | $(VENV)/.site-deps
+	$(PY) -m scripts.figures
+	@touch $@
+
+docs/assets/vendor/.stamp: scripts/assets.py node_modules/.package-lock.json | $(VENV)/.site-deps
+	$(PY) -m scripts.assets
+	@touch $@
+
+GENERATED := $(JS_DATA) docs/assets/figures/.stamp docs/assets/vendor/.stamp
+
 # ---- site ---------------------------------------------------------------------------------------
 .PHONY: site
-site: $(DATA) | deps ## build the site into build/site (installs what it needs)
+site: $(DATA) $(GENERATED) | deps ## build the site into build/site (installs what it needs)
 	$(PY) -m mkdocs build --strict --site-dir $(SITE)
 	@echo "site: open $(SITE)/index.html from disk, or run 'make serve'"
 

@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
-SITE_DATA = ROOT / "site_data"
-BUILD = ROOT / "build"
+# Overridable so that tests can run a stage against a scratch copy without touching the real data.
+SITE_DATA = Path(os.environ.get("NEXTTOKEN_SITE_DATA", ROOT / "site_data"))
+BUILD = Path(os.environ.get("NEXTTOKEN_BUILD", ROOT / "build"))
+SCHEMAS = ROOT / "site_data" / "schema"
 CONFIG = ROOT / "scripts" / "config"
 SCHEMA_VERSION = 1
 
@@ -84,6 +86,18 @@ def write_text_atomic(path: Path, text: str) -> None:
 
 def write_json_atomic(path: Path, obj: Any) -> None:
     write_text_atomic(path, dumps(obj))
+
+
+def validate(obj: Any, schema_name: str, what: str) -> None:
+    """Check `obj` against site_data/schema/<schema_name>.schema.json before it is written."""
+    import jsonschema  # imported here: only the stages that write data need it
+
+    schema = read_json(SCHEMAS / f"{schema_name}.schema.json")
+    try:
+        jsonschema.validate(obj, schema)
+    except jsonschema.ValidationError as exc:
+        path = "/".join(str(p) for p in exc.absolute_path)
+        raise StageError(f"{what} does not match {schema_name}.schema.json at '{path}': {exc.message}") from None
 
 
 def sha256_file(path: Path) -> str:

@@ -33,7 +33,9 @@ COMMON = ["scripts/__init__.py", "scripts/common.py", "scripts/stage.py"]
 STAGES: dict[str, dict] = {
     "tiny": {
         "inputs": COMMON + ["scripts/config/tiny.json", "scripts/config/corpus.txt", "scripts/tokenizer.py",
-                            "scripts/model.py", "scripts/train.py", "scripts/tiny_data.py"],
+                            "scripts/model.py", "scripts/train.py", "scripts/tiny_data.py",
+                            *(f"site_data/schema/tiny_{n}.schema.json"
+                              for n in ("config", "tokenizer", "weights", "training", "traces", "summary"))],
         "steps": ["scripts.tokenizer", "scripts.train", "scripts.tiny_data"],
         "outputs": ["site_data/tiny/*.json"],
         "packages": ["torch", "numpy"],

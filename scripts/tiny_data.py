@@ -13,7 +13,7 @@ import math
 import torch
 import torch.nn.functional as F
 
-from scripts.common import CONFIG, SCHEMA_VERSION, SITE_DATA, StageError, read_json, round_floats, run_main, write_json_atomic
+from scripts.common import CONFIG, SCHEMA_VERSION, SITE_DATA, StageError, round_floats, run_main, validate, write_json_atomic
 from scripts.model import TinyConfig, TinyGPT
 from scripts.tokenizer import SPACE_MARKER, Tokenizer, load_tokenizer, read_corpus
 from scripts.train import load_checkpoint
@@ -204,6 +204,8 @@ def export(checkpoint: dict, tok: Tokenizer, lines: list[str]) -> dict[str, dict
 def main() -> None:
     tok = load_tokenizer()
     files = export(load_checkpoint(), tok, read_corpus())
+    for name, data in files.items():  # validate all before writing any
+        validate(data, "tiny_" + name.removesuffix(".json"), f"site_data/tiny/{name}")
     for name, data in files.items():
         write_json_atomic(OUT / name, data)
     s = files["summary.json"]

@@ -12,7 +12,7 @@ import collections
 import re
 from dataclasses import dataclass
 
-from scripts.common import CONFIG, SCHEMA_VERSION, SITE_DATA, StageError, read_json, read_text, rel, run_main, write_json_atomic
+from scripts.common import CONFIG, SCHEMA_VERSION, SITE_DATA, StageError, read_json, read_text, rel, run_main, validate, write_json_atomic
 
 EOT = "<|endoftext|>"
 SPACE_MARKER = "·"
@@ -147,7 +147,9 @@ def load_tokenizer(path=SITE_DATA / "tiny" / "tokenizer.json") -> Tokenizer:
 def main() -> None:
     config = read_json(CONFIG / "tiny.json")
     tok = build_tokenizer(read_corpus(), config["model"]["vocab_size"])
-    write_json_atomic(SITE_DATA / "tiny" / "tokenizer.json", tok.to_json())
+    data = tok.to_json()
+    validate(data, "tiny_tokenizer", "site_data/tiny/tokenizer.json")
+    write_json_atomic(SITE_DATA / "tiny" / "tokenizer.json", data)
     print(f"tokenizer: {len(tok.chars)} characters + {len(tok.merges)} merges + end-of-text = {len(tok.vocab)}")
 
 

@@ -1,0 +1,274 @@
+"""The tiny model as committed in site_data/tiny: its contract, its size and its trained behaviour.
+
+Everything here reads the real trained weights or reruns the real stages; nothing compares
+against numbers typed into the test.
+"""
+from __future__ import annotations
+
+import collections
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+import torch
+
+from scripts import stage
+from scripts.common import ROOT, StageError, dumps, write_text_atomic
+from scripts.model import TinyConfig, TinyGPT
+from scripts.tiny_data import export
+from scripts.tokenizer import build_tokenizer, chunks, load_tokenizer, read_corpus
+from scripts.train import train
+
+TINY = ROOT / "site_data" / "tiny"
+SCHEMAS = ROOT / "site_data" / "schema"
+FILES = ["config", "tokenizer", "weights", "training", "traces", "summary"]
+
+
+def load(name: str) -> dict:
+    return json.loads((TINY / f"{name}.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def tok():
+    return load_tokenizer(TINY / "tokenizer.json")
+
+
+@pytest.fixture(scope="module")
+def model() -> TinyGPT:
+    """The shipped weights loaded back into the PyTorch model."""
+    cfg = TinyConfig(**{k: v for k, v in load("config")["model"].items() if k in TinyConfig.__dataclass_fields__})
+    m = TinyGPT(cfg)
+    w = load("weights")["weights"]
+    state = {"wte.weight": w["wte"], "wpe.weight": w["wpe"], "ln_f.weight": w["ln_f"]["weight"], "ln_f.bias": w["ln_f"]["bias"]}
+    for i, blk in enumerate(w["h"]):
+        for name, part in (("ln_1", blk["ln_1"]), ("ln_2", blk["ln_2"]), ("attn.c_attn", blk["attn"]["c_attn"]),
+                           ("attn.c_proj", blk["attn"]["c_proj"]), ("mlp.c_fc", blk["mlp"]["c_fc"]), ("mlp.c_proj", blk["mlp"]["c_proj"])):
+            state[f"h.{i}.{name}.weight"] = part["weight"]
+            state[f"h.{i}.{name}.bias"] = part["bias"]
+    state = {k: torch.tensor(v, dtype=torch.float32) for k, v in state.items()}
+    missing = m.load_state_dict(state, strict=False)
+    assert [k for k in missing.missing_keys if not k.endswith("mask")] == [] and not missing.unexpected_keys
+    return m.eval()
+
+
+def run(model: TinyGPT, tok, text: str) -> dict:
+    trace: dict = {}
+    with torch.no_grad():
+        model(torch.tensor([tok.encode(text)]), trace)
+    return trace
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_every_file_matches_its_schema(name):
+    schema = json.loads((SCHEMAS / f"tiny_{name}.schema.json").read_text())
+    data = load(name)
+    jsonschema.validate(data, schema)
+    assert data["schema_version"] == schema["properties"]["schema_version"]["const"]
+
+
+def test_manifest_matches_its_schema():
+    jsonschema.validate(json.loads((ROOT / "site_data" / "manifest.json").read_text()),
+                        json.loads((SCHEMAS / "manifest.schema.json").read_text()))
+
+
+def test_no_nan_or_infinity_in_any_file():
+    for name in FILES:
+        text = (TINY / f"{name}.json").read_text()
+        json.loads(text, parse_constant=lambda c: pytest.fail(f"{name}.json holds {c}"))
+
+
+def test_committed_data_is_up_to_date_with_the_code():
+    """The hashes in the manifest match the code, config and corpus: `make site` would not retrain."""
+    stage.check("tiny")
+
+
+def test_size_1416_weights_and_58_tokens(model, tok):
+    cfg = load("config")["model"]
+    print(f"\nparameters: {model.n_params()}, vocabulary: {len(tok.vocab)}")
+    assert model.n_params() == cfg["n_params"] == 1416
+    assert len(tok.vocab) == cfg["vocab_size"] == 58 == model.wte.weight.shape[0]
+    assert len(tok.vocab) == 1 + len(tok.chars) + len(tok.merges)
+
+
+def test_weights_file_shapes_follow_the_config():
+    cfg = load("config")["model"]
+    w = load("weights")["weights"]
+    assert (len(w["wte"]), len(w["wte"][0])) == (cfg["vocab_size"], cfg["n_embd"])
+    assert (len(w["wpe"]), len(w["wpe"][0])) == (cfg["n_ctx"], cfg["n_embd"])
+    assert len(w["h"]) == cfg["n_layer"]
+    c_attn = w["h"][0]["attn"]["c_attn"]["weight"]
+    assert (len(c_attn), len(c_attn[0])) == (3 * cfg["n_embd"], cfg["n_embd"])
+
+
+def test_every_training_sentence_fits_the_window(tok):
+    n_ctx = load("config")["model"]["n_ctx"]
+    for line in read_corpus():
+        assert len(tok.encode(line)) + 1 <= n_ctx, line
+
+
+def test_words_are_fully_merged_and_cats_is_unseen(tok):
+    corpus = read_corpus()
+    for line in corpus:
+        for chunk in chunks(line):
+            assert tok.encode_chunk(chunk) == [chunk], f"{chunk!r} is not one token"
+    assert not any("cats" in line for line in corpus)
+    assert [tok.show(i) for i in tok.encode(" cats")] == ["·cat", "s"]
+    assert [tok.show(i) for i in tok.encode("the cats")] == ["the", "·cat", "s"]
+    assert tok.decode(tok.encode("the cats sat.")) == "the cats sat."
+
+
+def test_unknown_characters_are_an_error(tok):
+    with pytest.raises(ValueError, match="'T' at position 0"):
+        tok.encode("The cat")
+
+
+@pytest.mark.parametrize("subject, place", [("cat", "·mat"), ("dog", "·rug")])
+def test_the_subject_decides_the_place(model, tok, subject, place):
+    trace = run(model, tok, f"the {subject} sat on the")
+    probs = trace["probs"][0, -1]
+    top = tok.show(int(torch.argmax(probs)))
+    print(f"\n'the {subject} sat on the' -> {top} ({probs.max().item():.3f})")
+    assert top == place
+
+
+def test_one_head_finds_the_subject_the_other_looks_just_before(model, tok):
+    trace = run(model, tok, "the cat sat on the")
+    tokens = [tok.show(i) for i in tok.encode("the cat sat on the")]
+    weights = trace["h"][0]["attn_weights"][0, :, -1]  # (n_head, T): the last position's rows
+    cat = tokens.index("·cat")
+    subject = int(torch.argmax(weights[:, cat]))
+    print(f"\nhead {subject} puts {weights[subject, cat]:.3f} on ·cat")
+    assert weights[subject, cat] >= 0.9
+    T = len(tokens)
+    for h in range(weights.shape[0]):
+        if h != subject:
+            top = int(torch.argmax(weights[h]))
+            print(f"head {h}: top weight {weights[h, top]:.3f} on {tokens[top]}")
+            assert top in (T - 3, T - 2), f"head {h} looks at {tokens[top]}"
+
+
+def test_verbs_after_the_cat_follow_the_corpus(model, tok):
+    corpus = read_corpus()
+    counts = collections.Counter(line.split()[2] for line in corpus if line.split()[:2] == ["the", "cat"])
+    probs = run(model, tok, "the cat")["probs"][0, -1]
+    verb_p = {v: probs[tok.encode(" " + v)[0]].item() for v in counts}
+    print(f"\nafter 'the cat': {verb_p} (corpus counts {dict(counts)})")
+    by_count = sorted(counts, key=counts.get, reverse=True)
+    by_prob = sorted(verb_p, key=verb_p.get, reverse=True)
+    assert by_prob == by_count
+    ps = [verb_p[v] for v in by_prob]
+    assert all(a - b >= 0.05 for a, b in zip(ps, ps[1:])), "verb probabilities should be clearly unequal"
+    assert sum(ps) > 0.95
+
+
+def test_training_loss_ends_well_below_its_start():
+    curve = load("training")["loss_curve"]
+    print(f"\ntraining loss {curve[0]:.3f} -> {curve[-1]:.3f} over {len(curve) - 1} steps")
+    assert curve[-1] < 0.25 * curve[0]
+    snaps = load("training")["snapshots"]
+    assert snaps[0]["step"] == 0 and snaps[-1]["step"] == len(curve) - 1
+    assert snaps[-1]["corpus_loss"] < snaps[0]["corpus_loss"]
+
+
+def test_unseen_sentences_cost_more_than_training_ones():
+    t = load("training")
+    n = t["n_train_sentences"]
+    seen = [p["mean"] for p in t["final_positions"][:n]]
+    unseen = [p["mean"] for p in t["final_positions"][n:]]
+    print(f"\nmean loss: training sentences {sum(seen) / n:.3f}, unseen {sum(unseen) / len(unseen):.3f}")
+    assert sum(unseen) / len(unseen) > sum(seen) / n
+
+
+@pytest.mark.slow
+def test_two_trainings_with_one_seed_give_identical_files():
+    """Retrain twice from the corpus and compare every exported file with the other run and with the
+    committed site_data/tiny: same seed, same machine, same bytes."""
+    config = json.loads((ROOT / "scripts/config/tiny.json").read_text())
+    cfg = TinyConfig(**config["model"])
+    lines = read_corpus()
+    outputs = []
+    for _ in range(2):
+        tok = build_tokenizer(lines, cfg.vocab_size)
+        result = train(cfg, config["training"], lines, tok)
+        result["config"] = config
+        files = {n: dumps(d) for n, d in export(result, tok, lines).items()} | {"tokenizer.json": dumps(tok.to_json())}
+        outputs.append(files)
+    assert outputs[0] == outputs[1]
+    for name, text in outputs[0].items():
+        assert (TINY / name).read_text(encoding="utf-8") == text, f"site_data/tiny/{name} differs from a fresh run"
+
+
+def _stage_env(tmp_path: Path) -> dict:
+    data, build = tmp_path / "site_data", tmp_path / "build"
+    shutil.copytree(TINY, data / "tiny")
+    return os.environ | {"NEXTTOKEN_SITE_DATA": str(data), "NEXTTOKEN_BUILD": str(build), "PYTHONPATH": str(ROOT)}
+
+
+@pytest.mark.parametrize("damage", ["missing", "corrupt"])
+def test_a_stage_with_a_bad_input_names_the_file(tmp_path, damage):
+    env = _stage_env(tmp_path)
+    target = Path(env["NEXTTOKEN_SITE_DATA"]) / "tiny" / "tokenizer.json"
+    if damage == "missing":
+        target.unlink()
+    else:
+        target.write_text('{"chars": [', encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "scripts.train"], cwd=ROOT, env=env, capture_output=True, text=True)
+    print(proc.stderr)
+    assert proc.returncode != 0
+    assert "tokenizer.json" in proc.stderr and "Traceback" not in proc.stderr
+    assert ("not found" if damage == "missing" else "corrupt JSON") in proc.stderr
+
+
+def test_export_without_a_checkpoint_names_it(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "scripts.tiny_data"], cwd=ROOT, env=_stage_env(tmp_path),
+                          capture_output=True, text=True)
+    assert proc.returncode != 0 and "train.pt" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_an_interrupted_write_leaves_the_old_file(tmp_path, monkeypatch):
+    target = tmp_path / "weights.json"
+    target.write_text("old\n")
+
+    def interrupted(src, dst):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write_text_atomic(target, "new\n")
+    assert target.read_text() == "old\n"
+    assert list(tmp_path.iterdir()) == [target], "the temporary file must be cleaned up"
+
+
+def test_non_finite_numbers_are_refused():
+    from scripts.common import round_floats
+    with pytest.raises(StageError):
+        round_floats({"x": [1.0, float("nan")]})
+
+
+def test_stage_staleness_follows_content_not_times(tmp_path, monkeypatch):
+    (tmp_path / "in.txt").write_text("a")
+    (tmp_path / "out").mkdir()
+    monkeypatch.setattr(stage, "ROOT", tmp_path)
+    monkeypatch.setattr(stage, "MANIFEST", tmp_path / "manifest.json")
+    monkeypatch.setitem(stage.STAGES, "demo", {
+        "inputs": ["in.txt"], "outputs": ["out/*.json"], "packages": [],
+        "steps": []})
+    with pytest.raises(stage.Stale, match="never built"):
+        stage.check("demo")
+    (tmp_path / "out" / "x.json").write_text("{}")
+    stage.run("demo")
+    stage.check("demo")
+    os.utime(tmp_path / "in.txt", (1, 1))  # a new time alone is not a change
+    stage.check("demo")
+    (tmp_path / "in.txt").write_text("b")
+    with pytest.raises(stage.Stale, match="inputs changed: in.txt"):
+        stage.check("demo")
+    (tmp_path / "in.txt").write_text("a")
+    (tmp_path / "out" / "x.json").write_text('{"edited": true}')
+    with pytest.raises(stage.Stale, match="output differs"):
+        stage.check("demo")
