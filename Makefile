@@ -41,17 +41,41 @@ pipeline-deps: $(VENV)/.pipeline-deps ## install the data pipeline's dependencie
 # ---- data stages (site_data/, committed) ------------------------------------------------------
 TINY_IN := $(shell $(STAGE) tiny --inputs)
 site_data/tiny/summary.json: $(TINY_IN) | $(VENV)/.site-deps
-	$(STAGE) tiny --check || { $(MAKE) pipeline-deps && $(STAGE) tiny; }
+	$(STAGE) tiny --check || { $(MAKE) pipeline-deps && $(PY) -m scripts.stage tiny; }
 	@touch $@
-
-DATA := site_data/tiny/summary.json
-
-.PHONY: data
-data: $(DATA) ## run every data stage whose inputs changed
 
 # ---- real models (owned by scripts/real_models.py; see ARCHITECTURE.md) ----------------------
 # REAL-MODELS-BEGIN
+# SmolLM2 is measured by every build whose inputs changed (about 30 s; torch only when stale).
+# The check needs only the standard library; the run uses the venv so its steps find torch.
+SMOLLM2_IN := $(shell $(STAGE) smollm2 --inputs)
+site_data/smollm2/measurements.json: $(SMOLLM2_IN) | $(VENV)/.site-deps
+	$(STAGE) smollm2 --check || { $(MAKE) pipeline-deps && $(PY) -m scripts.stage smollm2; }
+	@touch $@
+
+GPT2_TOKENIZER_IN := $(shell $(STAGE) gpt2_tokenizer --inputs)
+site_data/gpt2/tokenizer_facts.json: $(GPT2_TOKENIZER_IN) | $(VENV)/.site-deps
+	$(STAGE) gpt2_tokenizer --check || { $(MAKE) pipeline-deps && $(PY) -m scripts.stage gpt2_tokenizer; }
+	@touch $@
+
+REAL_DATA := site_data/smollm2/measurements.json site_data/gpt2/tokenizer_facts.json
+
+# GPT-2's weights are not on the build machines: `GPT2_DIR=folder make gpt2` (or a filled Hugging
+# Face cache) measures them; without them it prints one line and the pages keep the published numbers.
+.PHONY: gpt2
+gpt2: $(VENV)/.pipeline-deps ## measure GPT-2 small where its weights exist (GPT2_DIR=folder or the HF cache)
+	$(PY) -m scripts.real_models gpt2
+
+docs/js/data/gpt2-vocab.js: scripts/gpt2_js_data.py scripts/gpt2_tokenizer_facts.py scripts/common.py site_data/gpt2/tokenizer/vocab.json site_data/gpt2/tokenizer/merges.txt | $(VENV)/.site-deps
+	$(PY) -m scripts.gpt2_js_data
+
+REAL_GENERATED := docs/js/data/gpt2-vocab.js
 # REAL-MODELS-END
+
+DATA := site_data/tiny/summary.json $(REAL_DATA)
+
+.PHONY: data
+data: $(DATA) ## run every data stage whose inputs changed
 
 # ---- site inputs generated from site_data and node_modules (ignored by git) --------------------
 JS_DATA := docs/js/data/tiny-model.js docs/js/data/tiny-snapshots.js
@@ -66,7 +90,7 @@ docs/assets/vendor/.stamp: scripts/assets.py node_modules/.package-lock.json | $
 	$(PY) -m scripts.assets
 	@touch $@
 
-GENERATED := $(JS_DATA) docs/assets/figures/.stamp docs/assets/vendor/.stamp
+GENERATED := $(JS_DATA) $(REAL_GENERATED) docs/assets/figures/.stamp docs/assets/vendor/.stamp
 
 # ---- site ---------------------------------------------------------------------------------------
 .PHONY: site
@@ -98,4 +122,4 @@ distclean: clean ## also remove .venv and node_modules
 
 .PHONY: help
 help: ## list the targets
-	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | column -ts $$'\t'
+	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | column -ts $$'\t'

