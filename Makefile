@@ -112,6 +112,10 @@ test: site ## run every test: pipeline (pytest), JS runtime (node), browser (chr
 bench: site ## print speed and size figures (no targets asserted)
 	$(PY) -m scripts.bench
 
+.PHONY: report
+report: site ## measure the built site: Lighthouse, axe, page weight, demo start-up, offline (build/report/)
+	$(PY) -m scripts.report $(REPORT_ARGS)
+
 .PHONY: clean
 clean: ## remove build outputs (keeps site_data/ and .venv)
 	rm -rf build docs/js/data docs/assets/vendor docs/assets/figures

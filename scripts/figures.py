@@ -156,7 +156,8 @@ def tiny_attention(out: Path, traces: list[dict], prompts: list[str]) -> str:
     if missing:
         raise StageError(f"{rel(SITE_DATA / 'tiny/traces.json')}: no trace for {missing}")
     n_head = len(by_prompt[prompts[0]]["h"][0]["attn_weights"])
-    fig, axes = plt.subplots(len(prompts), n_head, figsize=(3 * n_head + 1, 2.8 * len(prompts)))
+    fig, axes = plt.subplots(len(prompts), n_head, figsize=(3 * n_head + 1, 3.3 * len(prompts)),
+                             gridspec_kw={"hspace": 0.55, "wspace": 0.35})
     alt = []
     for r, p in enumerate(prompts):
         t = by_prompt[p]

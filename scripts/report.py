@@ -267,7 +267,8 @@ def render_markdown(report: dict) -> str:
            "",
            f"{meta['generated']} · commit {meta.get('commit') or '?'} · {len(report.get('pages', []))} pages of "
            f"`{meta['site']}` · Chromium {meta.get('chromium') or '?'} · Lighthouse preset: "
-           f"{', '.join(meta.get('lighthouse_presets') or ['not run'])}",
+           f"{', '.join(meta.get('lighthouse_presets') or ['not run'])}"
+           + (" · **partial run** (--pages or --skip-lighthouse)" if meta.get("partial") else ""),
            "",
            "Served from 127.0.0.1 with gzip and `max-age=600` (as GitHub Pages); browser checks also from "
            "file://. Page weight = distinct local files requested during load, uncompressed, search index "
@@ -327,7 +328,7 @@ def render_markdown(report: dict) -> str:
                  judge("demo_ready_ms", max([v for v in (r.get("served_ms"), r.get("file_ms")) if v is not None],
                                             default=None))]
                 for page, r in demo["pages"].items() if r["demos"]]
-        out.append(md_table(["page", "demo roots", "DOMContentLoaded (served)", "ready, served (median)", "ready, file://", "signal", "result"], rows)
+        out.append(md_table(["page", "demo roots", "DOMContentLoaded (served)", "ready, served (median)", "ready, file:// (median)", "signal", "result"], rows)
                    if rows else f"No page has a `{DEMO_ROOT}` element.")
     ext = report.get("external")
     if ext is not None:
@@ -518,6 +519,11 @@ def visit(browser, url: str, *, run_axe: bool, routed: bool = True, settle_ms: i
     requests: list[str] = []
     external: list[str] = []
     problems: list[dict] = []
+    recording = [True]  # off once axe is injected: its CSSOM preload XHRs stylesheets, blocked from file://
+
+    def note(kind: str, detail: str) -> None:
+        if recording[0]:
+            problems.append({"kind": kind, "detail": detail})
 
     def route(r):
         if classify_request(r.request.url) == "external":
@@ -533,11 +539,11 @@ def visit(browser, url: str, *, run_axe: bool, routed: bool = True, settle_ms: i
     def on_failed(req):
         if (classify_request(req.url) == "local" and not req.url.startswith(("data:", "blob:"))
                 and BLOCKED not in (req.failure or "")):
-            problems.append({"kind": "failed request", "detail": f"{req.url} ({req.failure})"})
+            note("failed request", f"{req.url} ({req.failure})")
 
     def on_response(resp):
         if resp.status >= 400 and classify_request(resp.url) == "local":
-            problems.append({"kind": f"HTTP {resp.status}", "detail": resp.url})
+            note(f"HTTP {resp.status}", resp.url)
 
     context.on("requestfailed", on_failed)
     context.on("response", on_response)
@@ -545,10 +551,10 @@ def visit(browser, url: str, *, run_axe: bool, routed: bool = True, settle_ms: i
     page = context.new_page()
     def on_console(msg):  # the aborts of external requests are reported as such, not again as errors
         if msg.type == "error" and BLOCKED not in msg.text:
-            problems.append({"kind": "console error", "detail": msg.text})
+            note("console error", msg.text)
 
     page.on("console", on_console)
-    page.on("pageerror", lambda e: problems.append({"kind": "page error", "detail": str(e)}))
+    page.on("pageerror", lambda e: note("page error", str(e)))
     result: dict[str, Any] = {}
     try:
         page.goto(url, wait_until="load", timeout=30000)
@@ -571,6 +577,7 @@ def visit(browser, url: str, *, run_axe: bool, routed: bool = True, settle_ms: i
         result.update(demos=demos, ready_ms=timing.get("ready"), filled_ms=timing.get("filled"),
                       dcl_ms=timing.get("dcl"), load_ms=timing.get("load"))
         if run_axe:
+            recording[0] = False
             page.add_script_tag(path=str(AXE_JS))
             axe = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
             result["axe"] = [{"id": v["id"], "impact": v.get("impact"), "help": v.get("help"),
@@ -592,10 +599,15 @@ def browser_checks(site: Path, pages: list[str], base: str, repeat: int, log) ->
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS + [NO_DNS])
         out["chromium"] = browser.version
+        # one discarded load per mode first, so that no page pays for the browser's own start-up
+        if pages:
+            visit(browser, base + pages[0], run_axe=False, routed=False)
+            visit(browser, (site / pages[0]).resolve().as_uri(), run_axe=False, routed=False)
         for name in pages:
             times: dict[str, list[float]] = {"served": [], "file": []}
             signal = None
             demos = 0
+            dcl: list[float] = []
             for mode, url in (("served", base + name), ("file", (site / name).resolve().as_uri())):
                 r = visit(browser, url, run_axe=True)
                 demos = max(demos, r.get("demos", 0))
@@ -606,9 +618,13 @@ def browser_checks(site: Path, pages: list[str], base: str, repeat: int, log) ->
                 if mode == "served":
                     out["weight"][name] = page_weight(r["requests"], site, base)
                 # the start-up figure comes from unrouted loads only (routing adds a round trip a request)
-                runs = ([visit(browser, url, run_axe=False, routed=False) for _ in range(repeat if mode == "served" else 1)]
-                        if r.get("demos") else [])
+                # (skipped when the audit load saw no signal within 3 s: it would only wait again)
+                answered = r.get("ready_ms") is not None or r.get("filled_ms") is not None
+                runs = ([visit(browser, url, run_axe=False, routed=False) for _ in range(repeat)]
+                        if r.get("demos") and answered else [])
                 for run in runs:
+                    if mode == "served" and run.get("dcl_ms") is not None:
+                        dcl.append(run["dcl_ms"])
                     t = run.get("ready_ms")
                     sig = "data-ready" if t is not None else None
                     if t is None and run.get("filled_ms") is not None:
@@ -617,10 +633,11 @@ def browser_checks(site: Path, pages: list[str], base: str, repeat: int, log) ->
                         times[mode].append(t)
                         signal = signal or sig
             served = round(statistics.median(times["served"]), 1) if times["served"] else None
-            filed = round(times["file"][0], 1) if times["file"] else None
+            filed = round(statistics.median(times["file"]), 1) if times["file"] else None
             out["demo"][name] = {"demos": demos, "served_ms": served, "file_ms": filed, "signal": signal,
                                  "served_runs": [round(t, 1) for t in times["served"]],
-                                 "dcl_ms": r.get("dcl_ms") and round(r["dcl_ms"], 1)}
+                                 "file_runs": [round(t, 1) for t in times["file"]],
+                                 "dcl_ms": round(statistics.median(dcl), 1) if dcl else None}
             w = out["weight"].get(name, {})
             log(f"  {name}: {_kb(w.get('bytes'))} KB, demos {demos} ready {served} ms / {filed} ms, "
                 f"axe {sum(1 for v in out['axe'] if v['page'] == name)} rules, "
@@ -701,7 +718,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-lighthouse", action="store_true", help="no Lighthouse (the slow part)")
     ap.add_argument("--preset", choices=("mobile", "desktop", "both"), default="mobile",
                     help="Lighthouse form factor (default mobile, Lighthouse's own default)")
-    ap.add_argument("--repeat", type=int, default=3, help="served loads per demo page for the start-up median")
+    ap.add_argument("--repeat", type=int, default=5, help="loads per demo page and mode for the start-up median")
     ap.add_argument("--no-gzip", action="store_true", help="serve uncompressed (GitHub Pages gzips)")
     ap.add_argument("--with-bench", action="store_true", help="run scripts.bench first (slow: cold build)")
     args = ap.parse_args(argv)
@@ -775,7 +792,7 @@ def main(argv: list[str] | None = None) -> int:
                  for p, r in checks["demo"].items() if r["served_ms"] is not None or r["file_ms"] is not None}
     silent = [p for p, r in checks["demo"].items() if r["demos"] and p not in demo_vals]
     slowest = max(demo_vals, key=demo_vals.get) if demo_vals else None
-    row = summary_row("demo_ready_ms", "slowest demo start-up (served median or file://)",
+    row = summary_row("demo_ready_ms", "slowest demo start-up (median, served or file://)",
                       round(demo_vals[slowest], 1) if slowest else None, "ms", slowest or "")
     if silent:
         row["result"] = "FAIL"

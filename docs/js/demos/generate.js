@@ -1,0 +1,93 @@
+// Demo 3: write a sentence. The generation loop in two lanes over the same tiny model: without a
+// KV cache (keys and values recomputed for every token at every step) and with one (a prefill, then
+// one new row per step). Greedy picks, so both lanes write the same text.
+(function () {
+  "use strict";
+  var U = window.NTUI;
+
+  function rowsOf(step, i, useCache) {
+    var n = Array.isArray(step.window) ? step.window.length : Number(step.window);
+    if (!useCache) return n;
+    if (i === 0 || step.rebuilt) return n;
+    return 1;
+  }
+
+  U.start("generate", function (root, live) {
+    var t = U.tiny();
+    var m = t.model;
+    if (!m || !window.NT.kv) throw new Error("the model or KV-cache script did not load");
+    var nCtx = m.config.n_ctx;
+    var msg = U.message();
+    var maxNew = 6;
+    var prompt = U.textInput("Prompt", root.getAttribute("data-prompt") || "the cat", function () { prepare(); });
+    var maxSlider = U.slider("max_new_tokens", 1, nCtx, 1, maxNew, function (v) { maxNew = v; prepare(); }, String);
+    var stepBtn = U.button("Next step", function () { reveal(shown + 1); }, { primary: true });
+    var allBtn = U.button("Run to the end", function () { reveal(runs ? runs[0].steps.length : 0); });
+    var resetBtn = U.button("Reset", function () { reveal(0); });
+    var lanesEl = U.el("div", { class: "nt-lanes" });
+    var status = U.el("p", { class: "nt-small", "aria-live": "polite" });
+    live.appendChild(U.el("div", { class: "nt-controls" }, [prompt.wrap, maxSlider.wrap]));
+    live.appendChild(U.el("div", { class: "nt-controls nt-buttons" }, [stepBtn, allBtn, resetBtn]));
+    live.appendChild(msg.node);
+    live.appendChild(status);
+    live.appendChild(lanesEl);
+
+    var runs = null, shown = 0, base = null;
+
+    function prepare() {
+      msg.clear();
+      runs = null;
+      U.clear(lanesEl);
+      var r = U.encodePrompt(prompt.input.value);
+      if (!r.ok) { msg.show(r.message, "error"); stepBtn.disabled = allBtn.disabled = true; status.textContent = ""; return; }
+      if (r.note) msg.show(r.note, "info");
+      base = r;
+      var greedy = function (logits) { return U.argsort(logits)[0]; };
+      runs = [false, true].map(function (useCache) {
+        var g = window.NT.kv.generate(m, r.ids, { maxNew: maxNew, useCache: useCache, pick: greedy });
+        return { useCache: useCache, steps: g.steps, stoppedBy: g.stoppedBy };
+      });
+      reveal(0);
+    }
+
+    function reveal(n) {
+      if (!runs) return;
+      var total = runs[0].steps.length;
+      shown = Math.max(0, Math.min(n, total));
+      U.clear(lanesEl);
+      runs.forEach(function (run) {
+        var text = U.el("p", { class: "nt-gen-text" });
+        base.tokens.forEach(function (tok) { text.appendChild(U.chip(tok, null, "nt-prompt-tok")); });
+        var body = U.el("tbody");
+        var rows = 0, ops = 0;
+        run.steps.slice(0, shown).forEach(function (s, i) {
+          var rw = rowsOf(s, i, run.useCache);
+          rows += rw; ops += s.ops || 0;
+          text.appendChild(U.chip(t.tk.show(s.id), null, "nt-new-tok"));
+          body.appendChild(U.el("tr", null, [
+            U.el("td", { text: String(i + 1) + (run.useCache && i === 0 ? " (prefill)" : "") }),
+            U.el("td", null, [U.el("code", { text: t.tk.show(s.id) })]),
+            U.el("td", { class: "nt-num", text: String(rw) + (s.rebuilt ? " (rebuilt)" : "") }),
+            U.el("td", { class: "nt-num", text: (s.ops || 0).toLocaleString("en") })]));
+        });
+        var table = U.el("table", { class: "nt-table" }, [
+          U.el("thead", null, [U.el("tr", null, [U.el("th", { text: "step" }), U.el("th", { text: "pick" }),
+            U.el("th", { text: "K,V rows computed" }), U.el("th", { text: "multiply-adds" })])]), body]);
+        lanesEl.appendChild(U.el("div", { class: "nt-lane", "data-lane": run.useCache ? "cache" : "nocache" }, [
+          U.el("p", { class: "nt-lane-title", text: run.useCache ? "With a KV cache" : "Without a cache" }),
+          text,
+          U.el("div", { class: "nt-table-wrap" }, [table]),
+          U.el("p", { class: "nt-totals", "data-rows": rows, "data-ops": ops,
+            text: "Total: " + rows + " K,V rows, " + ops.toLocaleString("en") + " multiply-adds" })]));
+      });
+      var done = shown >= total;
+      stepBtn.disabled = allBtn.disabled = done;
+      if (shown === 0) status.textContent = "Ready: press Next step to run the prefill and pick the first token.";
+      else if (done) status.textContent = "Stopped after " + total + " new tokens: " +
+        (runs[0].stoppedBy === "eot" ? "the model picked end-of-text." : "max_new_tokens reached.");
+      else status.textContent = "Step " + shown + " of at most " + maxNew + ".";
+    }
+
+    prepare();
+  });
+})();

@@ -1,0 +1,88 @@
+// Demo 6: two heads. Both heads' attention patterns as heat maps side by side (rows: the position
+// looking; columns: the position looked at; the upper triangle is masked). Each map is one focusable
+// grid: arrow keys move a cursor, Home/End jump, taps select a cell; the readout names the weight.
+(function () {
+  "use strict";
+  var U = window.NTUI;
+
+  U.start("two-heads", function (root, live) {
+    var t = U.tiny();
+    var m = t.model;
+    if (!m) throw new Error("the model script did not load");
+    var msg = U.message();
+    var prompt = U.textInput("Prompt", root.getAttribute("data-prompt") || "the cat sat on the", function () { run(); });
+    var maps = U.el("div", { class: "nt-lanes" });
+    live.appendChild(U.el("div", { class: "nt-controls" }, [prompt.wrap]));
+    live.appendChild(msg.node);
+    live.appendChild(maps);
+    var cursor = { i: 0, j: 0 };
+
+    function run() {
+      msg.clear();
+      U.clear(maps);
+      var r = U.encodePrompt(prompt.input.value);
+      if (!r.ok) { msg.show(r.message, "error"); return; }
+      if (r.note) msg.show(r.note, "info");
+      var tr = m.forward(r.ids);
+      var n = r.ids.length;
+      cursor = { i: n - 1, j: 0 };
+      var W = tr.h[0].attn_weights;
+      W.forEach(function (w, hd) { maps.appendChild(heatmap(w, hd, r.tokens)); });
+    }
+
+    function heatmap(w, hd, tokens) {
+      var n = tokens.length;
+      var readout = U.el("p", { class: "nt-readout", "aria-live": "polite" });
+      var grid = U.el("div", { class: "nt-heat", role: "grid", tabindex: "0",
+        "aria-label": "Head " + (hd + 1) + " attention weights; use the arrow keys to move between cells" });
+      grid.style.setProperty("--n", n + 1);
+      grid.appendChild(U.el("span", { class: "nt-heat-corner", "aria-hidden": "true" }));
+      tokens.forEach(function (tok) { grid.appendChild(U.el("code", { class: "nt-heat-col", "aria-hidden": "true", text: tok })); });
+      var cells = [];
+      for (var i = 0; i < n; i++) {
+        grid.appendChild(U.el("code", { class: "nt-heat-row", "aria-hidden": "true", text: tokens[i] }));
+        cells.push([]);
+        for (var j = 0; j < n; j++) {
+          var masked = j > i;
+          var c = U.el("span", { class: "nt-heat-cell" + (masked ? " nt-masked" : ""), "data-i": i, "data-j": j,
+            title: masked ? "masked" : tokens[i] + " → " + tokens[j] + ": " + U.pct(w[i][j]) });
+          if (!masked) c.style.setProperty("--a", w[i][j].toFixed(4));
+          (function (ii, jj) { c.addEventListener("click", function () { move(ii, jj); grid.focus(); }); })(i, j);
+          cells[i].push(c);
+          grid.appendChild(c);
+        }
+      }
+      function move(i, j) {
+        i = Math.max(0, Math.min(n - 1, i));
+        j = Math.max(0, Math.min(i, j));
+        cursor = { i: i, j: j };
+        cells.forEach(function (row) { row.forEach(function (c) { c.classList.remove("nt-cursor"); }); });
+        cells[i][j].classList.add("nt-cursor");
+        readout.textContent = "Head " + (hd + 1) + ": position " + i + " (" + tokens[i] + ") gives " + U.pct(w[i][j]) +
+          " of its attention to position " + j + " (" + tokens[j] + ").";
+      }
+      grid.addEventListener("keydown", function (e) {
+        var k = e.key, i = cursor.i, j = cursor.j;
+        if (k === "ArrowUp") i -= 1; else if (k === "ArrowDown") i += 1;
+        else if (k === "ArrowLeft") j -= 1; else if (k === "ArrowRight") j += 1;
+        else if (k === "Home") j = 0; else if (k === "End") j = i;
+        else return;
+        e.preventDefault();
+        if (k === "ArrowUp" || k === "ArrowDown") j = Math.min(j, Math.max(0, i));
+        move(i, j);
+      });
+      grid.addEventListener("focus", function () { move(cursor.i, cursor.j); });
+      var top = 0;
+      w[n - 1].forEach(function (x, j) { if (x > w[n - 1][top]) top = j; });
+      var lane = U.el("div", { class: "nt-lane", "data-head": hd }, [
+        U.el("p", { class: "nt-lane-title", text: "Head " + (hd + 1) }),
+        U.el("div", { class: "nt-heat-wrap" }, [grid]),
+        U.el("p", { class: "nt-small", text: "The last token (" + tokens[n - 1] + ") looks most at " + tokens[top] + " (" + U.pct(w[n - 1][top]) + ")." }),
+        readout]);
+      move(n - 1, top);
+      return lane;
+    }
+
+    run();
+  });
+})();

@@ -1,0 +1,265 @@
+// Shared pieces of the eight demos: DOM helpers (text only, never innerHTML), strips of cells,
+// bars, labelled controls, messages, and the tiny model built once per page.
+// Classic script (works from file://); exposes window.NTUI.
+(function () {
+  "use strict";
+
+  var MAX_CHARS = 200;
+
+  // el("div", {class: "x", "aria-live": "polite"}, [child, "text"]): text always via text nodes.
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    if (attrs) {
+      Object.keys(attrs).forEach(function (k) {
+        var v = attrs[k];
+        if (v === null || v === undefined || v === false) return;
+        if (k === "text") node.textContent = String(v);
+        else if (k === "on") Object.keys(v).forEach(function (ev) { node.addEventListener(ev, v[ev]); });
+        else node.setAttribute(k, v === true ? "" : String(v));
+      });
+    }
+    (children || []).forEach(function (c) {
+      if (c === null || c === undefined) return;
+      node.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+    });
+    return node;
+  }
+
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
+
+  // Same rule as the pages' pct filter (scripts/hooks/numbers.py).
+  function pct(p, digits) {
+    digits = digits === undefined ? 1 : digits;
+    var v = p * 100;
+    var floor = Math.pow(10, -digits);
+    if (v > 0 && v < floor) return "under " + floor + "%";
+    if (v < 100 && Number(v.toFixed(digits)) >= 100) return "over " + Number((100 - floor).toFixed(digits)) + "%";
+    return v.toFixed(digits) + "%";
+  }
+
+  function fix(x, d) { return Number(x).toFixed(d === undefined ? 2 : d); }
+
+  // A vector as a strip of cells: orange positive, blue negative, opacity by size. The numbers are
+  // in the title (hover), the aria-label (screen readers) and shown on focus (keyboard, touch).
+  function strip(values, label, opts) {
+    opts = opts || {};
+    var digits = opts.digits === undefined ? 2 : opts.digits;
+    var top = 0;
+    values.forEach(function (v) { top = Math.max(top, Math.abs(v)); });
+    top = top || 1;
+    var text = values.map(function (v) { return fix(v, digits); }).join(", ");
+    var s = el("span", {
+      class: "nt-strip" + (opts.block ? " nt-strip-wrap" : ""), role: "img", tabindex: "0",
+      "aria-label": label + ": " + text, "data-values": label + ": " + text
+    });
+    values.forEach(function (v, i) {
+      var c = el("span", { class: "nt-cell " + (v >= 0 ? "nt-pos" : "nt-neg"), title: i + ": " + fix(v, digits) });
+      c.style.setProperty("--a", (Math.abs(v) / top).toFixed(3));
+      s.appendChild(c);
+    });
+    return s;
+  }
+
+  function chip(text, sub, cls) {
+    return el("span", { class: "nt-chip" + (cls ? " " + cls : "") }, [
+      sub !== undefined && sub !== null ? el("span", { class: "nt-chip-id", text: sub }) : null,
+      el("code", { text: text })
+    ]);
+  }
+
+  // Horizontal bars: items [{label, value (0..1 of the scale), text, cls, data}].
+  function bars(items, opts) {
+    opts = opts || {};
+    var list = el("ol", { class: "nt-bars", "aria-label": opts.label || "bars" });
+    items.forEach(function (it) {
+      var fill = el("span", { class: "nt-bar-fill" + (it.cls ? " " + it.cls : "") });
+      fill.style.width = (Math.max(0, Math.min(1, it.value)) * 100).toFixed(2) + "%";
+      var li = el("li", { class: "nt-bar" + (it.rowCls ? " " + it.rowCls : "") }, [
+        el("code", { class: "nt-bar-label", text: it.label }),
+        el("span", { class: "nt-bar-track", "aria-hidden": "true" }, [fill]),
+        el("span", { class: "nt-bar-value", text: it.text })
+      ]);
+      if (it.data) Object.keys(it.data).forEach(function (k) { li.setAttribute("data-" + k, it.data[k]); });
+      list.appendChild(li);
+    });
+    return list;
+  }
+
+  var uid = 0;
+  function nextId(prefix) { uid += 1; return "nt-" + prefix + "-" + uid; }
+
+  function field(labelText, input, hint) {
+    var id = input.id || nextId("f");
+    input.id = id;
+    return el("div", { class: "nt-field" }, [
+      el("label", { for: id, text: labelText }), input,
+      hint ? el("span", { class: "nt-hint", text: hint }) : null
+    ]);
+  }
+
+  function textInput(labelText, value, onChange, opts) {
+    opts = opts || {};
+    var input = el("input", {
+      type: "text", value: value, spellcheck: "false", autocomplete: "off", autocapitalize: "off",
+      maxlength: String(opts.maxLength || MAX_CHARS * 3), class: "nt-input", "data-role": opts.role || "prompt"
+    });
+    var timer = null;
+    input.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () { onChange(input.value); }, 150);
+    });
+    input.addEventListener("keydown", function (e) {
+      if (e.key === "Enter") { e.preventDefault(); clearTimeout(timer); onChange(input.value); }
+    });
+    return { wrap: field(labelText, input, opts.hint), input: input };
+  }
+
+  function slider(labelText, min, max, step, value, onInput, format) {
+    var input = el("input", { type: "range", min: min, max: max, step: step, value: value, class: "nt-range" });
+    var out = el("output", { class: "nt-range-value" });
+    function show() {
+      var t = format ? format(Number(input.value)) : input.value;
+      out.textContent = t;
+      input.setAttribute("aria-valuetext", t);
+    }
+    input.addEventListener("input", function () { show(); onInput(Number(input.value)); });
+    show();
+    var wrap = field(labelText, input);
+    wrap.appendChild(out);
+    out.setAttribute("for", input.id);
+    return { wrap: wrap, input: input, out: out, set: function (v) { input.value = v; show(); } };
+  }
+
+  function button(text, onClick, opts) {
+    opts = opts || {};
+    var b = el("button", { type: "button", class: "nt-button" + (opts.primary ? " nt-primary" : ""), text: text });
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  function checkbox(labelText, checked, onChange) {
+    var input = el("input", { type: "checkbox" });
+    input.checked = !!checked;
+    input.id = nextId("c");
+    input.addEventListener("change", function () { onChange(input.checked); });
+    return { wrap: el("div", { class: "nt-field nt-check" }, [input, el("label", { for: input.id, text: labelText })]), input: input };
+  }
+
+  function radios(legend, options, value, onChange) {
+    var name = nextId("r");
+    var fs = el("fieldset", { class: "nt-radios" }, [el("legend", { text: legend })]);
+    options.forEach(function (o) {
+      var input = el("input", { type: "radio", name: name, value: o.value, id: name + "-" + o.value });
+      input.checked = String(o.value) === String(value);
+      input.addEventListener("change", function () { if (input.checked) onChange(o.value); });
+      fs.appendChild(el("span", { class: "nt-radio" }, [input, el("label", { for: input.id, text: o.label })]));
+    });
+    return fs;
+  }
+
+  function select(labelText, options, value, onChange) {
+    var s = el("select", { class: "nt-select" });
+    options.forEach(function (o) {
+      var opt = el("option", { value: o.value, text: o.label });
+      if (String(o.value) === String(value)) opt.selected = true;
+      s.appendChild(opt);
+    });
+    s.addEventListener("change", function () { onChange(s.value); });
+    return { wrap: field(labelText, s), input: s };
+  }
+
+  // A message line (role=status): kind "error" | "warn" | "info".
+  function message() {
+    var m = el("p", { class: "nt-msg", role: "status", "aria-live": "polite" });
+    return {
+      node: m,
+      show: function (text, kind) { m.textContent = text; m.className = "nt-msg nt-" + (kind || "info"); m.hidden = !text; },
+      clear: function () { m.textContent = ""; m.hidden = true; }
+    };
+  }
+
+  var shared = null;
+  function tiny() {
+    if (shared) return shared;
+    if (!window.NTData || !window.NTData.tiny) throw new Error("the tiny model's data (js/data/tiny-model.js) did not load");
+    if (!window.NT || !window.NT.tokenizer) throw new Error("the tokenizer script did not load");
+    var tk = window.NT.tokenizer.create(window.NTData.tiny.tokenizer);
+    var m = window.NT.model ? window.NT.model.create(window.NTData.tiny) : null;
+    shared = { tk: tk, model: m, config: window.NTData.tiny.config };
+    return shared;
+  }
+
+  // Text from a reader -> ids, or a reader-facing message. Upper case is folded (the tiny
+  // vocabulary has only lower-case letters); everything else outside it is reported by name.
+  function encodePrompt(text, opts) {
+    opts = opts || {};
+    var t = tiny();
+    var nCtx = t.model ? t.model.config.n_ctx : 8;
+    var maxTokens = opts.maxTokens || nCtx;
+    var raw = String(text);
+    if (raw.length > MAX_CHARS) {
+      return { ok: false, message: "That is " + raw.length + " characters; the demos take at most " + MAX_CHARS + " (the model's window is only " + nCtx + " tokens)." };
+    }
+    var lowered = raw.toLowerCase();
+    var note = lowered !== raw ? "Folded to lower case: the tiny model only knows lower-case letters." : "";
+    if (!lowered.trim()) return { ok: false, message: "Type a prompt first: the model needs at least one token." };
+    var r = t.tk.encode(lowered);
+    if (!r.ok) {
+      var e = r.error || {};
+      if (e.kind === "empty") return { ok: false, message: "Type a prompt first: the model needs at least one token." };
+      var ch = e.char !== undefined ? e.char : "?";
+      var code = ch && ch.codePointAt ? "U+" + ch.codePointAt(0).toString(16).toUpperCase().padStart(4, "0") : "";
+      return { ok: false, message: "The tiny model's vocabulary has no “" + ch + "” (" + code + ", at character " + ((e.index || 0) + 1) + "). It knows only the lower-case letters, spaces and “.” of its training sentences." };
+    }
+    if (r.ids.length > maxTokens) {
+      return { ok: false, message: "That is " + r.ids.length + " tokens; this demo takes at most " + maxTokens + " (the model's context window is " + nCtx + ")." };
+    }
+    return { ok: true, ids: r.ids, tokens: r.ids.map(function (id) { return t.tk.show(id); }), note: note, text: lowered };
+  }
+
+  function argsort(arr) {
+    var idx = arr.map(function (_, i) { return i; });
+    idx.sort(function (a, b) { return arr[b] - arr[a] || a - b; });
+    return idx;
+  }
+
+  function reducedMotion() {
+    return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  }
+
+  // Start every .nt-demo[data-demo=name] on the page: build into a fresh live area, then hide
+  // the static fallback. If building fails, the fallback stays and a message says why.
+  function start(name, build) {
+    function run() {
+      var roots = document.querySelectorAll('.nt-demo[data-demo="' + name + '"]');
+      Array.prototype.forEach.call(roots, function (root) {
+        var live = el("div", { class: "nt-live" });
+        var fallback = root.querySelector(".nt-fallback");
+        try {
+          build(root, live);
+          root.insertBefore(live, root.firstChild);
+          if (fallback) fallback.hidden = true;
+          root.classList.add("nt-ready");
+        } catch (err) {
+          var m = el("p", { class: "nt-msg nt-error", role: "status",
+            text: "This demo could not start (" + (err && err.message ? err.message : err) + "); the static numbers below are what it would compute." });
+          root.insertBefore(m, root.firstChild);
+          if (window.console) console.warn("nexttoken demo " + name + ":", err);
+        }
+      });
+    }
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", run);
+    else run();
+  }
+
+  function section(title, children) {
+    return el("section", { class: "nt-stage" }, [el("h4", { class: "nt-stage-title", text: title })].concat(children || []));
+  }
+
+  window.NTUI = {
+    el: el, clear: clear, pct: pct, fix: fix, strip: strip, chip: chip, bars: bars, field: field,
+    textInput: textInput, slider: slider, button: button, checkbox: checkbox, radios: radios,
+    select: select, message: message, tiny: tiny, encodePrompt: encodePrompt, argsort: argsort,
+    reducedMotion: reducedMotion, start: start, section: section, MAX_CHARS: MAX_CHARS
+  };
+})();

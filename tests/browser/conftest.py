@@ -1,0 +1,105 @@
+"""Real-browser fixtures: Debian's chromium through Playwright, over a local http server and file://.
+
+The site must already be built in build/site (`make test` builds it first). Every page a test opens
+is watched: console errors, page errors, failed requests, and any request to a host other than the
+site's own (routed and aborted) are recorded on `page.nt_problems`.
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import threading
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SITE = ROOT / "build" / "site"
+SHOTS = ROOT / "build" / "screenshots"
+CHROMIUM = os.environ.get("NEXTTOKEN_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--disable-gpu"]
+
+
+@pytest.fixture(scope="session")
+def site() -> Path:
+    if not (SITE / "index.html").is_file():
+        pytest.fail(f"{SITE.relative_to(ROOT)}/index.html not found: build the site first (`make site`)", pytrace=False)
+    return SITE
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # keep pytest output clean
+        pass
+
+
+@pytest.fixture(scope="session")
+def server(site):
+    handler = functools.partial(_Quiet, directory=str(site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser_context(tmp_path_factory):
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"chromium not found at {CHROMIUM}: install it (apt-get install chromium) to run the browser tests")
+    from playwright.sync_api import sync_playwright
+    profile = tmp_path_factory.mktemp("chromium-profile")  # a fresh user-data dir
+    with sync_playwright() as pw:
+        ctx = pw.chromium.launch_persistent_context(
+            str(profile), executable_path=CHROMIUM, headless=True, args=ARGS,
+            viewport={"width": 1280, "height": 900})
+        yield ctx
+        ctx.close()
+
+
+def _allowed(url: str, base: str) -> bool:
+    u = urlparse(url)
+    if u.scheme in ("data", "blob", "about", "file"):
+        return u.scheme != "file" or base.startswith("file:")
+    b = urlparse(base)
+    return u.scheme == b.scheme and u.netloc == b.netloc
+
+
+@pytest.fixture
+def open_page(browser_context, server, site):
+    """open_page(name, mode="http"|"file") -> a Playwright page, watched for problems."""
+    opened = []
+
+    def _open(name: str, mode: str = "http", width: int = 1280, height: int = 900):
+        base = server if mode == "http" else site.as_uri() + "/"
+        page = browser_context.new_page()
+        page.set_viewport_size({"width": width, "height": height})
+        problems: list[str] = []
+        aborted: set[str] = set()
+        page.nt_problems = problems
+
+        def route(r):
+            if _allowed(r.request.url, base):
+                r.continue_()
+            else:
+                problems.append(f"external request: {r.request.url}")
+                aborted.add(r.request.url)
+                r.abort()
+
+        page.route("**/*", route)
+        page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+        page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+        page.on("requestfailed", lambda r: problems.append(f"failed request: {r.url} ({r.failure})")
+                if r.url not in aborted else None)
+        page.on("response", lambda r: problems.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
+        page.goto(base + name, wait_until="load")
+        page.wait_for_timeout(150)
+        opened.append(page)
+        return page
+
+    yield _open
+    for p in opened:
+        p.close()

@@ -1,0 +1,312 @@
+"""The built site in a real browser: clean pages (served and from file://), the eight demos driven
+like a reader, hostile input, keyboard-only use, and screenshots at desktop and phone widths."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from scripts.hooks.numbers import pct
+
+ROOT = Path(__file__).resolve().parents[2]
+SITE = ROOT / "build" / "site"
+SHOTS = ROOT / "build" / "screenshots"
+
+
+def site_pages() -> list[str]:
+    return sorted(p.name for p in SITE.glob("*.html") if p.name != "404.html")
+
+
+pytestmark = pytest.mark.browser
+
+PAGES = site_pages()
+TINY = ROOT / "site_data" / "tiny"
+SUMMARY = json.loads((TINY / "summary.json").read_text())
+TRACES = {t["prompt"]: t for t in json.loads((TINY / "traces.json").read_text())["traces"]}
+CONFIG = json.loads((TINY / "config.json").read_text())
+
+DEMO_PAGES = {
+    "one-token": "index.html", "tokenize": "tokens.html", "attention": "attention.html",
+    "two-heads": "block.html", "temperature": "sampling.html", "generate": "generation.html",
+    "window": "context.html", "training": "training.html",
+}
+HOSTILE = ["<img src=x onerror=window.__pwned=1>", "😀🐈 emoji", "a" * 500, "the quick zebra jumps", ""]
+
+
+def clean(page):
+    assert page.nt_problems == [], "\n".join(page.nt_problems)
+
+
+def demo(page, name):
+    root = page.locator(f'.nt-demo[data-demo="{name}"]')
+    root.locator(".nt-live").first.wait_for(state="visible", timeout=5000)
+    return root
+
+
+def test_pages_found():
+    assert PAGES, "no pages in build/site (run `make site`)"
+    assert "index.html" in PAGES
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_page_served_clean_with_screenshots(open_page, name):
+    page = open_page(name, "http")
+    page.wait_for_load_state("networkidle")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    stem = name.removesuffix(".html")
+    page.screenshot(path=str(SHOTS / f"{stem}-1280.png"), full_page=True)
+    page.set_viewport_size({"width": 360, "height": 800})
+    page.wait_for_timeout(200)
+    page.screenshot(path=str(SHOTS / f"{stem}-360.png"), full_page=True)
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1, f"{name}: the page is {overflow}px wider than a 360-px phone"
+    clean(page)
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_page_from_file_clean(open_page, name):
+    page = open_page(name, "file")
+    page.wait_for_timeout(300)
+    clean(page)
+    for d in page.locator(".nt-demo").all():
+        kind = d.get_attribute("data-demo")
+        if kind == "gpt2-tokenizer":
+            continue
+        assert d.locator(".nt-live").count() == 1, f"{name}: demo {kind} did not start from file://"
+
+
+@pytest.mark.parametrize("mode", ["http", "file"])
+def test_search_works(open_page, mode):
+    page = open_page("sources.html", mode)
+    page.wait_for_timeout(300)
+    page.keyboard.press("/")  # Material's shortcut opens the search box
+    page.wait_for_timeout(100)
+    page.keyboard.type("attention", delay=20)
+    page.locator(".md-search-result__item").first.wait_for(timeout=8000)
+    assert page.locator(".md-search-result__item").count() > 0
+    clean(page)
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_math_renders(open_page, name):
+    page = open_page(name, "http")
+    n_math = page.locator(".arithmatex").count()
+    if n_math:
+        assert page.locator(".arithmatex .katex").count() > 0, f"{name}: KaTeX did not render"
+    clean(page)
+
+
+# ---- the demos, driven like a reader ---------------------------------------------------------
+
+def test_demo1_matches_traces(open_page):
+    prompt = CONFIG["prompts"][0]
+    page = open_page(DEMO_PAGES["one-token"])
+    root = demo(page, "one-token")
+    inp = root.locator("input[data-role=prompt]")
+    inp.fill(prompt)
+    inp.press("Enter")
+    rows = root.locator("li[data-token]")
+    rows.first.wait_for()
+    shown = [(rows.nth(i).locator(".nt-bar-label").inner_text(), rows.nth(i).locator(".nt-bar-value").inner_text())
+             for i in range(5)]
+    expected = [(e["token"], pct(e["prob"], 1)) for e in TRACES[prompt]["top"][:5]]
+    assert shown == expected
+    assert root.locator(".nt-pick-token").inner_text() == SUMMARY["picks"][prompt]["token"]
+    # append the pick: the prompt grows by one token
+    root.get_by_role("button", name="Append the pick and run again").click()
+    assert inp.input_value().endswith(SUMMARY["picks"][prompt]["token"].replace("·", " "))
+    clean(page)
+
+
+def test_demo2_cat_mat_dog_rug(open_page):
+    page = open_page(DEMO_PAGES["attention"])
+    root = demo(page, "attention")
+    a = root.locator('[data-lane="a"] .nt-pick-token').inner_text()
+    b = root.locator('[data-lane="b"] .nt-pick-token').inner_text()
+    assert (a, b) == (SUMMARY["picks"][CONFIG["prompts"][0]]["token"], SUMMARY["picks"][CONFIG["prompts"][1]]["token"])
+    assert (a, b) == ("·mat", "·rug")
+    # the subject head sends most of the last token's weight to the subject
+    col = root.locator('[data-lane="a"] .nt-attn-col[data-token="·cat"]')
+    assert float(col.get_attribute("data-weight")) == pytest.approx(SUMMARY["subject_head"]["weight_cat"], abs=1e-6)
+    inp = root.locator('[data-lane="b"] input')
+    inp.fill("my dog sat on the")
+    inp.press("Enter")
+    page.wait_for_timeout(100)
+    assert root.locator('[data-lane="b"] .nt-pick-token').inner_text() == "·rug"
+    clean(page)
+
+
+def test_demo3_cache_lanes(open_page):
+    page = open_page(DEMO_PAGES["generate"])
+    root = demo(page, "generate")
+    root.get_by_role("button", name="Run to the end").click()
+    nc = root.locator('[data-lane="nocache"]')
+    c = root.locator('[data-lane="cache"]')
+    assert nc.locator(".nt-new-tok").all_inner_texts() == c.locator(".nt-new-tok").all_inner_texts()
+    greedy = next(g for g in json.loads((TINY / "traces.json").read_text())["greedy"] if g["prompt"] == "the cat")
+    assert nc.locator(".nt-new-tok").all_inner_texts() == [s["token"] for s in greedy["steps"]]
+    rows_nc = int(nc.locator(".nt-totals").get_attribute("data-rows"))
+    rows_c = int(c.locator(".nt-totals").get_attribute("data-rows"))
+    assert rows_nc > rows_c
+    clean(page)
+
+
+def test_demo4_cats(open_page):
+    page = open_page(DEMO_PAGES["tokenize"])
+    root = demo(page, "tokenize")
+    inp = root.locator("input[data-role=text]")
+    inp.fill("cats")
+    inp.press("Enter")
+    page.wait_for_timeout(100)
+    assert root.locator(".nt-final-token").all_inner_texts() == SUMMARY["cats"] == ["·cat", "s"]
+    # step back through the merges and forward again
+    root.get_by_role("button", name="Previous merge").click()
+    assert root.locator(".nt-final-token").count() == 0
+    root.get_by_role("button", name="All merges").click()
+    assert root.locator(".nt-final-token").all_inner_texts() == ["·cat", "s"]
+    # start of text: no leading space
+    root.locator("input[type=checkbox]").check()
+    page.wait_for_timeout(100)
+    assert root.locator(".nt-final-token").first.inner_text() == "cat"
+    clean(page)
+
+
+def test_demo5_t0_always_top(open_page):
+    page = open_page(DEMO_PAGES["temperature"])
+    root = demo(page, "temperature")
+    slider = root.locator("input[type=range]").first
+    slider.focus()
+    slider.press("Home")
+    page.wait_for_timeout(50)
+    top = root.locator("li[data-token]").first.get_attribute("data-token")
+    assert top == SUMMARY["verbs_after_the_cat"][0]["token"]
+    for _ in range(6):
+        root.get_by_role("button", name="Draw").click()
+        assert root.locator(".nt-pick-token").inner_text() == top
+    # at T = 1 the bars equal the traced probabilities
+    slider.fill("1")
+    page.wait_for_timeout(50)
+    first = root.locator("li[data-token]").first
+    assert first.locator(".nt-bar-value").inner_text() == pct(TRACES["the cat"]["top"][0]["prob"], 1)
+    clean(page)
+
+
+def test_demo6_two_heads_keyboard(open_page):
+    page = open_page(DEMO_PAGES["two-heads"])
+    root = demo(page, "two-heads")
+    grids = root.locator(".nt-heat")
+    assert grids.count() == CONFIG["model"]["n_head"]
+    g = grids.nth(SUMMARY["subject_head"]["head"])
+    g.focus()
+    readout = root.locator(".nt-readout").nth(SUMMARY["subject_head"]["head"])
+    assert "·cat" in readout.inner_text()
+    g.press("Home")
+    assert "position 0" in readout.inner_text().split("attention to")[1]
+    clean(page)
+
+
+def test_demo7_slides_past_window(open_page):
+    page = open_page(DEMO_PAGES["window"])
+    root = demo(page, "window")
+    inp = root.locator("input[data-role=prompt]")
+    inp.fill("the cat sat on the mat. the dog")
+    inp.press("Enter")
+    page.wait_for_timeout(100)
+    add = root.get_by_role("button", name="Add a token")
+    add.click()
+    add.click()
+    info = root.locator(".nt-window-info")
+    assert int(info.get_attribute("data-window-start")) > 0
+    assert root.locator(".nt-chip.nt-gone").count() > 0
+    assert info.get_attribute("data-rebuilt") == "1"
+    assert root.locator(".nt-chip.nt-in-window").count() == CONFIG["model"]["n_ctx"]
+    clean(page)
+
+
+def test_demo8_loss_falls(open_page):
+    page = open_page(DEMO_PAGES["training"])
+    root = demo(page, "training")
+    slider = root.locator("input[type=range]").first
+    slider.focus()
+    slider.press("Home")
+    first = float(root.locator(".nt-train-mean").get_attribute("data-mean"))
+    means = [first]
+    for _ in range(5):
+        slider.press("PageUp")
+        means.append(float(root.locator(".nt-train-mean").get_attribute("data-mean")))
+    slider.press("End")
+    last = float(root.locator(".nt-train-mean").get_attribute("data-mean"))
+    assert last < first / 3, (first, last)
+    final = json.loads((TINY / "training.json").read_text())["final_positions"][0]
+    assert last == pytest.approx(final["mean"], abs=0.05)
+    clean(page)
+
+
+# ---- hostile input ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kind", sorted(DEMO_PAGES))
+def test_hostile_input(open_page, kind):
+    page = open_page(DEMO_PAGES[kind])
+    root = demo(page, kind)
+    inputs = root.locator("input[type=text]")
+    if inputs.count() == 0:
+        pytest.skip(f"demo {kind} has no text box")
+    for i in range(inputs.count()):
+        box = inputs.nth(i)
+        for text in HOSTILE:
+            box.fill(text)
+            box.press("Enter")
+            page.wait_for_timeout(60)
+            assert page.evaluate("() => window.__pwned") is None
+            assert root.locator("img").count() == 0
+            err = root.locator(".nt-msg.nt-error:visible")
+            assert err.count() >= 1, f"{kind}: no message for {text[:30]!r}"
+            assert err.first.inner_text().strip()
+        box.fill("the cat")
+        box.press("Enter")
+        page.wait_for_timeout(80)
+        assert root.locator(".nt-msg.nt-error:visible").count() == 0, f"{kind}: did not recover"
+    clean(page)
+
+
+# ---- keyboard only ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kind", sorted(DEMO_PAGES))
+def test_keyboard_reaches_every_control(open_page, kind):
+    page = open_page(DEMO_PAGES[kind])
+    root = demo(page, kind)
+    page.evaluate("""(kind) => {
+        const r = document.querySelector(`.nt-demo[data-demo="${kind}"] .nt-live`);
+        r.querySelectorAll('input, button, select, [tabindex="0"]').forEach((e, i) => e.setAttribute('data-ktest', i));
+    }""", kind)
+    wanted = set(root.locator(".nt-live [data-ktest]").evaluate_all(
+        "els => els.filter(e => !e.disabled && e.offsetParent !== null && !(e.type === 'radio' && !e.checked)).map(e => e.dataset.ktest)"))
+    page.locator("body").focus()
+    page.evaluate("() => document.querySelector('.nt-demo').scrollIntoView()")
+    root.locator(".nt-live").evaluate("el => { el.setAttribute('tabindex', '-1'); el.focus(); }")
+    seen = set()
+    for _ in range(len(wanted) * 3 + 10):
+        page.keyboard.press("Tab")
+        k = page.evaluate("() => document.activeElement && document.activeElement.dataset.ktest")
+        if k is not None:
+            seen.add(k)
+        if wanted <= seen:
+            break
+    assert wanted <= seen, f"{kind}: not reachable by Tab: {sorted(wanted - seen)}"
+    clean(page)
+
+
+def test_keyboard_slider_and_enter(open_page):
+    page = open_page(DEMO_PAGES["temperature"])
+    root = demo(page, "temperature")
+    slider = root.locator("input[type=range]").first
+    slider.focus()
+    before = slider.input_value()
+    page.keyboard.press("ArrowLeft")
+    assert slider.input_value() != before
+    btn = root.get_by_role("button", name="Draw")
+    btn.focus()
+    page.keyboard.press("Enter")
+    assert root.locator(".nt-pick-token").count() == 1
+    clean(page)
