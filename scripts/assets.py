@@ -1,8 +1,7 @@
 """Copy the site's front-end vendor files from node_modules into docs/assets/vendor/ (git-ignored).
 
-KaTeX (classic scripts: katex.min.js, contrib/auto-render.min.js, katex.min.css and its fonts) renders
-the formulas that pymdownx.arithmatex leaves in the pages; iframe-worker's shim lets Material's search
-run from file:// (the offline plugin would otherwise point at unpkg.com). Nothing is fetched: a missing
+iframe-worker's shim lets Material's search run from file:// (the offline plugin would otherwise
+point at unpkg.com). Formulas need nothing here: scripts/hooks/math.py makes them MathML at build time. Nothing is fetched: a missing
 file fails loudly, naming it, with the command that restores it (`npm ci`).
 
     python -m scripts.assets            # node_modules -> docs/assets/vendor
@@ -19,29 +18,14 @@ VENDOR = ROOT / "docs" / "assets" / "vendor"
 
 # (source relative to node_modules, destination relative to the vendor folder)
 FILES = [
-    ("katex/dist/katex.min.js", "katex/katex.min.js"),
-    ("katex/dist/katex.min.css", "katex/katex.min.css"),
-    ("katex/dist/contrib/auto-render.min.js", "katex/contrib/auto-render.min.js"),
-    ("katex/LICENSE", "katex/LICENSE"),
     ("iframe-worker/shim/index.js", "iframe-worker/shim.js"),
     ("iframe-worker/LICENSE", "iframe-worker/LICENSE"),
 ]
-# katex.min.css names its fonts as url(fonts/KaTeX_*.woff2) with .woff and .ttf fallbacks; browsers
-# that read woff2 (all current ones) never ask for the others, so only woff2 files are shipped.
-FONT_DIR = "katex/dist/fonts"
-FONT_SUFFIX = ".woff2"
 
 
 def plan(node_modules: Path = NODE_MODULES, vendor: Path = VENDOR) -> list[tuple[Path, Path]]:
     """Every (source, destination) pair to copy; raises StageError naming the first missing source."""
     pairs = [(node_modules / src, vendor / dst) for src, dst in FILES]
-    fonts = node_modules / FONT_DIR
-    if not fonts.is_dir():
-        raise StageError(f"{rel(fonts)}: folder not found (run `npm ci`)")
-    font_files = sorted(p for p in fonts.iterdir() if p.name.endswith(FONT_SUFFIX))
-    if not font_files:
-        raise StageError(f"{rel(fonts)}: no {FONT_SUFFIX} fonts found (run `npm ci`)")
-    pairs += [(p, vendor / "katex" / "fonts" / p.name) for p in font_files]
     for src, _ in pairs:
         if not src.is_file():
             raise StageError(f"{rel(src)}: file not found (run `npm ci`)")

@@ -89,11 +89,13 @@ def test_search_works(open_page, mode):
 
 
 @pytest.mark.parametrize("name", PAGES)
-def test_math_renders(open_page, name):
-    page = open_page(name, "http")
-    n_math = page.locator(".arithmatex").count()
-    if n_math:
-        assert page.locator(".arithmatex .katex").count() > 0, f"{name}: KaTeX did not render"
+def test_math_is_mathml_and_rendered(open_page, name):
+    """Formulas arrive as MathML (made at build time), laid out by the browser: none left as LaTeX."""
+    page = open_page(name, "file")
+    assert page.locator(".arithmatex").count() == 0, f"{name}: a formula was left unconverted"
+    for i in range(page.locator("math").count()):
+        box = page.locator("math").nth(i).bounding_box()
+        assert box and box["width"] > 0 and box["height"] > 0, f"{name}: formula {i} has no layout"
     clean(page)
 
 

@@ -1,0 +1,257 @@
+// The tiny GPT-2-shaped model in plain JS, the same forward pass as scripts/model.py.
+// Names follow PyTorch and the JSON: wte, wpe, h[i].ln_1, attn.c_attn, attn.c_proj, ln_2,
+// mlp.c_fc, mlp.c_proj, ln_f; the output layer reuses wte (tied embeddings).
+//
+// Load order on a page (classic scripts, they work from file://):
+//   js/data/tiny-model.js, js/runtime/tokenizer.js, model.js, sampling.js, kvcache.js, training.js
+//
+// NT.model.create(NTData.tiny) -> m:
+//   m.config           sizes from the data (vocab_size, n_ctx, n_embd, n_layer, n_head, d_head, d_mlp, ln_eps)
+//   m.forward(ids)     every intermediate, keyed and nested like site_data/tiny/traces.json
+//   m.logits(ids)      the same logits, (T, V) in one Float64Array, without the trace (fast path)
+//   m.newCache(), m.rowStep(id, pos, cache, logitsOut)   one token at a time, for kvcache.js
+//   m.withWeights(w)   the same model with other weights (training snapshots)
+// Sizes come only from the data; nothing here knows that d_model is 8.
+(function (root) {
+  "use strict";
+  var NT = root.NT = root.NT || {};
+  var GELU_C = Math.sqrt(2 / Math.PI);
+
+  function flat(rows) {  // nested rows -> Float64Array, row-major
+    var n = rows.length, m = rows[0].length, out = new Float64Array(n * m);
+    for (var i = 0; i < n; i++) for (var j = 0; j < m; j++) out[i * m + j] = rows[i][j];
+    return out;
+  }
+  function linearParams(p) {  // PyTorch Linear: weight (out, in), y = W x + b
+    return { W: flat(p.weight), b: Float64Array.from(p.bias), nOut: p.weight.length, nIn: p.weight[0].length };
+  }
+  function normParams(p) { return { w: Float64Array.from(p.weight), b: Float64Array.from(p.bias) }; }
+
+  function prepare(weights) {
+    return {
+      wte: flat(weights.wte), wpe: flat(weights.wpe),
+      h: weights.h.map(function (blk) {
+        return {
+          ln_1: normParams(blk.ln_1), ln_2: normParams(blk.ln_2),
+          c_attn: linearParams(blk.attn.c_attn), attn_proj: linearParams(blk.attn.c_proj),
+          c_fc: linearParams(blk.mlp.c_fc), mlp_proj: linearParams(blk.mlp.c_proj)
+        };
+      }),
+      ln_f: normParams(weights.ln_f)
+    };
+  }
+
+  // y[0..nOut) = W x[xo..xo+nIn) + b
+  function linear(L, x, xo, y, yo) {
+    for (var o = 0; o < L.nOut; o++) {
+      var s = L.b[o], r = o * L.nIn;
+      for (var i = 0; i < L.nIn; i++) s += L.W[r + i] * x[xo + i];
+      y[yo + o] = s;
+    }
+  }
+  function layerNorm(P, eps, x, xo, y, yo, C) {
+    var mean = 0, v = 0, i;
+    for (i = 0; i < C; i++) mean += x[xo + i];
+    mean /= C;
+    for (i = 0; i < C; i++) { var d = x[xo + i] - mean; v += d * d; }
+    var inv = 1 / Math.sqrt(v / C + eps);  // biased variance, as torch.nn.LayerNorm
+    for (i = 0; i < C; i++) y[yo + i] = (x[xo + i] - mean) * inv * P.w[i] + P.b[i];
+  }
+  function gelu(x) { return 0.5 * x * (1 + Math.tanh(GELU_C * (x + 0.044715 * x * x * x))); }  // GPT-2's tanh GELU
+
+  function softmaxInto(src, so, n, dst, dO) {
+    var mx = -Infinity, i, s = 0;
+    for (i = 0; i < n; i++) if (src[so + i] > mx) mx = src[so + i];
+    for (i = 0; i < n; i++) { var e = Math.exp(src[so + i] - mx); dst[dO + i] = e; s += e; }
+    for (i = 0; i < n; i++) dst[dO + i] /= s;
+  }
+
+  function rows(buf, T, n) {  // (T*n) buffer -> T arrays of n
+    var out = new Array(T);
+    for (var t = 0; t < T; t++) out[t] = Array.prototype.slice.call(buf, t * n, (t + 1) * n);
+    return out;
+  }
+
+  function create(data) {
+    var mc = data.config.model || data.config;
+    var cfg = {
+      vocab_size: mc.vocab_size, n_ctx: mc.n_ctx, n_embd: mc.n_embd, n_layer: mc.n_layer,
+      n_head: mc.n_head, d_head: mc.d_head || mc.n_embd / mc.n_head, d_mlp: mc.d_mlp, ln_eps: mc.ln_eps || 1e-5
+    };
+    var P = prepare(data.weights);
+    var C = cfg.n_embd, H = cfg.n_head, hs = cfg.d_head, V = cfg.vocab_size, F = cfg.d_mlp;
+    var scale = 1 / Math.sqrt(hs);
+
+    function checkIds(ids) {
+      if (!ids || ids.length === 0) throw new RangeError("forward needs at least one token");
+      if (ids.length > cfg.n_ctx) throw new RangeError(ids.length + " tokens do not fit the context window of " + cfg.n_ctx);
+      for (var i = 0; i < ids.length; i++) {
+        if (!(ids[i] >= 0 && ids[i] < V && ids[i] === Math.floor(ids[i]))) throw new RangeError("token id " + ids[i] + " is not in the vocabulary");
+      }
+    }
+
+    // Embedding: x[t] = wte[id] + wpe[pos]; positions start at `pos0` (0 except in a KV-cache step).
+    function embed(id, pos, x, xo) {
+      for (var c = 0; c < C; c++) x[xo + c] = P.wte[id * C + c] + P.wpe[pos * C + c];
+    }
+
+    // Block l's MLP half for one position: x += mlp(ln_2(x)).
+    function mlpRow(B, x, xo, tr) {
+      var h2 = new Float64Array(C), pre = new Float64Array(F), act = new Float64Array(F), out = new Float64Array(C);
+      layerNorm(B.ln_2, cfg.ln_eps, x, xo, h2, 0, C);
+      linear(B.c_fc, h2, 0, pre, 0);
+      for (var f = 0; f < F; f++) act[f] = gelu(pre[f]);
+      linear(B.mlp_proj, act, 0, out, 0);
+      for (var c = 0; c < C; c++) x[xo + c] += out[c];
+      if (tr) { tr.ln_2.push(Array.from(h2)); tr.mlp_pre.push(Array.from(pre)); tr.mlp_hidden.push(Array.from(act)); tr.mlp_out.push(Array.from(out)); }
+    }
+
+    function logitsRow(x, xo, lnBuf, logits, lo) {
+      layerNorm(P.ln_f, cfg.ln_eps, x, xo, lnBuf, 0, C);
+      for (var v = 0; v < V; v++) {
+        var s = 0;
+        for (var c = 0; c < C; c++) s += lnBuf[c] * P.wte[v * C + c];  // tied: compare with every token's embedding
+        logits[lo + v] = s;
+      }
+    }
+
+    function forward(ids) {
+      checkIds(ids);
+      var T = ids.length, t, c, h, i, j, d;
+      var x = new Float64Array(T * C);  // (T, C): the residual stream
+      var tr = { wte: [], wpe: [], x: null, h: [], ln_f: null, logits: null, probs: null };
+      for (t = 0; t < T; t++) {
+        embed(ids[t], t, x, t * C);
+        tr.wte.push(Array.prototype.slice.call(P.wte, ids[t] * C, ids[t] * C + C));
+        tr.wpe.push(Array.prototype.slice.call(P.wpe, t * C, t * C + C));
+      }
+      tr.x = rows(x, T, C);
+      var h1 = new Float64Array(T * C), qkv = new Float64Array(T * 3 * C), joined = new Float64Array(T * C), ao = new Float64Array(T * C);
+      for (var l = 0; l < cfg.n_layer; l++) {
+        var B = P.h[l];
+        var bt = { ln_1: null, q: [], k: [], v: [], scores: [], masked_scores: [], attn_weights: [], head_out: [], attn_out: null,
+                   resid_mid: null, ln_2: [], mlp_pre: [], mlp_hidden: [], mlp_out: [], resid_post: null };
+        for (t = 0; t < T; t++) { layerNorm(B.ln_1, cfg.ln_eps, x, t * C, h1, t * C, C); linear(B.c_attn, h1, t * C, qkv, t * 3 * C); }
+        bt.ln_1 = rows(h1, T, C);
+        for (h = 0; h < H; h++) {  // qkv row = [q (C) | k (C) | v (C)], head h owns columns h*hs..(h+1)*hs of each
+          var q = [], k = [], v = [], sc = [], ms = [], w = [], ho = [];
+          for (t = 0; t < T; t++) {
+            q.push(Array.prototype.slice.call(qkv, t * 3 * C + h * hs, t * 3 * C + (h + 1) * hs));
+            k.push(Array.prototype.slice.call(qkv, t * 3 * C + C + h * hs, t * 3 * C + C + (h + 1) * hs));
+            v.push(Array.prototype.slice.call(qkv, t * 3 * C + 2 * C + h * hs, t * 3 * C + 2 * C + (h + 1) * hs));
+          }
+          for (i = 0; i < T; i++) {
+            var srow = new Float64Array(T), wrow = new Float64Array(i + 1), mrow = new Array(T);
+            for (j = 0; j < T; j++) {
+              var s = 0;
+              for (d = 0; d < hs; d++) s += q[i][d] * k[j][d];
+              srow[j] = s * scale;
+              mrow[j] = j <= i ? srow[j] : null;  // causal mask: only look back (null = -inf)
+            }
+            softmaxInto(srow, 0, i + 1, wrow, 0);
+            var wfull = new Array(T), out = new Array(hs);
+            for (j = 0; j < T; j++) wfull[j] = j <= i ? wrow[j] : 0;
+            for (d = 0; d < hs; d++) {
+              var acc = 0;
+              for (j = 0; j <= i; j++) acc += wrow[j] * v[j][d];
+              out[d] = acc;
+              joined[i * C + h * hs + d] = acc;  // heads side by side: (T, H*hs) = (T, C)
+            }
+            sc.push(Array.from(srow)); ms.push(mrow); w.push(wfull); ho.push(out);
+          }
+          bt.q.push(q); bt.k.push(k); bt.v.push(v); bt.scores.push(sc); bt.masked_scores.push(ms); bt.attn_weights.push(w); bt.head_out.push(ho);
+        }
+        for (t = 0; t < T; t++) {
+          linear(B.attn_proj, joined, t * C, ao, t * C);
+          for (c = 0; c < C; c++) x[t * C + c] += ao[t * C + c];
+        }
+        bt.attn_out = rows(ao, T, C);
+        bt.resid_mid = rows(x, T, C);
+        for (t = 0; t < T; t++) mlpRow(B, x, t * C, bt);
+        bt.resid_post = rows(x, T, C);
+        tr.h.push(bt);
+      }
+      var lnf = new Float64Array(T * C), logits = new Float64Array(T * V), probs = new Float64Array(T * V), lnBuf = new Float64Array(C);
+      for (t = 0; t < T; t++) {
+        logitsRow(x, t * C, lnBuf, logits, t * V);
+        lnf.set(lnBuf, t * C);
+        softmaxInto(logits, t * V, V, probs, t * V);
+      }
+      tr.ln_f = rows(lnf, T, C);
+      tr.logits = rows(logits, T, V);
+      tr.probs = rows(probs, T, V);
+      return tr;
+    }
+
+    // The lean path: one new token at position `pos` through every block, writing its key and
+    // value rows into `cache` and attending over rows 0..pos. Running it for t = 0..T-1 is the
+    // same arithmetic as the batched causal forward above, which is why a KV cache is exact.
+    // Returns the multiply-adds it did: projections, q.k and weights x v over pos+1 rows, MLP,
+    // and V*C for the logits when asked.
+    var rowX = new Float64Array(C), rowH = new Float64Array(C), rowQKV = new Float64Array(3 * C), rowJ = new Float64Array(C),
+        rowO = new Float64Array(C), rowPre = new Float64Array(F), rowW = new Float64Array(cfg.n_ctx), lnBufRow = new Float64Array(C);
+    function newCache() {
+      var k = [], v = [];
+      for (var l = 0; l < cfg.n_layer; l++) { k.push(new Float64Array(cfg.n_ctx * C)); v.push(new Float64Array(cfg.n_ctx * C)); }
+      return { k: k, v: v, length: 0 };  // k[l] rows are (n_ctx, C); head h owns columns h*hs..(h+1)*hs
+    }
+    function rowStep(id, pos, cache, logitsOut) {
+      var c, h, j, d, f, n = pos + 1, ops = 0;
+      embed(id, pos, rowX, 0);
+      for (var l = 0; l < cfg.n_layer; l++) {
+        var B = P.h[l], K = cache.k[l], Vc = cache.v[l];
+        layerNorm(B.ln_1, cfg.ln_eps, rowX, 0, rowH, 0, C);
+        linear(B.c_attn, rowH, 0, rowQKV, 0);
+        for (c = 0; c < C; c++) { K[pos * C + c] = rowQKV[C + c]; Vc[pos * C + c] = rowQKV[2 * C + c]; }
+        for (h = 0; h < H; h++) {
+          var o = h * hs, mx = -Infinity, sum = 0;
+          for (j = 0; j < n; j++) {
+            var s = 0;
+            for (d = 0; d < hs; d++) s += rowQKV[o + d] * K[j * C + o + d];
+            rowW[j] = s * scale;
+            if (rowW[j] > mx) mx = rowW[j];
+          }
+          for (j = 0; j < n; j++) { rowW[j] = Math.exp(rowW[j] - mx); sum += rowW[j]; }
+          for (d = 0; d < hs; d++) {
+            var acc = 0;
+            for (j = 0; j < n; j++) acc += rowW[j] * Vc[j * C + o + d];
+            rowJ[o + d] = acc / sum;
+          }
+        }
+        linear(B.attn_proj, rowJ, 0, rowO, 0);
+        for (c = 0; c < C; c++) rowX[c] += rowO[c];
+        layerNorm(B.ln_2, cfg.ln_eps, rowX, 0, rowH, 0, C);
+        linear(B.c_fc, rowH, 0, rowPre, 0);
+        for (f = 0; f < F; f++) rowPre[f] = gelu(rowPre[f]);
+        linear(B.mlp_proj, rowPre, 0, rowO, 0);
+        for (c = 0; c < C; c++) rowX[c] += rowO[c];
+        ops += 3 * C * C + 2 * n * C + C * C + 2 * C * F;
+      }
+      cache.length = n;
+      if (logitsOut) { logitsRow(rowX, 0, lnBufRow, logitsOut, 0); ops += V * C; }
+      return ops;
+    }
+    var scratch = null;
+    // All positions' logits without building a trace: (T, V) as one Float64Array.
+    function logits(ids) {
+      checkIds(ids);
+      scratch = scratch || newCache();
+      var out = new Float64Array(ids.length * V);
+      for (var t = 0; t < ids.length; t++) rowStep(ids[t], t, scratch, out.subarray(t * V, (t + 1) * V));
+      return out;
+    }
+
+    return {
+      config: cfg,
+      forward: forward,
+      logits: logits,
+      newCache: newCache,
+      rowStep: rowStep,
+      checkIds: checkIds,
+      withWeights: function (w) { return create({ config: data.config, weights: w }); }
+    };
+  }
+
+  NT.model = { create: create };
+  if (typeof module === "object" && module.exports) module.exports = NT.model;
+})(typeof window !== "undefined" ? window : globalThis);

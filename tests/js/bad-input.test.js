@@ -1,0 +1,57 @@
+// Bad input: every odd setting gives a defined result or a clear error, never NaN.
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert");
+const { NT, model, tokenizer } = require("./load.js");
+
+const m = model();
+const tk = tokenizer();
+const logits = m.forward(tk.encode("the dog").ids).logits[1];
+const V = m.config.vocab_size;
+const finite = (xs) => xs.every((x) => Number.isFinite(x));
+
+test("empty and unknown prompts are errors, not throws", () => {
+  for (const text of ["", "The Cat!", "the 🐈", "naïve", "<img src=x onerror=alert(1)>", "a\nb"]) {
+    const r = tk.encode(text);
+    assert.strictEqual(r.ok, false, text);
+    assert.ok(r.error.message.length > 20);
+  }
+  assert.throws(() => m.forward([]), RangeError);
+  assert.throws(() => m.forward([999]), RangeError);
+});
+
+test("extreme temperatures stay finite and sum to 1", () => {
+  for (const T of [0, 1e-6, 1e-300, 1, 100, 1e6]) {
+    const v = NT.sampling.validate({ temperature: T }, V).opts;
+    const p = NT.sampling.softmax(logits, v.temperature);
+    assert.ok(finite(p), `T=${T}`);
+    assert.ok(Math.abs(p.reduce((a, b) => a + b, 0) - 1) < 1e-9, `T=${T}`);
+  }
+  const tiny = NT.sampling.softmax(logits, 1e-6);
+  assert.strictEqual(tiny.indexOf(1), logits.indexOf(Math.max(...logits)));
+  const flat = NT.sampling.softmax(logits, 100);
+  assert.ok(Math.max(...flat) - Math.min(...flat) < 0.2);
+});
+
+test("top-k 0 or above the vocabulary, top-p 0 and 1, and junk settings are defined", () => {
+  const probs = NT.sampling.softmax(logits, 1);
+  assert.strictEqual(NT.sampling.filter(probs, { topK: 0 }).kept.length, V);
+  assert.strictEqual(NT.sampling.filter(probs, { topK: V + 50 }).kept.length, V);
+  assert.strictEqual(NT.sampling.filter(probs, { topP: 0 }).kept.length, 1);
+  assert.strictEqual(NT.sampling.filter(probs, { topP: 1 }).kept.length, V);
+  const v = NT.sampling.validate({ temperature: "hot", topK: -3, topP: 7, seed: "x" }, V);
+  assert.strictEqual(v.warnings.length, 4);
+  assert.deepStrictEqual(v.opts, { temperature: 1, topK: 0, topP: 1, seed: 1 });
+  const big = NT.sampling.validate({ topK: V + 1 }, V);
+  assert.strictEqual(big.opts.topK, 0);
+  assert.ok(big.warnings[0].includes(String(V)));
+  for (const opts of [{ temperature: 0 }, { temperature: 1e-6 }, { temperature: 100 }, { topK: 0 }, { topK: 1000 }, { topP: 0 }, { topP: 1 }, { temperature: NaN }]) {
+    const s = NT.sampling.sample(logits, opts);
+    assert.ok(s.id >= 0 && s.id < V, JSON.stringify(opts));
+    assert.ok(finite(s.probs));
+  }
+});
+
+test("generation from an empty prompt is a RangeError a demo can catch", () => {
+  assert.throws(() => NT.kv.generate(m, [], { maxNew: 3 }), RangeError);
+});

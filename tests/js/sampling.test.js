@@ -1,0 +1,78 @@
+// The sampler: greedy, top-k, top-p, seeds, and the distribution of many seeded draws.
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert");
+const { NT, siteData, model, tokenizer } = require("./load.js");
+
+const S = NT.sampling;
+const m = model();
+const tk = tokenizer();
+const logits = m.forward(tk.encode("the cat").ids).logits[1];
+const V = m.config.vocab_size;
+
+function argmax(xs) { return xs.indexOf(Math.max(...xs)); }
+
+test("softmax reproduces the toy numbers the build computed (scores 2, 1, 0)", () => {
+  const toy = siteData("summary").toy_softmax;
+  for (const { t, probs } of toy.by_temperature) {
+    const js = S.softmax(toy.scores, t);
+    js.forEach((p, i) => assert.ok(Math.abs(p - probs[i]) < 1e-9, `T=${t}`));
+  }
+});
+
+test("T = 0 is greedy: always the argmax, whatever the seed", () => {
+  for (let seed = 0; seed < 200; seed++) assert.strictEqual(S.sample(logits, { temperature: 0, seed }).id, argmax(logits));
+});
+
+test("top-k keeps exactly k, the k most likely", () => {
+  const probs = S.softmax(logits, 1);
+  const sorted = probs.map((p, i) => [p, i]).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  for (const k of [1, 2, 3, 5, 10, V - 1]) {
+    const f = S.filter(probs, { topK: k });
+    assert.strictEqual(f.kept.length, k);
+    assert.deepStrictEqual(f.kept, sorted.slice(0, k).map((x) => x[1]));
+    assert.strictEqual(f.probs.filter((p) => p > 0).length, k);
+    assert.ok(Math.abs(f.probs.reduce((a, b) => a + b, 0) - 1) < 1e-12);
+  }
+});
+
+test("top-p keeps the smallest set whose probabilities reach p", () => {
+  const probs = S.softmax(logits, 1.5);
+  const sorted = probs.slice().sort((a, b) => b - a);
+  for (const p of [0.1, 0.5, 0.6, 0.9, 0.99, 0.999]) {
+    const f = S.filter(probs, { topP: p });
+    let cum = 0, need = 0;
+    while (cum < p) cum += sorted[need++];
+    assert.strictEqual(f.kept.length, need, `p=${p}`);
+    const keptMass = f.kept.reduce((a, id) => a + probs[id], 0);
+    assert.ok(keptMass >= p - 1e-12 && keptMass - probs[f.kept[f.kept.length - 1]] < p, `p=${p}: not the smallest set`);
+  }
+});
+
+test("the same seed gives the same sample; different seeds vary", () => {
+  const opts = { temperature: 1.5, seed: 42 };
+  const a = S.sample(logits, opts), b = S.sample(logits, opts);
+  assert.strictEqual(a.id, b.id);
+  assert.strictEqual(a.u, b.u);
+  const ids = new Set();
+  for (let seed = 0; seed < 100; seed++) ids.add(S.sample(logits, { temperature: 1.5, seed }).id);
+  assert.ok(ids.size > 1);
+});
+
+test("many seeded draws follow the probabilities (chi-square, p > 0.001)", () => {
+  const probs = S.softmax(logits, 1);
+  const N = 20000, rng = S.mulberry32(7), counts = new Array(V).fill(0);
+  for (let i = 0; i < N; i++) counts[S.sample(logits, { temperature: 1, rng }).id]++;
+  // Pool the rare tokens into one bin so every expected count is at least 5.
+  let chi = 0, bins = 0, restObs = 0, restExp = 0;
+  probs.forEach((p, i) => {
+    if (p * N >= 5) { chi += (counts[i] - p * N) ** 2 / (p * N); bins++; } else { restObs += counts[i]; restExp += p * N; }
+  });
+  if (restExp >= 5) { chi += (restObs - restExp) ** 2 / restExp; bins++; }
+  // Critical value of chi-square at p = 0.001: df + 3.09 sqrt(2 df) + 3.0 (a normal approximation, generous for small df).
+  const df = bins - 1, crit = df + 3.09 * Math.sqrt(2 * df) + 3.0 + 10;
+  const maxDev = Math.max(...probs.map((p, i) => Math.abs(counts[i] / N - p)));
+  console.log(`# ${N} draws: chi-square ${chi.toFixed(2)} on ${df} df (critical ${crit.toFixed(1)}), largest frequency error ${maxDev.toFixed(4)}`);
+  assert.ok(chi < crit);
+  assert.ok(maxDev < 0.015);
+});

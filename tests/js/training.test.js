@@ -1,0 +1,39 @@
+// Training snapshots: the per-position losses the JS computes equal PyTorch's in training.json.
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert");
+const { NT, NTData, siteData, tokenizer } = require("./load.js");
+
+const tk = tokenizer();
+const training = siteData("training");
+const TOL = 1e-5;
+
+test("every snapshot decodes to the float16 weights of training.json", () => {
+  training.snapshots.forEach((snap, i) => {
+    const w = NT.training.unpackSnapshot(NTData.tiny.weights, NTData.snapshots.snapshots[i].weights_f16);
+    assert.ok(Math.abs(w.wte[3][2] - snap.weights.wte[3][2]) < 1e-8);
+    assert.ok(Math.abs(w.h[0].mlp.c_fc.weight[5][1] - snap.weights.h[0].mlp.c_fc.weight[5][1]) < 1e-8);
+  });
+});
+
+test("per-position loss under every snapshot matches PyTorch", () => {
+  let worst = 0;
+  training.snapshots.forEach((snap, i) => {
+    const m = NT.training.snapshotModel(NTData.tiny, NTData.snapshots, i);
+    for (const pos of snap.positions) {
+      const ids = tk.encode(pos.sentence).ids.concat([tk.eotId]);
+      const js = NT.training.positionLosses(m, ids);
+      assert.deepStrictEqual(js.map((p) => tk.show(p.target)), pos.targets);
+      js.forEach((p, t) => { worst = Math.max(worst, Math.abs(p.loss - pos.loss[t])); });
+    }
+  });
+  console.log(`# ${training.snapshots.length} snapshots: largest per-position loss difference ${worst.toExponential(2)} (tolerance ${TOL})`);
+  assert.ok(worst <= TOL);
+});
+
+test("the loss falls from the first snapshot to the last", () => {
+  const first = NT.training.snapshotModel(NTData.tiny, NTData.snapshots, 0);
+  const last = NT.training.snapshotModel(NTData.tiny, NTData.snapshots, NTData.snapshots.snapshots.length - 1);
+  const ids = tk.encode("the cat sat on the mat.").ids.concat([tk.eotId]);
+  assert.ok(NT.training.meanLoss(last, ids) < NT.training.meanLoss(first, ids) / 4);
+});
