@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from scripts.hooks.numbers import pct
+from scripts.tokenizer import load_tokenizer
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "build" / "site"
@@ -25,6 +26,7 @@ TINY = ROOT / "site_data" / "tiny"
 SUMMARY = json.loads((TINY / "summary.json").read_text())
 TRACES = {t["prompt"]: t for t in json.loads((TINY / "traces.json").read_text())["traces"]}
 CONFIG = json.loads((TINY / "config.json").read_text())
+TOK = load_tokenizer(TINY / "tokenizer.json")
 
 DEMO_PAGES = {
     "one-token": "index.html", "tokenize": "tokens.html", "attention": "attention.html",
@@ -94,7 +96,10 @@ def test_math_is_mathml_and_rendered(open_page, name):
     page = open_page(name, "file")
     assert page.locator(".arithmatex").count() == 0, f"{name}: a formula was left unconverted"
     for i in range(page.locator("math").count()):
-        box = page.locator("math").nth(i).bounding_box()
+        formula = page.locator("math").nth(i)
+        if not formula.is_visible():  # e.g. inside a no-JavaScript fallback that the demo replaced
+            continue
+        box = formula.bounding_box()
         assert box and box["width"] > 0 and box["height"] > 0, f"{name}: formula {i} has no layout"
     clean(page)
 
@@ -167,10 +172,11 @@ def test_demo4_cats(open_page):
     assert root.locator(".nt-final-token").count() == 0
     root.get_by_role("button", name="All merges").click()
     assert root.locator(".nt-final-token").all_inner_texts() == ["·cat", "s"]
-    # start of text: no leading space
+    # start of text: no leading space, so the merges that built ·cat do not apply (as in Python)
     root.locator("input[type=checkbox]").check()
     page.wait_for_timeout(100)
-    assert root.locator(".nt-final-token").first.inner_text() == "cat"
+    expected = [TOK.show(i) for i in TOK.encode("cats")]
+    assert root.locator(".nt-final-token").all_inner_texts() == expected != ["·cat", "s"]
     clean(page)
 
 
@@ -240,8 +246,12 @@ def test_demo8_loss_falls(open_page):
     slider.press("End")
     last = float(root.locator(".nt-train-mean").get_attribute("data-mean"))
     assert last < first / 3, (first, last)
-    final = json.loads((TINY / "training.json").read_text())["final_positions"][0]
-    assert last == pytest.approx(final["mean"], abs=0.05)
+    # the demo replays the last snapshot (float16 weights); PyTorch computed the same sentence's
+    # per-position losses from those weights into training.json
+    snap = json.loads((TINY / "training.json").read_text())["snapshots"][-1]
+    sentence = root.locator("select").first.input_value()
+    ref = next(p for p in snap["positions"] if p["sentence"] == sentence)
+    assert last == pytest.approx(ref["mean"], abs=1e-6)
     clean(page)
 
 
@@ -261,7 +271,7 @@ def test_hostile_input(open_page, kind):
             box.press("Enter")
             page.wait_for_timeout(60)
             assert page.evaluate("() => window.__pwned") is None
-            assert root.locator("img").count() == 0
+            assert page.evaluate("() => document.querySelectorAll('img[src=\"x\"], img[onerror]').length") == 0
             err = root.locator(".nt-msg.nt-error:visible")
             assert err.count() >= 1, f"{kind}: no message for {text[:30]!r}"
             assert err.first.inner_text().strip()

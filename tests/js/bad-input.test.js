@@ -55,3 +55,16 @@ test("top-k 0 or above the vocabulary, top-p 0 and 1, and junk settings are defi
 test("generation from an empty prompt is a RangeError a demo can catch", () => {
   assert.throws(() => NT.kv.generate(m, [], { maxNew: 3 }), RangeError);
 });
+
+test("malformed model data is a TypeError that names the tensor or setting, not NaN later", () => {
+  const { NTData } = require("./load.js");
+  const broken = (edit) => { const w = JSON.parse(JSON.stringify(NTData.tiny.weights)); edit(w); return w; };
+  const cases = [
+    [broken((w) => w.h[0].attn.c_attn.weight[3].pop()), /weights\.h\[0\]\.attn\.c_attn\.weight\[3\]: expected/],
+    [broken((w) => { w.wte[2][1] = null; }), /weights\.wte\[2\]\[1\] is null/],
+    [broken((w) => { delete w.h[0].mlp; }), /weights\.h\[0\]\.mlp is missing/],
+  ];
+  for (const [weights, message] of cases) assert.throws(() => m.withWeights(weights), (e) => e instanceof TypeError && message.test(e.message));
+  const cfg = Object.assign({}, NTData.tiny.config.model, { n_head: 3 });
+  assert.throws(() => NT.model.create({ config: cfg, weights: NTData.tiny.weights }), /split evenly/);
+});

@@ -9,12 +9,14 @@ const traces = siteData("traces");
 const m = model();
 const tk = tokenizer();
 const TOP = ["wte", "wpe", "x", "ln_f", "logits", "probs"];
+const perKey = {};  // largest difference per intermediate over every trace, printed at the end
 
 function compare(name, ref) {
   const js = m.forward(ref.ids);
   const worst = {};
   for (const k of TOP) worst[k] = maxDiff(js[k], ref[k], k);
   ref.h.forEach((blk, l) => { for (const k of Object.keys(blk)) worst[`h${l}.${k}`] = maxDiff(js.h[l][k], blk[k], k); });
+  for (const [k, v] of Object.entries(worst)) perKey[k] = Math.max(perKey[k] || 0, v);
   const largest = Math.max(...Object.values(worst));
   console.log(`# ${name}: largest difference ${largest.toExponential(2)} (tolerance ${TOL}) over ${Object.keys(worst).length} intermediates`);
   for (const [k, v] of Object.entries(worst)) assert.ok(v <= TOL, `${name}: ${k} differs by ${v}`);
@@ -51,10 +53,21 @@ test("the lean logits path equals the traced forward", () => {
   }
 });
 
-test("greedy continuations match PyTorch's full recomputation", () => {
-  for (const g of traces.greedy) {
-    const out = globalThis.NT.kv.generate(m, tk.encode(g.prompt).ids, { maxNew: g.steps.length, useCache: true });
-    assert.deepStrictEqual(out.steps.map((s) => s.id), g.steps.map((s) => s.id), g.prompt);
-    assert.strictEqual(tk.decode(out.ids), g.text);
+test("greedy continuations match PyTorch's full recomputation, with and without the cache", () => {
+  for (const useCache of [true, false]) {
+    for (const g of traces.greedy) {
+      const out = globalThis.NT.kv.generate(m, tk.encode(g.prompt).ids, { maxNew: g.steps.length, useCache });
+      assert.deepStrictEqual(out.steps.map((s) => s.id), g.steps.map((s) => s.id), g.prompt);
+      assert.strictEqual(tk.decode(out.ids), g.text);
+      const probs = out.steps.map((s) => globalThis.NT.sampling.softmax(s.logits, 1)[s.id]);
+      const d = maxDiff(probs, g.steps.map((s) => s.prob), "greedy prob");
+      perKey["greedy.prob"] = Math.max(perKey["greedy.prob"] || 0, d);
+      assert.ok(d <= TOL, `${g.prompt}: greedy probabilities differ by ${d}`);
+    }
   }
+});
+
+test("largest difference per key over every trace", () => {
+  assert.ok(Object.keys(perKey).length > TOP.length, "the tests above compared the traces");
+  for (const [k, v] of Object.entries(perKey)) console.log(`# ${k}: ${v.toExponential(2)}`);
 });

@@ -75,7 +75,7 @@
       var enc = t.tk.encode(sentence);
       if (!enc.ok) { out.appendChild(U.el("p", { class: "nt-msg nt-error", text: "Cannot tokenize this sentence." })); return; }
       var mi = model(idx);
-      var pl = T.positionLosses(mi, enc.ids);
+      var pl = T.positionLosses(mi, enc.ids.concat([t.tk.eotId]));  // the last target is end-of-text, as in training
       var tr = mi.forward(enc.ids.length <= mi.config.n_ctx ? enc.ids : enc.ids.slice(0, mi.config.n_ctx));
       var mean = 0;
       pl.forEach(function (p) { mean += p.loss; });

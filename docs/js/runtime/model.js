@@ -17,28 +17,69 @@
   var NT = root.NT = root.NT || {};
   var GELU_C = Math.sqrt(2 / Math.PI);
 
-  function flat(rows) {  // nested rows -> Float64Array, row-major
-    var n = rows.length, m = rows[0].length, out = new Float64Array(n * m);
-    for (var i = 0; i < n; i++) for (var j = 0; j < m; j++) out[i * m + j] = rows[i][j];
+  // Nested rows -> Float64Array, row-major, after checking the shape against the config: a bad
+  // weights object fails here, naming the tensor, instead of turning into NaN in a demo.
+  function tensor(value, shape, name) {
+    var out = new Float64Array(shape.reduce(function (a, b) { return a * b; }, 1)), k = 0;
+    (function walk(v, d, where) {
+      if (d === shape.length) {
+        if (typeof v !== "number" || !isFinite(v)) throw new TypeError("weights." + name + where + " is " + v + ", not a finite number");
+        out[k++] = v;
+        return;
+      }
+      if (!(Array.isArray(v) || ArrayBuffer.isView(v)) || v.length !== shape[d]) {
+        throw new TypeError("weights." + name + where + ": expected " + shape[d] + " entries, found " + (v && v.length !== undefined ? v.length : typeof v));
+      }
+      for (var i = 0; i < v.length; i++) walk(v[i], d + 1, where + "[" + i + "]");
+    })(value, 0, "");
     return out;
   }
-  function linearParams(p) {  // PyTorch Linear: weight (out, in), y = W x + b
-    return { W: flat(p.weight), b: Float64Array.from(p.bias), nOut: p.weight.length, nIn: p.weight[0].length };
+  function part(obj, key, name) {
+    if (!obj || typeof obj !== "object" || !(key in obj)) throw new TypeError("weights." + name + " is missing");
+    return obj[key];
   }
-  function normParams(p) { return { w: Float64Array.from(p.weight), b: Float64Array.from(p.bias) }; }
+  function linearParams(p, nOut, nIn, name) {  // PyTorch Linear: weight (out, in), y = W x + b
+    return { W: tensor(part(p, "weight", name + ".weight"), [nOut, nIn], name + ".weight"),
+             b: tensor(part(p, "bias", name + ".bias"), [nOut], name + ".bias"), nOut: nOut, nIn: nIn };
+  }
+  function normParams(p, C, name) {
+    return { w: tensor(part(p, "weight", name + ".weight"), [C], name + ".weight"), b: tensor(part(p, "bias", name + ".bias"), [C], name + ".bias") };
+  }
 
-  function prepare(weights) {
+  function prepare(weights, cfg) {
+    var C = cfg.n_embd, F = cfg.d_mlp;
+    var h = part(weights, "h", "h");
+    if (!Array.isArray(h) || h.length !== cfg.n_layer) throw new TypeError("weights.h: expected " + cfg.n_layer + " blocks");
     return {
-      wte: flat(weights.wte), wpe: flat(weights.wpe),
-      h: weights.h.map(function (blk) {
+      wte: tensor(part(weights, "wte", "wte"), [cfg.vocab_size, C], "wte"),
+      wpe: tensor(part(weights, "wpe", "wpe"), [cfg.n_ctx, C], "wpe"),
+      h: h.map(function (blk, l) {
+        var n = "h[" + l + "].", attn = part(blk, "attn", n + "attn"), mlp = part(blk, "mlp", n + "mlp");
         return {
-          ln_1: normParams(blk.ln_1), ln_2: normParams(blk.ln_2),
-          c_attn: linearParams(blk.attn.c_attn), attn_proj: linearParams(blk.attn.c_proj),
-          c_fc: linearParams(blk.mlp.c_fc), mlp_proj: linearParams(blk.mlp.c_proj)
+          ln_1: normParams(part(blk, "ln_1", n + "ln_1"), C, n + "ln_1"), ln_2: normParams(part(blk, "ln_2", n + "ln_2"), C, n + "ln_2"),
+          c_attn: linearParams(part(attn, "c_attn", n + "attn.c_attn"), 3 * C, C, n + "attn.c_attn"),
+          attn_proj: linearParams(part(attn, "c_proj", n + "attn.c_proj"), C, C, n + "attn.c_proj"),
+          c_fc: linearParams(part(mlp, "c_fc", n + "mlp.c_fc"), F, C, n + "mlp.c_fc"),
+          mlp_proj: linearParams(part(mlp, "c_proj", n + "mlp.c_proj"), C, F, n + "mlp.c_proj")
         };
       }),
-      ln_f: normParams(weights.ln_f)
+      ln_f: normParams(part(weights, "ln_f", "ln_f"), C, "ln_f")
     };
+  }
+
+  // Sizes from the data; each must be a positive whole number and the heads must split n_embd.
+  function readConfig(mc) {
+    var cfg = {}, i, keys = ["vocab_size", "n_ctx", "n_embd", "n_layer", "n_head", "d_mlp"];
+    for (i = 0; i < keys.length; i++) {
+      if (!(Number.isInteger(mc[keys[i]]) && mc[keys[i]] > 0)) throw new TypeError("config." + keys[i] + " must be a positive whole number, found " + mc[keys[i]]);
+      cfg[keys[i]] = mc[keys[i]];
+    }
+    if (cfg.n_embd % cfg.n_head !== 0) throw new TypeError("config.n_embd (" + cfg.n_embd + ") must split evenly into n_head (" + cfg.n_head + ") heads");
+    cfg.d_head = cfg.n_embd / cfg.n_head;
+    if (mc.d_head !== undefined && mc.d_head !== cfg.d_head) throw new TypeError("config.d_head is " + mc.d_head + ", but n_embd / n_head is " + cfg.d_head);
+    if (!(typeof mc.ln_eps === "number" && mc.ln_eps > 0)) throw new TypeError("config.ln_eps must be a positive number, found " + mc.ln_eps);
+    cfg.ln_eps = mc.ln_eps;
+    return cfg;
   }
 
   // y[0..nOut) = W x[xo..xo+nIn) + b
@@ -66,19 +107,23 @@
     for (i = 0; i < n; i++) dst[dO + i] /= s;
   }
 
+  // buf[s..e) as a plain array. A loop, because Array.prototype.slice.call on a typed array takes
+  // V8's slow generic path and made the traced forward four times slower.
+  function arr(buf, s, e) {
+    var out = new Array(e - s);
+    for (var i = s; i < e; i++) out[i - s] = buf[i];
+    return out;
+  }
   function rows(buf, T, n) {  // (T*n) buffer -> T arrays of n
     var out = new Array(T);
-    for (var t = 0; t < T; t++) out[t] = Array.prototype.slice.call(buf, t * n, (t + 1) * n);
+    for (var t = 0; t < T; t++) out[t] = arr(buf, t * n, (t + 1) * n);
     return out;
   }
 
   function create(data) {
-    var mc = data.config.model || data.config;
-    var cfg = {
-      vocab_size: mc.vocab_size, n_ctx: mc.n_ctx, n_embd: mc.n_embd, n_layer: mc.n_layer,
-      n_head: mc.n_head, d_head: mc.d_head || mc.n_embd / mc.n_head, d_mlp: mc.d_mlp, ln_eps: mc.ln_eps || 1e-5
-    };
-    var P = prepare(data.weights);
+    if (!data || !data.config) throw new TypeError("NT.model.create needs {config, weights} (NTData.tiny)");
+    var cfg = readConfig(data.config.model || data.config);  // config.json nests the sizes under "model"
+    var P = prepare(data.weights, cfg);
     var C = cfg.n_embd, H = cfg.n_head, hs = cfg.d_head, V = cfg.vocab_size, F = cfg.d_mlp;
     var scale = 1 / Math.sqrt(hs);
 
@@ -96,14 +141,16 @@
     }
 
     // Block l's MLP half for one position: x += mlp(ln_2(x)).
+    // Scratch rows, allocated once: typed-array allocation dominated a traced pass otherwise.
+    var mH = new Float64Array(C), mPre = new Float64Array(F), mAct = new Float64Array(F), mOut = new Float64Array(C);
     function mlpRow(B, x, xo, tr) {
-      var h2 = new Float64Array(C), pre = new Float64Array(F), act = new Float64Array(F), out = new Float64Array(C);
+      var h2 = mH, pre = mPre, act = mAct, out = mOut;
       layerNorm(B.ln_2, cfg.ln_eps, x, xo, h2, 0, C);
       linear(B.c_fc, h2, 0, pre, 0);
       for (var f = 0; f < F; f++) act[f] = gelu(pre[f]);
       linear(B.mlp_proj, act, 0, out, 0);
       for (var c = 0; c < C; c++) x[xo + c] += out[c];
-      if (tr) { tr.ln_2.push(Array.from(h2)); tr.mlp_pre.push(Array.from(pre)); tr.mlp_hidden.push(Array.from(act)); tr.mlp_out.push(Array.from(out)); }
+      if (tr) { tr.ln_2.push(arr(h2, 0, C)); tr.mlp_pre.push(arr(pre, 0, F)); tr.mlp_hidden.push(arr(act, 0, F)); tr.mlp_out.push(arr(out, 0, C)); }
     }
 
     function logitsRow(x, xo, lnBuf, logits, lo) {
@@ -115,18 +162,26 @@
       }
     }
 
+    // Work buffers for up to n_ctx positions, allocated once per model: allocating typed arrays
+    // on every call cost more than the arithmetic. The trace copies out of them into plain arrays.
+    var N = cfg.n_ctx;
+    var buf = {
+      x: new Float64Array(N * C), h1: new Float64Array(N * C), qkv: new Float64Array(N * 3 * C),  // qkv: (T, 3C)
+      joined: new Float64Array(N * C), ao: new Float64Array(N * C), sRow: new Float64Array(N), wRow: new Float64Array(N),
+      lnf: new Float64Array(N * C), logits: new Float64Array(N * V), probs: new Float64Array(N * V), lnBuf: new Float64Array(C)
+    };
     function forward(ids) {
       checkIds(ids);
       var T = ids.length, t, c, h, i, j, d;
-      var x = new Float64Array(T * C);  // (T, C): the residual stream
+      var x = buf.x;  // (T, C) used of (n_ctx, C): the residual stream
       var tr = { wte: [], wpe: [], x: null, h: [], ln_f: null, logits: null, probs: null };
       for (t = 0; t < T; t++) {
         embed(ids[t], t, x, t * C);
-        tr.wte.push(Array.prototype.slice.call(P.wte, ids[t] * C, ids[t] * C + C));
-        tr.wpe.push(Array.prototype.slice.call(P.wpe, t * C, t * C + C));
+        tr.wte.push(arr(P.wte, ids[t] * C, ids[t] * C + C));
+        tr.wpe.push(arr(P.wpe, t * C, t * C + C));
       }
       tr.x = rows(x, T, C);
-      var h1 = new Float64Array(T * C), qkv = new Float64Array(T * 3 * C), joined = new Float64Array(T * C), ao = new Float64Array(T * C);
+      var h1 = buf.h1, qkv = buf.qkv, joined = buf.joined, ao = buf.ao, sRow = buf.sRow, wRow = buf.wRow;
       for (var l = 0; l < cfg.n_layer; l++) {
         var B = P.h[l];
         var bt = { ln_1: null, q: [], k: [], v: [], scores: [], masked_scores: [], attn_weights: [], head_out: [], attn_out: null,
@@ -136,12 +191,12 @@
         for (h = 0; h < H; h++) {  // qkv row = [q (C) | k (C) | v (C)], head h owns columns h*hs..(h+1)*hs of each
           var q = [], k = [], v = [], sc = [], ms = [], w = [], ho = [];
           for (t = 0; t < T; t++) {
-            q.push(Array.prototype.slice.call(qkv, t * 3 * C + h * hs, t * 3 * C + (h + 1) * hs));
-            k.push(Array.prototype.slice.call(qkv, t * 3 * C + C + h * hs, t * 3 * C + C + (h + 1) * hs));
-            v.push(Array.prototype.slice.call(qkv, t * 3 * C + 2 * C + h * hs, t * 3 * C + 2 * C + (h + 1) * hs));
+            q.push(arr(qkv, t * 3 * C + h * hs, t * 3 * C + (h + 1) * hs));
+            k.push(arr(qkv, t * 3 * C + C + h * hs, t * 3 * C + C + (h + 1) * hs));
+            v.push(arr(qkv, t * 3 * C + 2 * C + h * hs, t * 3 * C + 2 * C + (h + 1) * hs));
           }
           for (i = 0; i < T; i++) {
-            var srow = new Float64Array(T), wrow = new Float64Array(i + 1), mrow = new Array(T);
+            var srow = sRow, wrow = wRow, mrow = new Array(T);
             for (j = 0; j < T; j++) {
               var s = 0;
               for (d = 0; d < hs; d++) s += q[i][d] * k[j][d];
@@ -157,7 +212,7 @@
               out[d] = acc;
               joined[i * C + h * hs + d] = acc;  // heads side by side: (T, H*hs) = (T, C)
             }
-            sc.push(Array.from(srow)); ms.push(mrow); w.push(wfull); ho.push(out);
+            sc.push(arr(srow, 0, T)); ms.push(mrow); w.push(wfull); ho.push(out);
           }
           bt.q.push(q); bt.k.push(k); bt.v.push(v); bt.scores.push(sc); bt.masked_scores.push(ms); bt.attn_weights.push(w); bt.head_out.push(ho);
         }
@@ -171,7 +226,7 @@
         bt.resid_post = rows(x, T, C);
         tr.h.push(bt);
       }
-      var lnf = new Float64Array(T * C), logits = new Float64Array(T * V), probs = new Float64Array(T * V), lnBuf = new Float64Array(C);
+      var lnf = buf.lnf, logits = buf.logits, probs = buf.probs, lnBuf = buf.lnBuf;
       for (t = 0; t < T; t++) {
         logitsRow(x, t * C, lnBuf, logits, t * V);
         lnf.set(lnBuf, t * C);

@@ -99,6 +99,7 @@
     var k = opts.topK === undefined || opts.topK === null ? 0 : num(opts.topK);
     if (!isFinite(k) || k < 0) { w.push("top-k must be a whole number of 0 or more; top-k is off."); k = 0; }
     else if (k >= vocabSize && k > 0) { if (k > vocabSize) w.push("top-k above the vocabulary (" + vocabSize + ") keeps everything; top-k is off."); k = 0; }
+    else if (k !== Math.floor(k)) { w.push("top-k counts tokens, so it must be a whole number; using " + Math.floor(k) + "."); }
     o.topK = Math.floor(k);
     var p = opts.topP === undefined || opts.topP === null ? 1 : num(opts.topP);
     if (!isFinite(p)) { w.push("top-p must be a number between 0 and 1; top-p is off."); p = 1; }

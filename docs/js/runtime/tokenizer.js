@@ -4,7 +4,7 @@
 //   vocab (token strings by id), eotId, show(id), encode(text), mergeSteps(text), decode(ids).
 // encode and mergeSteps never throw on text: they return {ok: false, error: {kind, char, index,
 // message}} with kind "empty" or "unknown_char"; show and decode throw RangeError on a bad id.
-(function () {
+(function (root) {
   "use strict";
 
   function create(tokJson) {
@@ -119,6 +119,7 @@
              show: show, encode: encode, mergeSteps: mergeSteps, decode: decode };
   }
 
-  var NT = window.NT = window.NT || {};
+  var NT = root.NT = root.NT || {};
   NT.tokenizer = { create: create };
-})();
+  if (typeof module === "object" && module.exports) module.exports = NT.tokenizer;
+})(typeof window !== "undefined" ? window : globalThis);
