@@ -240,6 +240,7 @@
           root.insertBefore(live, root.firstChild);
           if (fallback) fallback.hidden = true;
           root.classList.add("nt-ready");
+          root.setAttribute("data-ready", "");  // the quality report times demo start-up by this
         } catch (err) {
           var m = el("p", { class: "nt-msg nt-error", role: "status",
             text: "This demo could not start (" + (err && err.message ? err.message : err) + "); the static numbers below are what it would compute." });
