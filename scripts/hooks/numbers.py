@@ -198,7 +198,7 @@ def build_context() -> dict:
             raise ValueError(f"figure {name!r} is {text}")
         safe = text.replace("[", "(").replace("]", ")").replace("\n", " ")
         cap = f"\n<figcaption>{caption}</figcaption>" if caption else ""
-        return (f'<figure class="nt-figure" markdown>\n![{safe}](assets/figures/{name}.svg){cap}\n</figure>')
+        return (f'<figure class="nt-figure" markdown>\n![{safe}](assets/figures/{name}.svg){{ loading=lazy }}{cap}\n</figure>')
 
     def has_figure(name: str) -> bool:
         return name in alt and not alt[name].startswith("unavailable")

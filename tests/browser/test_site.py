@@ -57,6 +57,9 @@ def test_page_served_clean_with_screenshots(open_page, name):
     page.wait_for_load_state("networkidle")
     SHOTS.mkdir(parents=True, exist_ok=True)
     stem = name.removesuffix(".html")
+    # figures load lazily; a full-page screenshot should show them all
+    page.evaluate("() => document.querySelectorAll('img[loading=lazy]').forEach(i => { i.loading = 'eager'; })")
+    page.wait_for_load_state("networkidle")
     page.screenshot(path=str(SHOTS / f"{stem}-1280.png"), full_page=True)
     page.set_viewport_size({"width": 360, "height": 800})
     page.wait_for_timeout(200)

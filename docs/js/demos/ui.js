@@ -249,12 +249,15 @@
         }
       });
     }
-    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", run);
-    else run();
+    // Pages load demo scripts at the end of <body>, so their containers are already parsed: start
+    // at once rather than wait for DOMContentLoaded (which waits for the theme's bundle too).
+    var ready = document.readyState !== "loading" || document.querySelector('.nt-demo[data-demo="' + name + '"]');
+    if (ready) run();
+    else document.addEventListener("DOMContentLoaded", run);
   }
 
   function section(title, children) {
-    return el("section", { class: "nt-stage" }, [el("h4", { class: "nt-stage-title", text: title })].concat(children || []));
+    return el("section", { class: "nt-stage" }, [el("h3", { class: "nt-stage-title", text: title })].concat(children || []));
   }
 
   window.NTUI = {
