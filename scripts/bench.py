@@ -64,6 +64,10 @@ def bench_builds(quick: bool) -> dict:
         out["training_loop_s"] = float(m.group(1)) if m else None
         if not quick:
             (work / "site_data" / "manifest.json").unlink(missing_ok=True)
+            now = time.time()  # as if every stage's code had just been edited, so make looks at each
+            for path in [*(work / "scripts").rglob("*.py"), *(work / "scripts" / "config").iterdir(),
+                         *(work / "site_data" / "schema").iterdir()]:
+                os.utime(path, (now, now))
             shutil.rmtree(work / "build", ignore_errors=True)
             out["cold_build_s"] = round(timed(["make", "site"], work)[0], 2)
             manifest = json.loads((work / "site_data" / "manifest.json").read_text())
