@@ -194,7 +194,7 @@
   function encodePrompt(text, opts) {
     opts = opts || {};
     var t = tiny();
-    var nCtx = t.model ? t.model.config.n_ctx : 8;
+    var nCtx = t.config.model.n_ctx;  // from the data, also on pages without model.js
     var maxTokens = opts.maxTokens || nCtx;
     var raw = String(text);
     if (raw.length > MAX_CHARS) {
