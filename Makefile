@@ -17,7 +17,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 SITE := build/site
-STAGE := $(PYTHON) -m scripts.stage
+STAGE := $(PYTHON) -m scripts.core.stage
 
 # ---- set-up -----------------------------------------------------------------------------------
 $(VENV)/.site-deps: requirements/site.lock
@@ -41,21 +41,21 @@ pipeline-deps: $(VENV)/.pipeline-deps ## install the data pipeline's dependencie
 # ---- data stages (site_data/, committed) ------------------------------------------------------
 TINY_IN := $(shell $(STAGE) tiny --inputs)
 site_data/tiny/summary.json: $(TINY_IN) | $(VENV)/.site-deps
-	$(STAGE) tiny --check || { $(MAKE) pipeline-deps && $(PY) -m scripts.stage tiny; }
+	$(STAGE) tiny --check || { $(MAKE) pipeline-deps && $(PY) -m scripts.core.stage tiny; }
 	@touch $@
 
-# ---- real models (owned by scripts/real_models.py; see ARCHITECTURE.md) ----------------------
+# ---- real models (owned by scripts/real/measurements.py; see ARCHITECTURE.md) ----------------------
 # REAL-MODELS-BEGIN
 # SmolLM2 is measured by every build whose inputs changed (about 30 s; torch only when stale).
 # The check needs only the standard library; the run uses the venv so its steps find torch.
 SMOLLM2_IN := $(shell $(STAGE) smollm2 --inputs)
 site_data/smollm2/measurements.json: $(SMOLLM2_IN) | $(VENV)/.site-deps
-	$(STAGE) smollm2 --check || { $(MAKE) pipeline-deps && $(PY) -m scripts.stage smollm2; }
+	$(STAGE) smollm2 --check || { $(MAKE) pipeline-deps && $(PY) -m scripts.core.stage smollm2; }
 	@touch $@
 
 GPT2_TOKENIZER_IN := $(shell $(STAGE) gpt2_tokenizer --inputs)
 site_data/gpt2/tokenizer_facts.json: $(GPT2_TOKENIZER_IN) | $(VENV)/.site-deps
-	$(STAGE) gpt2_tokenizer --check || { $(MAKE) pipeline-deps && $(PY) -m scripts.stage gpt2_tokenizer; }
+	$(STAGE) gpt2_tokenizer --check || { $(MAKE) pipeline-deps && $(PY) -m scripts.core.stage gpt2_tokenizer; }
 	@touch $@
 
 REAL_DATA := site_data/smollm2/measurements.json site_data/gpt2/tokenizer_facts.json
@@ -64,10 +64,10 @@ REAL_DATA := site_data/smollm2/measurements.json site_data/gpt2/tokenizer_facts.
 # Face cache) measures them; without them it prints one line and the pages keep the published numbers.
 .PHONY: gpt2
 gpt2: $(VENV)/.pipeline-deps ## measure GPT-2 small where its weights exist (GPT2_DIR=folder or the HF cache)
-	$(PY) -m scripts.real_models gpt2
+	$(PY) -m scripts.real.measurements gpt2
 
-docs/js/data/gpt2-vocab.js: scripts/gpt2_js_data.py scripts/gpt2_tokenizer_facts.py scripts/common.py site_data/gpt2/tokenizer/vocab.json site_data/gpt2/tokenizer/merges.txt | $(VENV)/.site-deps
-	$(PY) -m scripts.gpt2_js_data
+docs/js/data/gpt2-vocab.js: scripts/site/gpt2_vocab_js.py scripts/real/gpt2_tokenizer_facts.py scripts/core/io.py site_data/gpt2/tokenizer/vocab.json site_data/gpt2/tokenizer/merges.txt | $(VENV)/.site-deps
+	$(PY) -m scripts.site.gpt2_vocab_js
 
 REAL_GENERATED := docs/js/data/gpt2-vocab.js
 # REAL-MODELS-END
@@ -79,15 +79,15 @@ data: $(DATA) ## run every data stage whose inputs changed
 
 # ---- site inputs generated from site_data and node_modules (ignored by git) --------------------
 JS_DATA := docs/js/data/tiny-model.js docs/js/data/tiny-snapshots.js
-$(JS_DATA) &: scripts/js_data.py scripts/common.py $(wildcard site_data/tiny/*.json) | $(VENV)/.site-deps
-	$(PY) -m scripts.js_data
+$(JS_DATA) &: scripts/site/tiny_js.py scripts/core/io.py $(wildcard site_data/tiny/*.json) | $(VENV)/.site-deps
+	$(PY) -m scripts.site.tiny_js
 
-docs/assets/figures/.stamp: scripts/figures.py $(wildcard site_data/*/*.json) | $(VENV)/.site-deps
-	$(PY) -m scripts.figures
+docs/assets/figures/.stamp: scripts/site/figures.py $(wildcard site_data/*/*.json) | $(VENV)/.site-deps
+	$(PY) -m scripts.site.figures
 	@touch $@
 
-docs/assets/vendor/.stamp: scripts/assets.py node_modules/.package-lock.json | $(VENV)/.site-deps
-	$(PY) -m scripts.assets
+docs/assets/vendor/.stamp: scripts/site/vendor.py node_modules/.package-lock.json | $(VENV)/.site-deps
+	$(PY) -m scripts.site.vendor
 	@touch $@
 
 GENERATED := $(JS_DATA) $(REAL_GENERATED) docs/assets/figures/.stamp docs/assets/vendor/.stamp
@@ -110,11 +110,11 @@ test: site ## run every test: pipeline (pytest), JS runtime (node), browser (chr
 
 .PHONY: bench
 bench: site ## print speed and size figures (no targets asserted)
-	$(PY) -m scripts.bench
+	$(PY) -m scripts.quality.bench
 
 .PHONY: report
 report: site ## measure the built site: Lighthouse, axe, page weight, demo start-up, offline (build/report/)
-	$(PY) -m scripts.report $(REPORT_ARGS)
+	$(PY) -m scripts.quality.report $(REPORT_ARGS)
 
 .PHONY: clean
 clean: ## remove build outputs (keeps site_data/ and .venv)

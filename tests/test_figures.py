@@ -5,12 +5,12 @@ import json
 import subprocess
 import sys
 
-from scripts.common import ROOT
+from scripts.core.io import ROOT
 
 
 def draw(out) -> None:
     # A fresh interpreter per run: reproducibility must not depend on state left in one process.
-    code = ("import sys; from pathlib import Path; from scripts.figures import draw_all; "
+    code = ("import sys; from pathlib import Path; from scripts.site.figures import draw_all; "
             f"draw_all(Path({str(out)!r})); assert 'torch' not in sys.modules, 'figures imported torch'")
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr

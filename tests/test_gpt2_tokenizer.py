@@ -5,9 +5,9 @@ import json
 
 import pytest
 
-from scripts import gpt2_tokenizer_facts as facts_mod
-from scripts.common import ROOT, StageError, read_json
-from scripts.gpt2_js_data import vocab_js
+from scripts.real import gpt2_tokenizer_facts as facts_mod
+from scripts.core.io import ROOT, StageError, read_json
+from scripts.site.gpt2_vocab_js import vocab_js
 
 SITE = ROOT / "site_data" / "gpt2"
 VOCAB = read_json(SITE / "tokenizer" / "vocab.json")

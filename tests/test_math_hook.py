@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from mkdocs.exceptions import PluginError
 
-from scripts.hooks.math import to_mathml
+from scripts.site.hooks.math import to_mathml
 
 
 def test_inline_and_display_formulas_become_mathml():

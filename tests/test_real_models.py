@@ -15,9 +15,9 @@ import pytest
 torch = pytest.importorskip("torch", reason="the measurement stage needs the pipeline dependencies")
 transformers = pytest.importorskip("transformers")
 
-from scripts import real_models as rm  # noqa: E402
-from scripts.common import ROOT, StageError, read_json  # noqa: E402
-from scripts.real_context import gpt2_param_count, load_real_models  # noqa: E402
+from scripts.real import measurements as rm  # noqa: E402
+from scripts.core.io import ROOT, StageError, read_json  # noqa: E402
+from scripts.real.context import gpt2_param_count, load_real_models  # noqa: E402
 
 SITE = ROOT / "site_data"
 CFG = read_json(rm.CONFIG_FILE)
@@ -106,7 +106,7 @@ def stage_env(site: Path, **extra) -> dict:
 def test_absent_weights_print_one_line_and_write_nothing(tmp_path):
     site = tmp_path / "site_data"
     env = stage_env(site, HF_HOME=str(tmp_path / "empty-hf-home"))
-    proc = subprocess.run([sys.executable, "-m", "scripts.real_models", "gpt2"], cwd=ROOT, env=env,
+    proc = subprocess.run([sys.executable, "-m", "scripts.real.measurements", "gpt2"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert len(proc.stdout.strip().splitlines()) == 1 and "published" in proc.stdout
@@ -119,7 +119,7 @@ def test_gpt2_stage_on_a_local_folder_writes_measured_data(tmp_path, random_gpt2
     (site / "smollm2").mkdir()
     for name in ("gpt2/published.json", "gpt2/tokenizer_facts.json", "smollm2/measurements.json"):
         shutil.copy(SITE / name, site / name)
-    proc = subprocess.run([sys.executable, "-m", "scripts.real_models", "gpt2"], cwd=ROOT, timeout=300,
+    proc = subprocess.run([sys.executable, "-m", "scripts.real.measurements", "gpt2"], cwd=ROOT, timeout=300,
                           env=stage_env(site, GPT2_DIR=str(random_gpt2)), capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     m = read_json(site / "gpt2" / "measurements.json")

@@ -7,7 +7,7 @@ import urllib.request
 
 import pytest
 
-from scripts import report
+from scripts.quality import report
 
 
 @pytest.fixture()

@@ -9,7 +9,7 @@ from pathlib import Path
 import jinja2
 import pytest
 
-from scripts.hooks import numbers
+from scripts.site.hooks import numbers
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 PAGES = sorted(DOCS.glob("*.md"))

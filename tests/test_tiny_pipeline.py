@@ -17,12 +17,12 @@ import jsonschema
 import pytest
 import torch
 
-from scripts import stage
-from scripts.common import ROOT, StageError, dumps, write_text_atomic
-from scripts.model import TinyConfig, TinyGPT
-from scripts.tiny_data import export
-from scripts.tokenizer import build_tokenizer, chunks, load_tokenizer, read_corpus
-from scripts.train import train
+from scripts.core import stage
+from scripts.core.io import ROOT, StageError, dumps, write_text_atomic
+from scripts.tiny.model import TinyConfig, TinyGPT
+from scripts.tiny.export import export
+from scripts.tiny.tokenizer import build_tokenizer, chunks, load_tokenizer, read_corpus
+from scripts.tiny.checkpoint import train
 
 TINY = ROOT / "site_data" / "tiny"
 SCHEMAS = ROOT / "site_data" / "schema"
@@ -217,7 +217,7 @@ def test_a_stage_with_a_bad_input_names_the_file(tmp_path, damage):
         target.unlink()
     else:
         target.write_text('{"chars": [', encoding="utf-8")
-    proc = subprocess.run([sys.executable, "-m", "scripts.train"], cwd=ROOT, env=env, capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "scripts.tiny.checkpoint"], cwd=ROOT, env=env, capture_output=True, text=True)
     print(proc.stderr)
     assert proc.returncode != 0
     assert "tokenizer.json" in proc.stderr and "Traceback" not in proc.stderr
@@ -225,7 +225,7 @@ def test_a_stage_with_a_bad_input_names_the_file(tmp_path, damage):
 
 
 def test_export_without_a_checkpoint_names_it(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "scripts.tiny_data"], cwd=ROOT, env=_stage_env(tmp_path),
+    proc = subprocess.run([sys.executable, "-m", "scripts.tiny.export"], cwd=ROOT, env=_stage_env(tmp_path),
                           capture_output=True, text=True)
     assert proc.returncode != 0 and "train.pt" in proc.stderr and "Traceback" not in proc.stderr
 
@@ -245,7 +245,7 @@ def test_an_interrupted_write_leaves_the_old_file(tmp_path, monkeypatch):
 
 
 def test_non_finite_numbers_are_refused():
-    from scripts.common import round_floats
+    from scripts.core.io import round_floats
     with pytest.raises(StageError):
         round_floats({"x": [1.0, float("nan")]})
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from scripts.hooks.numbers import pct
-from scripts.tokenizer import load_tokenizer
+from scripts.site.hooks.numbers import pct
+from scripts.tiny.tokenizer import load_tokenizer
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "build" / "site"

@@ -1,5 +1,5 @@
 // Parity of docs/js/gpt2/gpt2-tokenizer.js with transformers: replays site_data/gpt2/tokenizer_parity.json
-// (ids that scripts/gpt2_tokenizer_facts.py got from GPT2TokenizerFast) through the browser code.
+// (ids that scripts/real/gpt2_tokenizer_facts.py got from GPT2TokenizerFast) through the browser code.
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert");
@@ -12,7 +12,7 @@ const VOCAB_JS = path.join(ROOT, "docs/js/data/gpt2-vocab.js");
 const PARITY = path.join(ROOT, "site_data/gpt2/tokenizer_parity.json");
 
 function load() {
-  assert.ok(fs.existsSync(VOCAB_JS), `${VOCAB_JS} is missing: run python -m scripts.gpt2_js_data (make site does)`);
+  assert.ok(fs.existsSync(VOCAB_JS), `${VOCAB_JS} is missing: run python -m scripts.site.gpt2_vocab_js (make site does)`);
   const sandbox = { window: {}, TextEncoder, TextDecoder, Map, Uint8Array };
   vm.createContext(sandbox);
   vm.runInContext(fs.readFileSync(VOCAB_JS, "utf8"), sandbox, { filename: VOCAB_JS });

@@ -8,7 +8,7 @@ const ROOT = path.resolve(__dirname, "..", "..");
 globalThis.window = globalThis;
 for (const f of ["docs/js/data/tiny-model.js", "docs/js/data/tiny-snapshots.js"]) {
   const p = path.join(ROOT, f);
-  if (!fs.existsSync(p)) throw new Error(`${f} is missing: run \`.venv/bin/python -m scripts.js_data\` (make site does)`);
+  if (!fs.existsSync(p)) throw new Error(`${f} is missing: run \`.venv/bin/python -m scripts.site.tiny_js\` (make site does)`);
   require(p);
 }
 for (const f of ["tokenizer", "model", "sampling", "kvcache", "training"]) require(path.join(ROOT, "docs/js/runtime", f + ".js"));

@@ -27,7 +27,7 @@
 
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
 
-  // Same rule as the pages' pct filter (scripts/hooks/numbers.py).
+  // Same rule as the pages' pct filter (scripts/site/hooks/numbers.py).
   function pct(p, digits) {
     digits = digits === undefined ? 1 : digits;
     var v = p * 100;

@@ -1,4 +1,4 @@
-// The tiny GPT-2-shaped model in plain JS, the same forward pass as scripts/model.py.
+// The tiny GPT-2-shaped model in plain JS, the same forward pass as scripts/tiny/model.py.
 // Names follow PyTorch and the JSON: wte, wpe, h[i].ln_1, attn.c_attn, attn.c_proj, ln_2,
 // mlp.c_fc, mlp.c_proj, ln_f; the output layer reuses wte (tied embeddings).
 //

@@ -1,4 +1,4 @@
-// The tiny model's tokenizer: letter-level BPE, the same steps as scripts/tokenizer.py.
+// The tiny model's tokenizer: letter-level BPE, the same steps as scripts/tiny/tokenizer.py.
 //
 // NT.tokenizer.create(tokJson) takes NTData.tiny.tokenizer and returns tk with
 //   vocab (token strings by id), eotId, show(id), encode(text), mergeSteps(text), decode(ids).

@@ -43,7 +43,7 @@
     return sign * Math.pow(2, exp - 15) * (1 + frac / 1024);
   }
 
-  // Refill `template` (the final weights) in the order scripts/js_data.py packed them:
+  // Refill `template` (the final weights) in the order scripts/site/tiny_js.py packed them:
   // depth first, object keys in order, arrays row-major.
   function unpackSnapshot(template, b64) {
     var bytes = b64bytes(b64), pos = 0;

@@ -12,7 +12,7 @@ Context (see `build_context`):
   training   site_data/tiny/training.json without the weights (loss curve, snapshot steps and losses,
              per-position losses)
   traces     the forward traces of site_data/tiny/traces.json, keyed by prompt; sliding, greedy
-  gpt2, smollm2   scripts.real_context.load_real_models(): each number {value, status, source}
+  gpt2, smollm2   scripts.real.context.load_real_models(): each number {value, status, source}
   facts      a few numbers derived here from the data above (corpus counts, totals)
 Filters: pct(x, digits=0), num(x), fix(x, digits=2), show(token) (leading space as ·), status(wrapped)
 (a badge: "published" with its source, or "measured by this build").
@@ -30,8 +30,8 @@ import sys
 import jinja2
 from mkdocs.exceptions import PluginError
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:  # for scripts.real_context, whatever the working directory
+ROOT = Path(__file__).resolve().parents[3]
+if str(ROOT) not in sys.path:  # for scripts.real.context, whatever the working directory
     sys.path.insert(0, str(ROOT))
 SITE_DATA = ROOT / "site_data"
 
@@ -115,7 +115,7 @@ def strip(values, label: str = "vector", digits: int = 2) -> str:
 def bpe_steps(tok: dict, word: str) -> list[dict]:
     """The merges that build one pre-token, in learned order: [{merge, symbols}], first entry unmerged.
 
-    The same rule as scripts/tokenizer.py and the browser: repeatedly merge the adjacent pair with the
+    The same rule as scripts/tiny/tokenizer.py and the browser: repeatedly merge the adjacent pair with the
     lowest rank (earliest learned)."""
     ranks = {tuple(m): i for i, m in enumerate(tok["merges"])}
     symbols = list(word)
@@ -175,7 +175,7 @@ def _facts(cfg: dict, summary: dict, training: dict) -> dict:
 
 
 def build_context() -> dict:
-    from scripts.real_context import load_real_models  # the repository root is on sys.path under mkdocs
+    from scripts.real.context import load_real_models  # the repository root is on sys.path under mkdocs
 
     tiny_dir = SITE_DATA / "tiny"
     cfg = _read(tiny_dir / "config.json")
@@ -193,7 +193,7 @@ def build_context() -> dict:
         """A generated figure with its alt text; a missing or unavailable figure fails the build."""
         text = alt.get(name)
         if text is None or not (ROOT / "docs" / "assets" / "figures" / f"{name}.svg").is_file():
-            raise ValueError(f"figure {name!r}: no such figure in docs/assets/figures (run `python -m scripts.figures`)")
+            raise ValueError(f"figure {name!r}: no such figure in docs/assets/figures (run `python -m scripts.site.figures`)")
         if text.startswith("unavailable"):
             raise ValueError(f"figure {name!r} is {text}")
         safe = text.replace("[", "(").replace("]", ")").replace("\n", " ")

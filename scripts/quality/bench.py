@@ -1,11 +1,11 @@
 """Benchmarks: print how long the build takes and how fast the runtime is (no targets asserted).
 
-    python -m scripts.bench            # all figures, written to build/report/bench.json
-    python -m scripts.bench --quick    # skip the cold build (the slowest part)
+    python -m scripts.quality.bench            # all figures, written to build/report/bench.json
+    python -m scripts.quality.bench --quick    # skip the cold build (the slowest part)
 
 Builds run in a scratch copy of the working tree (tracked and untracked, not ignored files) that
 links to this checkout's .venv and node_modules, so the real build/ and site_data/ are untouched:
-- training: `python -m scripts.train` alone;
+- training: `python -m scripts.tiny.checkpoint` alone;
 - cold build: `make site` with site_data/manifest.json removed, so every data stage reruns
   (no GPT-2 weights here: the GPT-2 stage only says so);
 - fresh-clone build: `make site` when the committed data are up to date (what Pages runs);
@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from scripts.common import BUILD, ROOT, write_json_atomic
+from scripts.core.io import BUILD, ROOT, write_json_atomic
 
 TARGETS = {"training_s": 20, "cold_build_s": 90, "docs_only_rebuild_s": 10, "js_forward_us": 50}
 
@@ -58,7 +58,7 @@ def bench_builds(quick: bool) -> dict:
         work = scratch_copy(Path(tmp))
         py = str(work / ".venv" / "bin" / "python")
         env = os.environ | {"PYTHONPATH": str(work)}
-        seconds, log = timed([py, "-m", "scripts.train"], work, env)
+        seconds, log = timed([py, "-m", "scripts.tiny.checkpoint"], work, env)
         out["training_s"] = round(seconds, 2)
         m = re.search(r"steps in ([\d.]+) s", log)
         out["training_loop_s"] = float(m.group(1)) if m else None

@@ -1,6 +1,6 @@
 """Draw the site's figures from site_data/ into docs/assets/figures/ (SVG) with alt text in alt.json.
 
-    python -m scripts.figures [--out DIR]
+    python -m scripts.site.figures [--out DIR]
 
 Needs only matplotlib and numpy (the site build may run without torch). Output is byte-for-byte
 reproducible: fixed hash salt, no date metadata, text drawn as paths (no dependence on the
@@ -21,8 +21,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
 import numpy as np  # noqa: E402
 
-from scripts.common import ROOT, SITE_DATA, StageError, read_json, rel, run_main, write_text_atomic  # noqa: E402
-from scripts.real_context import load_real_models  # noqa: E402
+from scripts.core.io import ROOT, SITE_DATA, StageError, read_json, rel, run_main, write_text_atomic  # noqa: E402
+from scripts.real.context import load_real_models  # noqa: E402
 
 OUT = ROOT / "docs" / "assets" / "figures"
 GREY = "#808080"

@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # Overridable so that tests can run a stage against a scratch copy without touching the real data.
 SITE_DATA = Path(os.environ.get("NEXTTOKEN_SITE_DATA", ROOT / "site_data"))
 BUILD = Path(os.environ.get("NEXTTOKEN_BUILD", ROOT / "build"))

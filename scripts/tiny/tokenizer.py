@@ -12,7 +12,7 @@ import collections
 import re
 from dataclasses import dataclass
 
-from scripts.common import CONFIG, SCHEMA_VERSION, SITE_DATA, StageError, read_json, read_text, rel, run_main, validate, write_json_atomic
+from scripts.core.io import CONFIG, SCHEMA_VERSION, SITE_DATA, StageError, read_json, read_text, rel, run_main, validate, write_json_atomic
 
 EOT = "<|endoftext|>"
 SPACE_MARKER = "·"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scripts.common import CONFIG, SCHEMA_VERSION, SITE_DATA, StageError, read_json, read_text, rel, run_main, sha256_file, validate, write_json_atomic
+from scripts.core.io import CONFIG, SCHEMA_VERSION, SITE_DATA, StageError, read_json, read_text, rel, run_main, sha256_file, validate, write_json_atomic
 
 TOKENIZER_DIR = SITE_DATA / "gpt2" / "tokenizer"
 CONFIG_FILE = CONFIG / "gpt2_tokenizer.json"

@@ -1,17 +1,17 @@
 """Copy the site's front-end vendor files from node_modules into docs/assets/vendor/ (git-ignored).
 
 iframe-worker's shim lets Material's search run from file:// (the offline plugin would otherwise
-point at unpkg.com). Formulas need nothing here: scripts/hooks/math.py makes them MathML at build time. Nothing is fetched: a missing
+point at unpkg.com). Formulas need nothing here: scripts/site/hooks/math.py makes them MathML at build time. Nothing is fetched: a missing
 file fails loudly, naming it, with the command that restores it (`npm ci`).
 
-    python -m scripts.assets            # node_modules -> docs/assets/vendor
+    python -m scripts.site.vendor            # node_modules -> docs/assets/vendor
 """
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
 
-from scripts.common import ROOT, StageError, rel, run_main
+from scripts.core.io import ROOT, StageError, rel, run_main
 
 NODE_MODULES = ROOT / "node_modules"
 VENDOR = ROOT / "docs" / "assets" / "vendor"

@@ -14,9 +14,9 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from scripts.common import BUILD, CONFIG, StageError, read_json, rel, run_main
-from scripts.model import TinyConfig, TinyGPT
-from scripts.tokenizer import load_tokenizer, read_corpus
+from scripts.core.io import BUILD, CONFIG, StageError, read_json, rel, run_main
+from scripts.tiny.model import TinyConfig, TinyGPT
+from scripts.tiny.tokenizer import load_tokenizer, read_corpus
 
 CHECKPOINT = BUILD / "tiny" / "train.pt"
 IGNORE = -1
@@ -89,7 +89,7 @@ def train(cfg: TinyConfig, tcfg: dict, lines: list[str], tok) -> dict:
 
 def load_checkpoint(path=CHECKPOINT) -> dict:
     if not os.path.exists(path):
-        raise StageError(f"{rel(path)}: file not found (run `python -m scripts.train` first)")
+        raise StageError(f"{rel(path)}: file not found (run `python -m scripts.tiny.checkpoint` first)")
     try:
         return torch.load(path, weights_only=False)
     except Exception as exc:  # torch raises many types for a damaged file

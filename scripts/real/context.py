@@ -2,7 +2,7 @@
 
 Called by the MkDocs Jinja hook; standard library only (the site build may run without torch).
 Every number is wrapped as {"value": ..., "status": ..., "source": ...}:
-  status "measured"    read from site_data/<model>/measurements.json (written by scripts/real_models.py)
+  status "measured"    read from site_data/<model>/measurements.json (written by scripts/real/measurements.py)
   status "published"   GPT-2 only, when this build had no weights: site_data/gpt2/published.json
   status "config"      computed from a model's config constants (GPT-2's config.json, in published.json)
   status "unavailable" value None: nothing measured and nothing published (e.g. GPT-2's temperatures)
@@ -39,7 +39,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from scripts.common import SITE_DATA, StageError, read_json, rel
+from scripts.core.io import SITE_DATA, StageError, read_json, rel
 
 KEYS = ["top_bars", "top8_mass", "top_k", "top_p_kept", "logit_range", "logit_mean", "logit_histogram",
         "temperatures", "cat_head", "sink_heads", "capital_top", "paris_rank", "marseille_vs_paris",

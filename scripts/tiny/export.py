@@ -13,10 +13,10 @@ import math
 import torch
 import torch.nn.functional as F
 
-from scripts.common import CONFIG, SCHEMA_VERSION, SITE_DATA, StageError, round_floats, run_main, validate, write_json_atomic
-from scripts.model import TinyConfig, TinyGPT
-from scripts.tokenizer import SPACE_MARKER, Tokenizer, load_tokenizer, read_corpus
-from scripts.train import load_checkpoint
+from scripts.core.io import CONFIG, SCHEMA_VERSION, SITE_DATA, StageError, round_floats, run_main, validate, write_json_atomic
+from scripts.tiny.model import TinyConfig, TinyGPT
+from scripts.tiny.tokenizer import SPACE_MARKER, Tokenizer, load_tokenizer, read_corpus
+from scripts.tiny.checkpoint import load_checkpoint
 
 OUT = SITE_DATA / "tiny"
 TOY_SCORES = [2.0, 1.0, 0.0]

@@ -1,0 +1,1 @@
+"""Quality tools: benchmarks (make bench) and the site report (make report). Figures, never asserted."""
