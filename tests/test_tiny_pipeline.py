@@ -18,8 +18,9 @@ import pytest
 import torch
 
 from scripts.core import stage
+from scripts.core.registry import Stage
 from scripts.core.io import ROOT, StageError, dumps, write_text_atomic
-from scripts.tiny.model import TinyConfig, TinyGPT
+from scripts.tiny.model import TinyConfig, TinyGPT, from_site_data
 from scripts.tiny.export import export
 from scripts.tiny.tokenizer import build_tokenizer, chunks, load_tokenizer, read_corpus
 from scripts.tiny.checkpoint import train
@@ -41,19 +42,7 @@ def tok():
 @pytest.fixture(scope="module")
 def model() -> TinyGPT:
     """The shipped weights loaded back into the PyTorch model."""
-    cfg = TinyConfig(**{k: v for k, v in load("config")["model"].items() if k in TinyConfig.__dataclass_fields__})
-    m = TinyGPT(cfg)
-    w = load("weights")["weights"]
-    state = {"wte.weight": w["wte"], "wpe.weight": w["wpe"], "ln_f.weight": w["ln_f"]["weight"], "ln_f.bias": w["ln_f"]["bias"]}
-    for i, blk in enumerate(w["h"]):
-        for name, part in (("ln_1", blk["ln_1"]), ("ln_2", blk["ln_2"]), ("attn.c_attn", blk["attn"]["c_attn"]),
-                           ("attn.c_proj", blk["attn"]["c_proj"]), ("mlp.c_fc", blk["mlp"]["c_fc"]), ("mlp.c_proj", blk["mlp"]["c_proj"])):
-            state[f"h.{i}.{name}.weight"] = part["weight"]
-            state[f"h.{i}.{name}.bias"] = part["bias"]
-    state = {k: torch.tensor(v, dtype=torch.float32) for k, v in state.items()}
-    missing = m.load_state_dict(state, strict=False)
-    assert [k for k in missing.missing_keys if not k.endswith("mask")] == [] and not missing.unexpected_keys
-    return m.eval()
+    return from_site_data(load("config"), load("weights"))
 
 
 def run(model: TinyGPT, tok, text: str) -> dict:
@@ -252,15 +241,16 @@ def test_non_finite_numbers_are_refused():
 
 def test_stage_staleness_follows_content_not_times(tmp_path, monkeypatch):
     (tmp_path / "in.txt").write_text("a")
-    (tmp_path / "out").mkdir()
+    (tmp_path / "site_data").mkdir()
+    demo = Stage(name="demo", kind="data", does="", steps=(), config=("in.txt",), outputs={"site_data/x.json": None})
     monkeypatch.setattr(stage, "ROOT", tmp_path)
-    monkeypatch.setattr(stage, "MANIFEST", tmp_path / "manifest.json")
-    monkeypatch.setitem(stage.STAGES, "demo", {
-        "inputs": ["in.txt"], "outputs": ["out/*.json"], "packages": [],
-        "steps": []})
+    monkeypatch.setattr(stage, "MANIFEST", tmp_path / "site_data" / "manifest.json")
+    monkeypatch.setattr(stage, "STAGING", tmp_path / "build" / "staging")
+    monkeypatch.setattr(stage, "JOURNAL", tmp_path / "build" / "staging" / "commit.json")
+    monkeypatch.setitem(stage.BY_NAME, "demo", demo)
     with pytest.raises(stage.Stale, match="never built"):
         stage.check("demo")
-    (tmp_path / "out" / "x.json").write_text("{}")
+    (tmp_path / "site_data" / "x.json").write_text("{}")
     stage.run("demo")
     stage.check("demo")
     os.utime(tmp_path / "in.txt", (1, 1))  # a new time alone is not a change
@@ -269,6 +259,9 @@ def test_stage_staleness_follows_content_not_times(tmp_path, monkeypatch):
     with pytest.raises(stage.Stale, match="inputs changed: in.txt"):
         stage.check("demo")
     (tmp_path / "in.txt").write_text("a")
-    (tmp_path / "out" / "x.json").write_text('{"edited": true}')
+    (tmp_path / "site_data" / "x.json").write_text('{"edited": true}')
     with pytest.raises(stage.Stale, match="output differs"):
+        stage.check("demo")
+    (tmp_path / "site_data" / "x.json").unlink()
+    with pytest.raises(stage.Stale, match="output missing"):
         stage.check("demo")

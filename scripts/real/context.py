@@ -39,6 +39,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from scripts.core.shapes import gpt2_param_breakdown
 from scripts.core.io import SITE_DATA, StageError, read_json, rel
 
 KEYS = ["top_bars", "top8_mass", "top_k", "top_p_kept", "logit_range", "logit_mean", "logit_histogram",
@@ -53,13 +54,9 @@ def wrap(value: Any, status: str, source: str) -> dict:
 
 
 def gpt2_param_count(c: dict) -> int:
-    """GPT-2's weights from its config: tied token embedding, learned positions, n_layer blocks, final LayerNorm."""
-    d, ff = c["n_embd"], c.get("n_inner") or 4 * c["n_embd"]
-    block = (2 * 2 * d                      # two LayerNorms
-             + d * 3 * d + 3 * d            # c_attn (q, k, v)
-             + d * d + d                    # attention c_proj
-             + d * ff + ff + ff * d + d)    # MLP
-    return c["vocab_size"] * d + c["n_positions"] * d + c["n_layer"] * block + 2 * d
+    """GPT-2's weights from its config.json."""
+    return sum(gpt2_param_breakdown(c["vocab_size"], c["n_positions"], c["n_embd"], c["n_layer"],
+                                    c.get("n_inner") or 4 * c["n_embd"]).values())
 
 
 def from_measurements(m: dict, path: Path) -> dict:

@@ -31,7 +31,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 # One line per stage in the build log, not the GGUF loader's 272 progress updates.
 os.environ.setdefault("TQDM_DISABLE", "1")
 
-from scripts.core.io import CONFIG, SCHEMA_VERSION, SITE_DATA, StageError, read_json, rel, round_floats, run_main, sha256_file, validate, write_json_atomic
+from scripts.core.io import package_versions, CONFIG, SCHEMA_VERSION, SITE_DATA, StageError, read_json, rel, round_floats, run_main, sha256_file, validate, write_json_atomic
 
 CONFIG_FILE = CONFIG / "real_models.json"
 PACKAGES = ["torch", "transformers", "tokenizers", "gguf", "accelerate", "numpy"]
@@ -300,16 +300,6 @@ def weights_file(folder: Path) -> Path:
     raise StageError(f"{rel(folder)}: holds no model.safetensors or pytorch_model.bin")
 
 
-def versions() -> dict[str, str]:
-    out = {"python": platform.python_version()}
-    for n in PACKAGES:
-        try:
-            out[n] = md.version(n)
-        except md.PackageNotFoundError:
-            out[n] = "not installed"
-    return out
-
-
 def run(name: str, cfg: dict) -> dict | None:
     """Load and measure one model; the full record with provenance, or None when GPT-2 is absent."""
     spec = cfg["models"][name]
@@ -341,7 +331,7 @@ def run(name: str, cfg: dict) -> dict | None:
             "weights_file": weights.name,
             "weights_sha256": sha256_file(weights),
             "revision": revision,
-            "libraries": versions(),
+            "libraries": package_versions(PACKAGES),
             "device": f"cpu ({platform.machine()}, {torch.get_num_threads()} threads)",
             "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "seconds": {"load": round(loaded - start, 2), "measure": round(time.perf_counter() - loaded, 2)},

@@ -23,6 +23,7 @@ import numpy as np  # noqa: E402
 
 from scripts.core.io import ROOT, SITE_DATA, StageError, read_json, rel, run_main, write_text_atomic  # noqa: E402
 from scripts.real.context import load_real_models  # noqa: E402
+from scripts.tiny.tokenizer import show  # noqa: E402
 
 OUT = ROOT / "docs" / "assets" / "figures"
 GREY = "#808080"
@@ -41,11 +42,6 @@ matplotlib.rcParams.update({
     "axes.spines.top": False, "axes.spines.right": False,
     "path.simplify": True,  # drops points that change nothing at this size (deterministic)
 })
-
-
-def show(token: str) -> str:
-    """A token as a label: leading space as a middle dot (as the tiny model shows it), newlines escaped."""
-    return token.replace(" ", "·").replace("\n", "\\n")
 
 
 def save(fig, out: Path, name: str) -> None:
@@ -238,7 +234,7 @@ def draw_all(out: Path, site_data: Path = SITE_DATA) -> dict[str, str]:
     alt["kv_cache_cost"] = kv_cache(out, {k: v["value"] for k, v in ctx["gpt2"]["config"].items()})
     alt["tiny_loss_curve"] = loss_curve(out, read_json(site_data / "tiny" / "training.json"))
     alt["tiny_attention"] = tiny_attention(out, read_json(site_data / "tiny" / "traces.json")["traces"],
-                                           ["the cat sat on the", "the dog sat on the"])
+                                           summary["roles"]["subject"])
     write_text_atomic(out / "alt.json", json.dumps(alt, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
     return alt
 

@@ -14,9 +14,10 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from scripts.core.io import BUILD, CONFIG, StageError, read_json, rel, run_main
+from scripts.core.io import BUILD, StageError, rel, run_main
 from scripts.tiny.model import TinyConfig, TinyGPT
-from scripts.tiny.tokenizer import load_tokenizer, read_corpus
+from scripts.tiny import settings
+from scripts.tiny.tokenizer import load_tokenizer
 
 CHECKPOINT = BUILD / "tiny" / "train.pt"
 IGNORE = -1
@@ -30,11 +31,8 @@ def make_batch(tok, lines: list[str], n_ctx: int) -> tuple[torch.Tensor, torch.T
     """
     rows = []
     for line in lines:
-        try:
-            ids = tok.encode(line) + [tok.eot_id]
-        except ValueError as exc:
-            raise StageError(f"scripts/config/corpus.txt: {exc} (is site_data/tiny/tokenizer.json stale?)") from None
-        if len(ids) > n_ctx:
+        ids = tok.encode(line) + [tok.eot_id]
+        if len(ids) > n_ctx:  # settings.load() has said why already; this guards direct callers
             raise StageError(f"sentence {line!r} needs {len(ids)} tokens with its end marker; n_ctx is {n_ctx}")
         rows.append(ids)
     width = max(len(r) for r in rows) - 1
@@ -97,12 +95,13 @@ def load_checkpoint(path=CHECKPOINT) -> dict:
 
 
 def main() -> None:
-    config = read_json(CONFIG / "tiny.json")
-    cfg = TinyConfig(**config["model"])
-    lines = read_corpus()
+    s = settings.load()
+    cfg = TinyConfig(**s.model)
     tok = load_tokenizer()
-    if len(tok.vocab) != cfg.vocab_size:
-        raise StageError(f"site_data/tiny/tokenizer.json has {len(tok.vocab)} tokens; the config asks for {cfg.vocab_size}")
+    if tok.vocab != s.tokenizer.vocab:
+        raise StageError("site_data/tiny/tokenizer.json is not the tokenizer the corpus gives: run the tokenizer step first")
+    lines = s.corpus
+    config = s.raw
     result = train(cfg, config["training"], lines, tok)
     result["config"] = config
     CHECKPOINT.parent.mkdir(parents=True, exist_ok=True)

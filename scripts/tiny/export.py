@@ -14,34 +14,12 @@ import torch
 import torch.nn.functional as F
 
 from scripts.core.io import CONFIG, SCHEMA_VERSION, SITE_DATA, StageError, round_floats, run_main, validate, write_json_atomic
-from scripts.tiny.model import TinyConfig, TinyGPT
+from scripts.tiny.model import TinyConfig, TinyGPT, nested_weights
+from scripts.tiny.settings import subject_position
 from scripts.tiny.tokenizer import SPACE_MARKER, Tokenizer, load_tokenizer, read_corpus
 from scripts.tiny.checkpoint import load_checkpoint
 
 OUT = SITE_DATA / "tiny"
-TOY_SCORES = [2.0, 1.0, 0.0]
-TOY_TEMPERATURES = [1.0, 0.5, 2.0]
-
-
-def nested_weights(state: dict, cfg: TinyConfig) -> dict:
-    """State dict -> the nested layout the JS runtime reads (Linear weights are (out, in))."""
-    def lin(prefix: str) -> dict:
-        return {"weight": state[f"{prefix}.weight"].tolist(), "bias": state[f"{prefix}.bias"].tolist()}
-
-    return {
-        "wte": state["wte.weight"].tolist(),
-        "wpe": state["wpe.weight"].tolist(),
-        "h": [
-            {
-                "ln_1": lin(f"h.{i}.ln_1"),
-                "attn": {"c_attn": lin(f"h.{i}.attn.c_attn"), "c_proj": lin(f"h.{i}.attn.c_proj")},
-                "ln_2": lin(f"h.{i}.ln_2"),
-                "mlp": {"c_fc": lin(f"h.{i}.mlp.c_fc"), "c_proj": lin(f"h.{i}.mlp.c_proj")},
-            }
-            for i in range(cfg.n_layer)
-        ],
-        "ln_f": lin("ln_f"),
-    }
 
 
 def f64_model(cfg: TinyConfig, state: dict) -> TinyGPT:
@@ -110,17 +88,20 @@ def softmax_t(scores: list[float], t: float) -> list[float]:
     return F.softmax(torch.tensor(scores, dtype=torch.float64) / t, dim=0).tolist()
 
 
-def summarise(cfg: TinyConfig, tok: Tokenizer, traces: dict, training: dict, n_params: int) -> dict:
-    """The handful of facts the pages quote, derived from the traces (never typed by hand)."""
-    cat = traces["the cat sat on the"]
-    dog = traces["the dog sat on the"]
-    subject_pos = 1  # "the ·cat ...": the subject is the second token
+def summarise(cfg: TinyConfig, tok: Tokenizer, traces: dict, training: dict, n_params: int, config: dict) -> dict:
+    """The handful of facts the pages quote, derived from the traces (never typed by hand).
+
+    Which prompts they come from is config (`roles` in tiny.json), checked by scripts.tiny.settings."""
+    roles = config["roles"]
+    cat, dog = (traces[p] for p in roles["subject"])
+    subject_pos = subject_position(config, tok)  # where the two subject prompts differ (·cat, ·dog)
     last_w = [cat["h"][0]["attn_weights"][h][-1] for h in range(cfg.n_head)]
     subject_head = max(range(cfg.n_head), key=lambda h: last_w[h][subject_pos])
     other = [h for h in range(cfg.n_head) if h != subject_head]
     other_top = {h: max(range(len(last_w[h])), key=lambda j: last_w[h][j]) for h in other}
-    verbs = traces["the cat"]["top"][:3]
+    verbs = traces[roles["verbs"]]["top"][:3]
     losses = training["loss_curve"]
+    toy = config["toy_softmax"]
     return {
         "schema_version": SCHEMA_VERSION,
         "n_params": n_params,
@@ -137,8 +118,9 @@ def summarise(cfg: TinyConfig, tok: Tokenizer, traces: dict, training: dict, n_p
                         for h, j in other_top.items()],
         "verbs_after_the_cat": verbs,
         "loss": {"first": losses[0], "last": losses[-1], "steps": len(losses) - 1},
-        "toy_softmax": {"scores": TOY_SCORES, "by_temperature": [{"t": t, "probs": softmax_t(TOY_SCORES, t)}
-                                                                 for t in TOY_TEMPERATURES]},
+        "toy_softmax": {"scores": toy["scores"], "by_temperature": [{"t": t, "probs": softmax_t(toy["scores"], t)}
+                                                                    for t in toy["temperatures"]]},
+        "roles": {"subject": roles["subject"], "subject_position": subject_pos, "verbs": roles["verbs"]},
     }
 
 
@@ -195,9 +177,9 @@ def export(checkpoint: dict, tok: Tokenizer, lines: list[str]) -> dict[str, dict
         "training.json": training,
         "traces.json": {"schema_version": SCHEMA_VERSION, "dtype": "float64", "traces": list(traces.values()),
                         "sliding": sliding,
-                        "greedy": [greedy(final, tok, p, cfg.n_ctx) for p in ("the cat", "the dog", "my cat sat")]},
+                        "greedy": [greedy(final, tok, p, cfg.n_ctx) for p in config["roles"]["greedy"]]},
     }
-    files["summary.json"] = summarise(cfg, tok, traces, training, n_params)
+    files["summary.json"] = summarise(cfg, tok, traces, training, n_params, config)
     return {name: round_floats(data) for name, data in files.items()}
 
 

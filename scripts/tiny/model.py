@@ -147,3 +147,52 @@ class TinyGPT(nn.Module):
 
     def n_params(self) -> int:
         return sum(p.numel() for p in self.parameters())
+
+
+# ---- the site_data layout: weights nested by module name, Linear weights (out, in) --------------------
+LINEARS = ("ln_1", "attn.c_attn", "attn.c_proj", "ln_2", "mlp.c_fc", "mlp.c_proj")
+
+
+def nested_weights(state: dict, cfg: TinyConfig) -> dict:
+    """State dict -> the nested layout of site_data/tiny/weights.json, which the JS runtime reads."""
+    def lin(prefix: str) -> dict:
+        return {"weight": state[f"{prefix}.weight"].tolist(), "bias": state[f"{prefix}.bias"].tolist()}
+
+    return {
+        "wte": state["wte.weight"].tolist(),
+        "wpe": state["wpe.weight"].tolist(),
+        "h": [
+            {
+                "ln_1": lin(f"h.{i}.ln_1"),
+                "attn": {"c_attn": lin(f"h.{i}.attn.c_attn"), "c_proj": lin(f"h.{i}.attn.c_proj")},
+                "ln_2": lin(f"h.{i}.ln_2"),
+                "mlp": {"c_fc": lin(f"h.{i}.mlp.c_fc"), "c_proj": lin(f"h.{i}.mlp.c_proj")},
+            }
+            for i in range(cfg.n_layer)
+        ],
+        "ln_f": lin("ln_f"),
+    }
+
+
+def state_from_nested(w: dict, dtype=torch.float32) -> dict[str, torch.Tensor]:
+    """The inverse of nested_weights: weights.json's layout -> a state dict (without the mask buffers)."""
+    state = {"wte.weight": w["wte"], "wpe.weight": w["wpe"],
+             "ln_f.weight": w["ln_f"]["weight"], "ln_f.bias": w["ln_f"]["bias"]}
+    for i, blk in enumerate(w["h"]):
+        for name in LINEARS:
+            part = blk
+            for key in name.split("."):
+                part = part[key]
+            state[f"h.{i}.{name}.weight"] = part["weight"]
+            state[f"h.{i}.{name}.bias"] = part["bias"]
+    return {k: torch.tensor(v, dtype=dtype) for k, v in state.items()}
+
+
+def from_site_data(config: dict, weights: dict) -> TinyGPT:
+    """site_data/tiny/config.json and weights.json -> the model in eval mode (float32)."""
+    cfg = TinyConfig(**{k: v for k, v in config["model"].items() if k in TinyConfig.__dataclass_fields__})
+    model = TinyGPT(cfg)
+    result = model.load_state_dict(state_from_nested(weights["weights"]), strict=False)
+    if [k for k in result.missing_keys if not k.endswith("mask")] or result.unexpected_keys:
+        raise ValueError(f"weights do not fit the model: {result}")
+    return model.eval()

@@ -19,6 +19,11 @@ SPACE_MARKER = "·"
 CHUNK = re.compile(r" ?[a-z]+| ?[^ a-z]| ")
 
 
+def show(token: str) -> str:
+    """A token as every page, figure and demo draws it: spaces as middle dots, a newline as \\n."""
+    return token.replace(" ", SPACE_MARKER).replace("\n", "\\n")
+
+
 def chunks(text: str) -> list[str]:
     """Split text into pre-tokens: an optional leading space plus a run of letters, or one symbol."""
     return CHUNK.findall(text)
@@ -89,16 +94,24 @@ class Tokenizer:
     def eot_id(self) -> int:
         return 0
 
-    def encode_chunk(self, chunk: str) -> list[str]:
-        """Apply merges to one pre-token, lowest rank first, as GPT-2's BPE does."""
+    def merge_steps(self, chunk: str) -> list[tuple[tuple[str, str] | None, int | None, list[str]]]:
+        """One pre-token through the merges: (pair, rank, symbols after it), the first entry unmerged.
+
+        Each step applies the learned merge of lowest rank present, joining every occurrence of its
+        pair left to right, as GPT-2's BPE does (the browser's tokenizer.js follows the same rule)."""
         ranks = {pair: r for r, pair in enumerate(self.merges)}
         symbols = list(chunk)
+        steps: list = [(None, None, symbols)]
         while len(symbols) > 1:
             pair = min(zip(symbols, symbols[1:]), key=lambda p: ranks.get(p, len(ranks)))
             if pair not in ranks:
                 break
             symbols = _merge_pair(symbols, *pair)
-        return symbols
+            steps.append((pair, ranks[pair], symbols))
+        return steps
+
+    def encode_chunk(self, chunk: str) -> list[str]:
+        return self.merge_steps(chunk)[-1][2]
 
     def encode(self, text: str) -> list[int]:
         index = {tok: i for i, tok in enumerate(self.vocab)}
@@ -112,8 +125,7 @@ class Tokenizer:
         return "".join("" if i == self.eot_id else vocab[i] for i in ids)
 
     def show(self, token_id: int) -> str:
-        """A token as the site draws it: the leading space as a middle dot."""
-        return self.vocab[token_id].replace(" ", SPACE_MARKER)
+        return show(self.vocab[token_id])
 
     def to_json(self) -> dict:
         return {
@@ -145,8 +157,9 @@ def load_tokenizer(path=SITE_DATA / "tiny" / "tokenizer.json") -> Tokenizer:
 
 
 def main() -> None:
-    config = read_json(CONFIG / "tiny.json")
-    tok = build_tokenizer(read_corpus(), config["model"]["vocab_size"])
+    from scripts.tiny import settings  # it learns this tokenizer to check that the corpus fits
+
+    tok = settings.load().tokenizer
     data = tok.to_json()
     validate(data, "tiny_tokenizer", "site_data/tiny/tokenizer.json")
     write_json_atomic(SITE_DATA / "tiny" / "tokenizer.json", data)

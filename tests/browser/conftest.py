@@ -48,8 +48,11 @@ def server(site):
 
 @pytest.fixture(scope="session")
 def browser_context(tmp_path_factory):
+    if os.environ.get("NEXTTOKEN_BROWSER") == "skip":
+        pytest.skip("BROWSER=skip: the browser tests were asked to be skipped")
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"chromium not found at {CHROMIUM}: install it (apt-get install chromium) to run the browser tests")
+        pytest.fail(f"chromium not found at {CHROMIUM}: install it (apt-get install chromium), "
+                    "or run `make test BROWSER=skip` to skip the browser tests", pytrace=False)
     from playwright.sync_api import sync_playwright
     profile = tmp_path_factory.mktemp("chromium-profile")  # a fresh user-data dir
     with sync_playwright() as pw:
@@ -103,3 +106,11 @@ def open_page(browser_context, server, site):
     yield _open
     for p in opened:
         p.close()
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Say plainly how many browser tests an explicit BROWSER=skip left out."""
+    if os.environ.get("NEXTTOKEN_BROWSER") != "skip":
+        return
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if "tests/browser/" in r.nodeid]
+    terminalreporter.write_line(f"BROWSER=skip: {len(skipped)} browser tests skipped (chromium not used)")

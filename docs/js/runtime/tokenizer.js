@@ -47,7 +47,7 @@
             kind: "unknown_char", char: ch, index: index, offset: offset,
             message: "The character \u201c" + ch + "\u201d at position " + (index + 1) + " (" + code +
               ") is not in the tiny vocabulary: the tiny tokenizer starts from only the " +
-              tokJson.chars.length + " characters of its training sentences (lower-case letters, space and \u201c.\u201d), " +
+              tokJson.chars.length + " characters of its training sentences, " +
               "so it cannot encode anything else. GPT-2 starts from 256 bytes, so any text encodes."
           };
         }
@@ -57,9 +57,10 @@
       return null;
     }
 
-    // Python's re.findall with tokenizer.json's pattern: a new RegExp per call, since /g keeps state.
+    // Python's re.findall with tokenizer.json's pattern: a new RegExp per call, since /g keeps state;
+    // /u matches by code point as Python does, so an emoji is one symbol, not two surrogate halves.
     function chunks(text) {
-      return text.match(new RegExp(tokJson.pretokenizer, "g")) || [];
+      return text.match(new RegExp(tokJson.pretokenizer, "gu")) || [];
     }
 
     // One pre-token -> the symbols after every merge, lowest rank first (GPT-2's BPE loop).

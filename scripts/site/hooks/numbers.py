@@ -31,8 +31,11 @@ import jinja2
 from mkdocs.exceptions import PluginError
 
 ROOT = Path(__file__).resolve().parents[3]
-if str(ROOT) not in sys.path:  # for scripts.real.context, whatever the working directory
+if str(ROOT) not in sys.path:  # MkDocs loads hooks by path: make `scripts` importable from anywhere
     sys.path.insert(0, str(ROOT))
+
+from scripts.core.shapes import gpt2_param_breakdown  # noqa: E402
+from scripts.tiny.tokenizer import Tokenizer, show  # noqa: E402
 SITE_DATA = ROOT / "site_data"
 
 _context: dict | None = None
@@ -75,11 +78,6 @@ def fix(x, digits: int = 2) -> str:
     return f"{float(x):.{digits}f}"
 
 
-def show(token: str) -> str:
-    """A token as the pages draw it: a leading space becomes a middle dot (' cat' -> '·cat')."""
-    return token.replace(" ", "·") if token.startswith(" ") else token
-
-
 def status(wrapped: dict) -> str:
     """An inline badge saying where a real-model number comes from."""
     st = wrapped.get("status")
@@ -113,42 +111,28 @@ def strip(values, label: str = "vector", digits: int = 2) -> str:
 
 
 def bpe_steps(tok: dict, word: str) -> list[dict]:
-    """The merges that build one pre-token, in learned order: [{merge, symbols}], first entry unmerged.
-
-    The same rule as scripts/tiny/tokenizer.py and the browser: repeatedly merge the adjacent pair with the
-    lowest rank (earliest learned)."""
-    ranks = {tuple(m): i for i, m in enumerate(tok["merges"])}
-    symbols = list(word)
-    steps = [{"merge": None, "rank": None, "symbols": [show(x) for x in symbols]}]
-    while len(symbols) > 1:
-        pairs = [(ranks.get((a, b), math.inf), i) for i, (a, b) in enumerate(zip(symbols, symbols[1:]))]
-        rank, i = min(pairs)
-        if rank == math.inf:
-            break
-        merged = symbols[i] + symbols[i + 1]
-        steps.append({"merge": [show(symbols[i]), show(symbols[i + 1])], "rank": rank,
-                      "symbols": [show(x) for x in symbols[:i] + [merged] + symbols[i + 2:]]})
-        symbols = symbols[:i] + [merged] + symbols[i + 2:]
-    return steps
+    """The merges that build one pre-token, in learned order: [{merge, rank, symbols}], first entry unmerged.
+    The tokenizer's own loop (scripts/tiny/tokenizer.py), shown with the site's token rule."""
+    return [{"merge": None if pair is None else [show(x) for x in pair], "rank": rank,
+             "symbols": [show(x) for x in symbols]}
+            for pair, rank, symbols in Tokenizer.from_json(tok).merge_steps(word)]
 
 
 def _facts(cfg: dict, summary: dict, training: dict) -> dict:
     """Small derived numbers (counts over the corpus, snapshot totals) that the prose quotes."""
     corpus = cfg["corpus"]
+    lead = summary["roles"]["verbs"].split()  # the prompt whose next words the verbs fact counts
     after_the_cat = Counter()
     for s in corpus:
         words = s.rstrip(".").split()
-        for i in range(len(words) - 2):
-            if words[i] == "the" and words[i + 1] == "cat":
-                after_the_cat[words[i + 2]] += 1
+        for i in range(len(words) - len(lead)):
+            if words[i:i + len(lead)] == lead:
+                after_the_cat[words[i + len(lead)]] += 1
     words = sorted({w for s in corpus for w in s.rstrip(".").split()})
     snaps = training["snapshots"]
     m = cfg["model"]
     d, L, V, T, F = m["n_embd"], m["n_layer"], m["vocab_size"], m["n_ctx"], m["d_mlp"]
-    params = {
-        "wte": V * d, "wpe": T * d, "ln": (2 * L + 1) * 2 * d,
-        "attn": L * (d * 3 * d + 3 * d + d * d + d), "mlp": L * (d * F + F + F * d + d),
-    }
+    params = gpt2_param_breakdown(V, T, d, L, F)
     if sum(params.values()) != m["n_params"]:
         raise PluginError(f"numbers hook: parameter breakdown {params} does not add up to n_params {m['n_params']}")
     starts = Counter(s.split()[1] for s in corpus if s.split()[0] == "the")

@@ -1,0 +1,285 @@
+"""The skeleton under faults: stages that cannot lose data, one registry, settings checked before work.
+
+Each test works on a scratch copy of the repository (its own site_data/, build/ and config), with the
+real .venv and node_modules linked in, and drives it the way a maintainer would: make, or
+`python -m scripts.core.stage`. The real repository is never touched.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from scripts.core import registry
+from scripts.tiny import settings
+
+ROOT = Path(__file__).resolve().parents[1]
+PY = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
+SKIP = {".git", ".venv", "node_modules", "build", "__pycache__", ".pytest_cache"}
+
+
+def _ignore(folder: str, names: list[str]) -> set[str]:
+    generated = {"data", "vendor", "figures"} if folder.endswith(("docs/js", "docs/assets")) else set()
+    return {n for n in names if n in SKIP or n in generated}
+
+
+@pytest.fixture
+def repo(tmp_path) -> Path:
+    """A scratch copy of the working tree (without generated files), sharing the installed packages."""
+    dst = tmp_path / "repo"
+    shutil.copytree(ROOT, dst, ignore=_ignore, symlinks=True)
+    for link in (".venv", "node_modules"):
+        if (ROOT / link).exists():
+            (dst / link).symlink_to(ROOT / link)
+    return dst
+
+
+def digest(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def sh(repo: Path, *cmd: str, **kw) -> subprocess.CompletedProcess:
+    env = os.environ | {"PYTHONPATH": str(repo)} | kw.pop("env", {})
+    proc = subprocess.run(list(cmd), cwd=repo, env=env, capture_output=True, text=True, **kw)
+    print(f"$ {' '.join(cmd)} -> {proc.returncode}\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
+    return proc
+
+
+def stage_cmd(repo: Path, *args: str) -> subprocess.CompletedProcess:
+    return sh(repo, "python3", "-m", "scripts.core.stage", *args)
+
+
+# ---- 1. a damaged or deleted output is noticed, and make data rebuilds it ----------------------------
+def test_a_deleted_output_makes_its_stage_stale(repo):
+    (repo / "site_data/tiny/tokenizer.json").unlink()
+    proc = stage_cmd(repo, "check", "tiny")
+    assert proc.returncode == 1 and "output missing: site_data/tiny/tokenizer.json" in proc.stdout
+
+
+def test_a_damaged_output_makes_its_stage_stale(repo):
+    path = repo / "site_data/tiny/summary.json"
+    path.write_text(path.read_text().replace('"n_params":', '"n_params" :'))
+    proc = stage_cmd(repo, "check", "tiny")
+    assert proc.returncode == 1 and "output differs from the recorded one: site_data/tiny/summary.json" in proc.stdout
+
+
+def test_make_data_rebuilds_a_deleted_output_byte_for_byte(repo):
+    before = digest(repo / "site_data")
+    (repo / "site_data/gpt2/tokenizer_parity.json").unlink()
+    start = time.perf_counter()
+    proc = sh(repo, "make", "data")
+    print(f"recovered a deleted output in {time.perf_counter() - start:.1f} s")
+    assert proc.returncode == 0
+    assert digest(repo / "site_data") | {"manifest.json": ""} == before | {"manifest.json": ""}
+    assert stage_cmd(repo, "check", "gpt2_tokenizer").returncode == 0
+
+
+def _change_gpt2_tokenizer_input(repo: Path) -> None:
+    cfg_path = repo / "scripts/config/gpt2_tokenizer.json"
+    cfg = json.loads(cfg_path.read_text())
+    text = json.dumps(cfg)
+    assert "The cat sat on the" in text
+    cfg_path.write_text(text.replace("The cat sat on the", "The dog sat on the", 1))
+
+
+def test_a_run_killed_between_two_moves_is_finished_by_the_next_command(repo):
+    """Kill the runner right after it moved the first staged file; the next check completes the commit."""
+    _change_gpt2_tokenizer_input(repo)
+    killer = ("import os, sys; import scripts.core.stage as st; real = os.replace; n = [0]\n"
+              "def replace(a, b):\n"
+              "    real(a, b); n[0] += 1\n"
+              "    if n[0] == 2 and str(b).endswith('.json') and 'staging' not in str(b): os._exit(9)\n"
+              "os.replace = replace\n"
+              "sys.exit(st.main(['run', 'gpt2_tokenizer']))\n")
+    proc = sh(repo, PY, "-c", killer)
+    assert proc.returncode == 9, "the runner should have been killed mid-commit"
+    assert (repo / "build/staging/commit.json").exists()
+    proc = stage_cmd(repo, "check", "gpt2_tokenizer")
+    assert "finished a commit that was cut short" in proc.stderr
+    assert proc.returncode == 0, "after recovery, outputs and manifest agree"
+    assert "The dog sat on the" in (repo / "site_data/gpt2/tokenizer_facts.json").read_text()
+
+
+# ---- 2. a stage changes committed files all at once or not at all ------------------------------------
+def test_a_failing_stage_leaves_site_data_untouched(repo):
+    before = digest(repo / "site_data")
+    with open(repo / "scripts/config/corpus.txt", "a") as fh:
+        fh.write("the cat sat on the mat and the dog sat on the rug.\n")
+    proc = sh(repo, "make", "data")
+    assert proc.returncode != 0
+    assert "Traceback" not in proc.stdout + proc.stderr
+    assert "over model.n_ctx" in proc.stderr
+    assert digest(repo / "site_data") == before
+
+
+def test_ctrl_c_during_training_deletes_and_changes_nothing(repo):
+    before = digest(repo / "site_data")
+    cfg_path = repo / "scripts/config/tiny.json"
+    cfg_path.write_text(cfg_path.read_text().replace('"seed": 24', '"seed": 25'))
+    env = os.environ | {"PYTHONPATH": str(repo)}
+    proc = subprocess.Popen(["make", "data"], cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, start_new_session=True)
+    deadline = time.time() + 120
+    while time.time() < deadline and not (repo / "build/staging/tiny/build").exists():
+        time.sleep(0.1)
+    time.sleep(2.0)  # inside the tokenizer or training step
+    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole process group
+    out, _ = proc.communicate(timeout=60)
+    print(out[-2000:])
+    assert proc.returncode != 0
+    assert digest(repo / "site_data") == before, "a Ctrl-C must neither delete nor change committed data"
+
+
+# ---- 3. a check that cannot read the manifest is an error, not "stale" -------------------------------
+def test_a_corrupt_manifest_is_one_line_error_not_a_rebuild(repo):
+    (repo / "site_data/manifest.json").write_text("{ not json")
+    proc = stage_cmd(repo, "check", "tiny")
+    assert proc.returncode == 2
+    assert proc.stderr.strip().count("\n") == 0 and "site_data/manifest.json is corrupt" in proc.stderr
+    proc = sh(repo, "make", "data")
+    assert proc.returncode != 0
+    assert "built in" not in proc.stdout and "pipeline-deps" not in proc.stdout
+
+
+# ---- 4. settings are checked before any work, one line naming file, field and rule -------------------
+def _settings_with(monkeypatch, tmp_path, edit=None, corpus_extra: str = "") -> None:
+    raw = json.loads(settings.PATH.read_text())
+    if edit:
+        edit(raw)
+    cfg = tmp_path / "tiny.json"
+    cfg.write_text(json.dumps(raw))
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text(settings.CORPUS.read_text() + corpus_extra)
+    monkeypatch.setattr(settings, "PATH", cfg)
+    monkeypatch.setattr(settings, "CORPUS", corpus)
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda r: r["model"].update(n_head=3), r"model\.n_head 3 must divide model\.n_embd 8"),
+    (lambda r: r["training"].update(lr=-0.01), r"training\.lr -0\.01 must be above 0"),
+    (lambda r: r["training"].update(steps=0), r"training\.steps 0 must be at least 1"),
+    (lambda r: r["training"].update(betas=[0.9, 1.5]), r"training\.betas"),
+    (lambda r: r["model"].update(n_ctx="8"), r"model\.n_ctx must be a whole number"),
+    (lambda r: r["training"].update(momentum=0.9), r"training\.momentum is not a setting"),
+    (lambda r: r["prompts"].append("the cat sat on the mat. the dog"), r"prompts\[\d+\] .* over model\.n_ctx 8"),
+    (lambda r: r["roles"].update(verbs="the cow"), r"roles\.verbs 'the cow' must be one of prompts"),
+])
+def test_bad_settings_fail_with_one_line(monkeypatch, tmp_path, edit, message):
+    _settings_with(monkeypatch, tmp_path, edit)
+    with pytest.raises(settings.StageError, match=message) as err:
+        settings.load()
+    assert "\n" not in str(err.value) and "tiny.json" in str(err.value)
+
+
+def test_a_new_letter_says_the_merges_ran_out(monkeypatch, tmp_path):
+    _settings_with(monkeypatch, tmp_path, corpus_extra="the cat ate a crêpe.\n")
+    with pytest.raises(settings.StageError) as err:
+        settings.load()
+    msg = str(err.value)
+    print(msg)
+    assert re.search(r"the corpus has \d+ characters, so 58 tokens leave \d+ merges; '.*' then needs \d+ tokens", msg)
+
+
+def test_bad_settings_reach_the_maintainer_without_a_traceback(repo):
+    cfg_path = repo / "scripts/config/tiny.json"
+    cfg_path.write_text(cfg_path.read_text().replace('"n_head": 2', '"n_head": 3'))
+    proc = sh(repo, PY, "-m", "scripts.tiny.tokenizer")
+    assert proc.returncode == 1
+    assert proc.stderr.strip() == "error: scripts/config/tiny.json: model.n_head 3 must divide model.n_embd 8"
+
+
+# ---- 5. the browser tokenizer splits any Unicode as Python does --------------------------------------
+def test_the_browser_tokenizer_matches_python_on_astral_characters(tmp_path):
+    from scripts.tiny.tokenizer import build_tokenizer
+
+    corpus = ["the 🐈 sat on the mat.", "the dog sat on the 🧶.", "a crêpe for the 🐈."]
+    tok = build_tokenizer(corpus, 40)
+    expected = [tok.encode(s) for s in corpus]
+    (tmp_path / "tok.json").write_text(json.dumps(tok.to_json(), ensure_ascii=False), encoding="utf-8")
+    script = ("globalThis.window = globalThis; require(process.argv[1]);"
+              "const tok = JSON.parse(require('fs').readFileSync(process.argv[2], 'utf8'));"
+              "const t = NT.tokenizer.create(tok);"
+              "console.log(JSON.stringify(JSON.parse(process.argv[3]).map(s => { const e = t.encode(s);"
+              " return e.ok ? e.ids : e.message; })));")
+    proc = subprocess.run(["node", "-e", script, str(ROOT / "docs/js/runtime/tokenizer.js"), str(tmp_path / "tok.json"),
+                           json.dumps(corpus)], capture_output=True, text=True, check=True)
+    assert json.loads(proc.stdout) == expected
+
+
+# ---- 6. a failed site build keeps the previous site --------------------------------------------------
+def test_a_failed_site_build_keeps_the_previous_site(repo):
+    site = repo / "build" / "site"
+    site.mkdir(parents=True)
+    (site / "index.html").write_text("the previous build")
+    page = repo / "docs" / "index.md"
+    page.write_text(page.read_text() + "\n[[ no_such_name ]]\n")
+    proc = sh(repo, "make", "site")
+    assert proc.returncode != 0
+    assert "no_such_name" in proc.stdout + proc.stderr
+    assert (site / "index.html").read_text() == "the previous build"
+
+
+# ---- 7. without chromium the browser tests fail, unless skipped on purpose ---------------------------
+def _browser_pytest(extra_env: dict) -> subprocess.CompletedProcess:
+    env = os.environ | {"NEXTTOKEN_CHROMIUM": "/nonexistent/chromium"} | extra_env
+    return subprocess.run([PY, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "tests/browser/test_site.py",
+                           "-k", "search_works"], cwd=ROOT, env=env, capture_output=True, text=True)
+
+
+def test_missing_chromium_fails_the_browser_tests():
+    proc = _browser_pytest({"NEXTTOKEN_BROWSER": "chromium"})
+    print(proc.stdout[-1500:])
+    assert proc.returncode != 0 and "chromium not found" in proc.stdout
+
+
+def test_browser_skip_is_explicit_and_says_what_it_skipped():
+    proc = _browser_pytest({"NEXTTOKEN_BROWSER": "skip"})
+    print(proc.stdout[-1500:])
+    assert proc.returncode == 0 and re.search(r"BROWSER=skip: \d+ browser tests skipped", proc.stdout)
+
+
+# ---- one registry: the Makefile's rules and ARCHITECTURE.md's table come from it ---------------------
+def test_architecture_table_is_the_registry():
+    text = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- stages:begin -->\n(.*?)<!-- stages:end -->", text, re.S)
+    assert block, "ARCHITECTURE.md needs the stage table between <!-- stages:begin --> and <!-- stages:end -->"
+    assert block.group(1) == registry.table(), "regenerate it: python3 -m scripts.core.stage table"
+
+
+def test_every_stage_input_exists_and_every_step_module_is_an_input():
+    for s in registry.STAGES:
+        for path in s.inputs:
+            assert (ROOT / path).is_file() or path.startswith("node_modules/"), f"{s.name}: {path} is missing"
+        for step in s.steps:
+            assert str(registry.module_file(step).relative_to(ROOT)) in s.inputs
+
+
+def test_the_stage_modules_imports_are_inputs():
+    """The figures generator imports scripts.real.context: it must be among its prerequisites."""
+    figures = registry.BY_NAME["figures"]
+    assert "scripts/real/context.py" in figures.inputs and "scripts/tiny/tokenizer.py" in figures.inputs
+    tiny = registry.BY_NAME["tiny"]
+    assert "scripts/tiny/settings.py" in tiny.inputs and "scripts/tiny/model.py" in tiny.inputs
+
+
+def test_the_makefile_rules_cover_every_stage():
+    mk = subprocess.run(["python3", "-m", "scripts.core.stage", "makefile"], cwd=ROOT, capture_output=True,
+                        text=True, check=True).stdout
+    targets = set()
+    for line in mk.splitlines():
+        if line and not line.startswith(("\t", "#")) and ":" in line and ":=" not in line:
+            targets.update(line.split(":")[0].removesuffix(" &").split())
+    for s in registry.STAGES:
+        expected = s.targets if s.kind == "generator" else [f"build/stamps/{s.name}.outputs"]
+        assert set(expected) <= targets, f"no rule for {s.name}"
+    assert not any(t.startswith("site_data/") for t in targets), "make must never own a committed file"
