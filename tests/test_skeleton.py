@@ -283,3 +283,24 @@ def test_the_makefile_rules_cover_every_stage():
         expected = s.targets if s.kind == "generator" else [f"build/stamps/{s.name}.outputs"]
         assert set(expected) <= targets, f"no rule for {s.name}"
     assert not any(t.startswith("site_data/") for t in targets), "make must never own a committed file"
+
+
+# ---- prompts and examples are config: changing them rebuilds cleanly ---------------------------------
+@pytest.mark.slow
+def test_changed_prompts_rebuild_the_data_and_the_site(repo):
+    cfg_path = repo / "scripts/config/tiny.json"
+    raw = json.loads(cfg_path.read_text())
+    raw["prompts"] = [p for p in raw["prompts"] if p != "my cat sat on the"] + ["my dog sat on the"]
+    raw["roles"]["verbs"] = "the dog"
+    raw["roles"]["greedy"] = ["the dog", "my dog"]
+    cfg_path.write_text(json.dumps(raw, indent=2))
+    proc = sh(repo, "make", "site")
+    assert proc.returncode == 0, "a maintainer's new prompts must build without code changes"
+    summary = json.loads((repo / "site_data/tiny/summary.json").read_text())
+    traces = {t["prompt"]: t for t in json.loads((repo / "site_data/tiny/traces.json").read_text())["traces"]}
+    assert summary["roles"]["verbs"] == "the dog"
+    assert summary["verbs_after_the_cat"] == traces["the dog"]["top"][:3]
+    assert "my dog sat on the" in summary["picks"] and "my cat sat on the" not in summary["picks"]
+    greedy = json.loads((repo / "site_data/tiny/traces.json").read_text())["greedy"]
+    assert [g["prompt"] for g in greedy] == ["the dog", "my dog"]
+    assert stage_cmd(repo, "check", "tiny").returncode == 0

@@ -10,10 +10,6 @@ import statistics
 import subprocess
 import sys
 import time
-from pathlib import Path
-
-if __package__ in (None, ""):  # run as a file (scripts/quality/bench.py does): make `scripts` importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import torch
 
@@ -48,7 +44,7 @@ def torch_us(model: TinyGPT, ids: list[int]) -> float:
 
 
 def node_figures() -> dict:
-    proc = subprocess.run(["node", str(ROOT / "scripts" / "bench_forward.js")], cwd=ROOT, capture_output=True, text=True)
+    proc = subprocess.run(["node", str(ROOT / "scripts" / "quality" / "bench_forward.js")], cwd=ROOT, capture_output=True, text=True)
     if proc.returncode != 0:
         raise StageError(f"scripts/quality/bench_forward.js failed: {proc.stderr.strip()[-500:]}")
     print(proc.stdout, end="")
