@@ -7,7 +7,7 @@ import urllib.request
 
 import pytest
 
-from scripts.quality import report
+from scripts.quality.report import render, server, weight
 
 
 @pytest.fixture()
@@ -49,11 +49,11 @@ def site(tmp_path):
     ("wss://example.com/socket", "external"),
 ])
 def test_classify_request(url, kind):
-    assert report.classify_request(url) == kind
+    assert weight.classify_request(url) == kind
 
 
 def test_find_pages_skips_404_search_and_assets(site):
-    assert report.find_pages(site) == ["attention.html", "index.html", "sub/index.html"]
+    assert weight.find_pages(site) == ["attention.html", "index.html", "sub/index.html"]
 
 
 def test_page_weight_counts_each_local_file_once_without_search_index(site):
@@ -72,7 +72,7 @@ def test_page_weight_counts_each_local_file_once_without_search_index(site):
         "https://unpkg.com/iframe-worker/shim",
         (site / "js" / "runtime" / "model.js").as_uri(),  # file:// URLs map onto the same site
     ]
-    w = report.page_weight(urls, site, base)
+    w = weight.page_weight(urls, site, base)
     assert w["by_kind"] == {"html": 1006, "css": 2000, "js": 3050, "data": 100, "fonts": 400,
                             "images": 60, "other": 0}
     assert w["bytes"] == 1006 + 2000 + 3050 + 100 + 400 + 60
@@ -83,40 +83,40 @@ def test_page_weight_counts_each_local_file_once_without_search_index(site):
 
 def test_url_to_file_directory_urls(site):
     base = "http://127.0.0.1:1/"
-    assert report.url_to_file(base, site, base) == "index.html"
-    assert report.url_to_file(base + "sub/", site, base) == "sub/index.html"
-    assert report.url_to_file(base + "sub", site, base) == "sub/index.html"
-    assert report.url_to_file("http://127.0.0.1:2/index.html", site, base) is None  # another server
-    assert report.url_to_file("file:///elsewhere/index.html", site, base) is None
+    assert weight.url_to_file(base, site, base) == "index.html"
+    assert weight.url_to_file(base + "sub/", site, base) == "sub/index.html"
+    assert weight.url_to_file(base + "sub", site, base) == "sub/index.html"
+    assert weight.url_to_file("http://127.0.0.1:2/index.html", site, base) is None  # another server
+    assert weight.url_to_file("file:///elsewhere/index.html", site, base) is None
 
 
 def test_largest_files(site):
-    top = report.largest_files(site, 3)
+    top = weight.largest_files(site, 3)
     assert [f["file"] for f in top] == ["search/search_index.js", "assets/javascripts/bundle.js",
                                         "assets/stylesheets/main.css"]
 
 
 def test_judge_and_targets():
-    assert report.judge("page_weight_kb", 399.9) == "pass"
-    assert report.judge("page_weight_kb", 400) == "FAIL"
-    assert report.judge("lighthouse_accessibility", 100) == "pass"
-    assert report.judge("lighthouse_accessibility", 99) == "FAIL"
-    assert report.judge("external_requests", 0) == "pass"
-    assert report.judge("demo_ready_ms", None) == "n/a"
-    assert report.judge("no_such_figure", 3) == "n/a"
-    assert report.target_text("tiny_model_kb", "KB") == "< 60 KB"
+    assert render.judge("page_weight_kb", 399.9) == "pass"
+    assert render.judge("page_weight_kb", 400) == "FAIL"
+    assert render.judge("lighthouse_accessibility", 100) == "pass"
+    assert render.judge("lighthouse_accessibility", 99) == "FAIL"
+    assert render.judge("external_requests", 0) == "pass"
+    assert render.judge("demo_ready_ms", None) == "n/a"
+    assert render.judge("no_such_figure", 3) == "n/a"
+    assert render.target_text("tiny_model_kb", "KB") == "< 60 KB"
 
 
 def _report(weight_kb, perf, result_weight):
     return {"meta": {"generated": "t", "site": "build/site", "lighthouse_presets": ["mobile"]},
             "pages": ["index.html"],
-            "summary": [report.summary_row("page_weight_kb", "heaviest page weight", weight_kb, "KB", "index.html")],
+            "summary": [render.summary_row("page_weight_kb", "heaviest page weight", weight_kb, "KB", "index.html")],
             "lighthouse": {"presets": {"mobile": {"index.html": {
                 "scores": {"performance": perf, "accessibility": 100, "best-practices": 96, "seo": 90},
                 "failing": [{"category": "performance", "id": "largest-contentful-paint", "weight": 25,
                              "score": 0.8, "display": "2.9 s", "examples": []}]}}}},
             "weight": {"pages": {"index.html": {"bytes": int(weight_kb * 1000), "gzip_bytes": 1000,
-                                                "by_kind": dict.fromkeys(report.KINDS, 0), "files": []}},
+                                                "by_kind": dict.fromkeys(weight.KINDS, 0), "files": []}},
                        "largest_files": [{"file": "a.js", "bytes": 5000}]},
             "axe": {"violations": [{"page": "index.html", "mode": "file", "id": "color-contrast",
                                     "impact": "serious", "nodes": 1, "targets": [".md-copyright"],
@@ -130,18 +130,18 @@ def _report(weight_kb, perf, result_weight):
 def test_diff_reports():
     old, new = _report(390, 97, "pass"), _report(410, 93, "FAIL")
     new["demo_ready"]["pages"]["index.html"]["served_ms"] = None
-    lines = report.diff_reports(old, new)
+    lines = render.diff_reports(old, new)
     text = "\n".join(lines)
     assert "page_weight_kb: 390 -> 410 (+20)" in text
     assert "lighthouse/mobile/index.html/performance: 97 -> 93 (-4)" in text
     assert "page_weight_kb: pass -> FAIL" in text
     assert "not measured this time (1): demo_ready/index.html/served_ms" in text
-    assert report.diff_reports(new, new) == []
+    assert render.diff_reports(new, new) == []
     json.dumps(new)  # the report stays JSON-serialisable
 
 
 def test_render_markdown_tables():
-    md = report.render_markdown(_report(410, 93, "FAIL"))
+    md = render.render_markdown(_report(410, 93, "FAIL"))
     assert md.startswith("# Quality report")
     assert "| heaviest page weight | 410 KB | < 400 KB | FAIL | index.html |" in md
     assert "| index.html | 93 | 100 | 96 | 90 | FAIL |" in md
@@ -155,7 +155,7 @@ def test_render_markdown_tables():
 
 
 def test_site_server_gzips_text_and_serves_404(site):
-    with report.SiteServer(site) as base:
+    with server.SiteServer(site) as base:
         req = urllib.request.Request(base + "assets/stylesheets/main.css", headers={"Accept-Encoding": "gzip"})
         with urllib.request.urlopen(req) as resp:
             assert resp.headers["Content-Encoding"] == "gzip"
