@@ -12,16 +12,21 @@ Context (see `build_context`):
   training   site_data/tiny/training.json without the weights (loss curve, snapshot steps and losses,
              per-position losses)
   traces     the forward traces of site_data/tiny/traces.json, keyed by prompt; sliding, greedy
-  gpt2, smollm2   scripts.real.context.load_real_models(): each number {value, status, source}
-  facts      a few numbers derived here from the data above (corpus counts, totals)
+  gpt2, smollm2, llama3   scripts.real.context.load_real_models(): each number {value, status, source}
+  facts      numbers derived here from the data above: corpus counts, the weight breakdown, the corpus's
+             own loss floor, first merges with their pair counts, embedding similarities, the initial
+             biases and gains, GPT-2's decode-step growth (see _facts and _corpus_facts)
+  bpe_steps(word), encode(text)   the tiny tokenizer replayed here (tokens shown with ·)
 Filters: pct(x, digits=0), num(x), fix(x, digits=2), show(token) (leading space as ·), status(wrapped)
-(a badge: "published" with its source, or "measured by this build").
+(a badge: "published: <whole source>", "measured by this build" or "computed by this build").
 """
 from __future__ import annotations
 
 import html
+import itertools
 import json
 import math
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -80,16 +85,23 @@ def show(token: str) -> str:
     return token.replace(" ", "·") if token.startswith(" ") else token
 
 
+def _badge_text(text: str) -> str:
+    """Escaped for HTML text and attributes alike; `|` too, since a badge often sits in a table cell."""
+    return html.escape(text, quote=True).replace("|", "&#124;")
+
+
 def status(wrapped: dict) -> str:
-    """An inline badge saying where a real-model number comes from."""
+    """An inline badge saying where a real-model number comes from; a published one names its whole source."""
     st = wrapped.get("status")
-    src = html.escape(str(wrapped.get("source", "")))
+    src = _badge_text(str(wrapped.get("source", "")))
     if st == "measured":
         return f'<span class="nt-status nt-measured" title="{src}">measured by this build</span>'
+    if st == "computed":
+        return f'<span class="nt-status nt-measured" title="{src}">computed by this build</span>'
     if st == "published":
-        short = html.escape(str(wrapped.get("source", "")).split(' "')[0])
-        return (f'<a class="nt-status nt-published" href="sources.html#published-gpt-2-measurements" '
-                f'title="{src}">published: {short}</a>')
+        anchor = wrapped.get("anchor", "published-gpt-2-measurements")
+        return (f'<a class="nt-status nt-published" href="sources.html#{anchor}" '
+                f'title="{src}">published: {src}</a>')
     if st == "config":
         return f'<span class="nt-status nt-config" title="{src}">from the model\'s config.json</span>'
     raise ValueError(f"status: this number is {st!r} (no value to show): {wrapped.get('source')}")
@@ -130,6 +142,103 @@ def bpe_steps(tok: dict, word: str) -> list[dict]:
                       "symbols": [show(x) for x in symbols[:i] + [merged] + symbols[i + 2:]]})
         symbols = symbols[:i] + [merged] + symbols[i + 2:]
     return steps
+
+
+def encode(tok: dict, text: str) -> list[str]:
+    """Text -> tokens as the pages show them (' cat' -> '·cat'): the tokenizer's pre-split, then BPE per piece."""
+    for ch in text:
+        if ch not in tok["chars"]:
+            raise ValueError(f"encode: {ch!r} is not in the tiny vocabulary")
+    return [s for chunk in re.findall(tok["pretokenizer"], text) for s in bpe_steps(tok, chunk)[-1]["symbols"]]
+
+
+def merge_counts(tok: dict, corpus: list[str], n: int) -> list[dict]:
+    """Replay the first n learned merges over the corpus: how often each pair stood side by side when it
+    was learned, and in which words. BPE training merges the most frequent pair, so a replay that finds
+    another pair more frequent means the tokenizer and this account disagree, and the build stops."""
+    words = Counter(c for s in corpus for c in re.findall(tok["pretokenizer"], s))
+    seg = {w: list(w) for w in words}
+    out = []
+    for a, b in tok["merges"][:n]:
+        pairs = Counter()
+        for w, count in words.items():
+            for pair in zip(seg[w], seg[w][1:]):
+                pairs[pair] += count
+        if pairs[(a, b)] != max(pairs.values()):
+            raise PluginError(f"numbers hook: merge {a!r}+{b!r} was not the most frequent pair when learned")
+        out.append({"merge": [show(a), show(b)], "count": pairs[(a, b)],
+                    "words": sorted(show(w) for w in words if (a, b) in zip(seg[w], seg[w][1:]))})
+        for w, s in seg.items():
+            merged, i = [], 0
+            while i < len(s):
+                if s[i:i + 2] == [a, b]:
+                    merged.append(a + b)
+                    i += 2
+                else:
+                    merged.append(s[i])
+                    i += 1
+            seg[w] = merged
+    return out
+
+
+def corpus_floor(sequences: list[list[str]]) -> dict:
+    """The lowest mean loss any model can reach on the corpus: the entropy of the corpus's own next-token choices.
+
+    Each sequence is a sentence's tokens followed by end-of-text, scored as training scores it (every
+    position predicts the next token from the tokens before it in its sentence; the mean runs over all
+    predictions). For each prefix, the best possible prediction is how often each token follows it in
+    the corpus; scoring every target by that frequency gives the floor."""
+    after = Counter()
+    prefixes = Counter()
+    for seq in sequences:
+        for i in range(1, len(seq)):
+            prefixes[tuple(seq[:i])] += 1
+            after[tuple(seq[:i + 1])] += 1
+    losses = [-math.log(after[tuple(seq[:i + 1])] / prefixes[tuple(seq[:i])])
+              for seq in sequences for i in range(1, len(seq))]
+    return {"loss": sum(losses) / len(losses), "n_predictions": len(losses),
+            "n_uncertain": sum(1 for x in losses if x > 0)}
+
+
+def cosine(a: list[float], b: list[float]) -> float:
+    return sum(x * y for x, y in zip(a, b)) / math.sqrt(sum(x * x for x in a) * sum(y * y for y in b))
+
+
+def wte_similarity(wte: list[list[float]], vocab: list[str], words: list[str]) -> dict:
+    """Cosine similarity of the trained token-embedding rows of the corpus's word tokens ('·cat', ...)."""
+    row = {show(t): wte[i] for i, t in enumerate(vocab)}
+    pairs = [cosine(row[a], row[b]) for a, b in itertools.combinations(words, 2)]
+    near = sorted(((cosine(row["·cat"], row[w]), w) for w in words if w != "·cat"), reverse=True)
+    return {"cat_dog": cosine(row["·cat"], row["·dog"]), "mean": sum(pairs) / len(pairs),
+            "n_words": len(words), "nearest_to_cat": [{"token": w, "cos": c} for c, w in near[:3]]}
+
+
+def init_values(snapshot: dict) -> dict:
+    """What training starts from, read off the step-0 snapshot: every bias's value and every LayerNorm gain's."""
+    if snapshot["step"] != 0:
+        raise PluginError(f"numbers hook: the first snapshot is step {snapshot['step']}, not the initial weights")
+    w = snapshot["weights"]
+    norms = [blk[k] for blk in w["h"] for k in ("ln_1", "ln_2")] + [w["ln_f"]]
+    linears = [blk[part][k] for blk in w["h"] for part, k in
+               (("attn", "c_attn"), ("attn", "c_proj"), ("mlp", "c_fc"), ("mlp", "c_proj"))]
+    biases = {x for p in norms + linears for x in p["bias"]}
+    gains = {x for p in norms for x in p["weight"]}
+    if len(biases) != 1 or len(gains) != 1:
+        raise PluginError(f"numbers hook: initial biases {sorted(biases)[:3]} or LayerNorm gains {sorted(gains)[:3]} are not all equal")
+    return {"bias": biases.pop(), "ln_gain": gains.pop()}
+
+
+def decode_cost(c: dict) -> dict:
+    """Multiply-adds of one cached decode step at context length n for a model shaped like `c`, as in
+    scripts/site/figures.py's kv_cache figure: projections 4*d^2 and MLP 2*d*d_ff per layer and token,
+    attention over n cached rows 2*n*d per layer, logits V*d. Returns how much a step at the end of the
+    window costs against one at its start, and the length where attention's share equals the rest of a layer."""
+    d, L, V, ff, T = c["d_model"], c["n_layer"], c["vocab_size"], c["d_ff"], c["n_ctx"]
+
+    def step(n: int) -> float:
+        return L * (4 * d * d + 2 * d * ff) + L * 2 * n * d + V * d
+
+    return {"growth": step(T) / step(1), "crossover": (4 * d * d + 2 * d * ff) // (2 * d)}
 
 
 def _facts(cfg: dict, summary: dict, training: dict) -> dict:
@@ -174,6 +283,29 @@ def _facts(cfg: dict, summary: dict, training: dict) -> dict:
     }
 
 
+def _corpus_facts(cfg: dict, summary: dict, tok: dict, training: dict, wte: list) -> dict:
+    """Facts about the corpus and the trained rows, computed with the tokenizer replayed here."""
+    corpus = cfg["corpus"]
+    seqs = [encode(tok, s) + [tok["eot"]] for s in corpus]
+    by_sentence = {p["sentence"]: p["targets"] for p in training["final_positions"]}
+    for s, seq in zip(corpus, seqs):
+        if by_sentence.get(s) != seq[1:]:
+            raise PluginError(f"numbers hook: the tokenizer replay gives {seq} for {s!r}; training scored {by_sentence.get(s)}")
+    merged = {a + b for a, b in tok["merges"]}
+    special = [show(v) for v in tok["vocab"] if v not in tok["chars"] and v not in merged]
+    if len(tok["chars"]) + len(tok["merges"]) + len(special) != len(tok["vocab"]):
+        raise PluginError("numbers hook: characters + merges + special tokens do not make the vocabulary")
+    words = sorted({t for seq in seqs for t in seq if t.startswith("·") and len(t) > 1})
+    return {
+        "corpus_tokens": seqs,
+        "special_tokens": special,
+        "first_merge_counts": merge_counts(tok, corpus, len(summary["first_merges"])),
+        "floor": corpus_floor(seqs),
+        "similarity": wte_similarity(wte, tok["vocab"], words),
+        "init": init_values(training["snapshots"][0]),
+    }
+
+
 def build_context() -> dict:
     from scripts.real.context import load_real_models  # the repository root is on sys.path under mkdocs
 
@@ -204,16 +336,18 @@ def build_context() -> dict:
         return name in alt and not alt[name].startswith("unavailable")
 
     facts = _facts(cfg, summary, training)
+    facts |= _corpus_facts(cfg, summary, tok, training_full, _read(tiny_dir / "weights.json")["weights"]["wte"])
     try:
         real = load_real_models(SITE_DATA)
     except Exception as exc:  # StageError names the file at fault
         raise PluginError(f"numbers hook: {exc}") from None
+    facts["decode"] = decode_cost({k: v["value"] for k, v in real["gpt2"]["config"].items()})
     return {
         "cfg": cfg, "tiny": cfg["model"], "summary": summary, "tok": tok, "training": training,
         "traces": traces, "sliding": traces_file["sliding"], "greedy": traces_file["greedy"],
-        "gpt2": real["gpt2"], "smollm2": real["smollm2"], "facts": facts,
+        "gpt2": real["gpt2"], "smollm2": real["smollm2"], "llama3": real["llama3"], "facts": facts,
         "vocab": tok["vocab"], "math": math, "alt": alt, "figure": figure, "has_figure": has_figure,
-        "strip": strip, "bpe_steps": lambda word: bpe_steps(tok, word),
+        "strip": strip, "bpe_steps": lambda word: bpe_steps(tok, word), "encode": lambda text: encode(tok, text),
     }
 
 
