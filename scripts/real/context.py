@@ -37,6 +37,7 @@ gpt2 also has
                       {vocab_size, byte_tokens, merges, special_tokens} (status "computed": by the build,
                       from the tokenizer files)
   disagreements       measured-vs-published differences beyond rounding ([] when none or unmeasured)
+settings              scripts/config/real_models.json as is: the prompts, mass_n, top_k, top_p, model ids
 llama3                vocab_size, n_layer, n_params of Llama 3's largest model, published (published.json's
                       "llama3" record); each badge links to the sources page's #published-llama-3
 """
@@ -46,7 +47,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from scripts.core.io import SITE_DATA, StageError, read_json, rel
+from scripts.core.io import CONFIG, SITE_DATA, StageError, read_json, rel
 
 KEYS = ["top_bars", "top8_mass", "top_k", "top_p_kept", "logit_range", "logit_mean", "logit_histogram",
         "temperatures", "cat_head", "sink_heads", "capital_top", "paris_rank", "marseille_vs_paris",
@@ -190,4 +191,5 @@ def load_real_models(site_data: Path = SITE_DATA) -> dict:
     except KeyError as exc:
         raise StageError(f"{rel(facts_path)}: missing entry {exc}") from None
     smol = site_data / "smollm2" / "measurements.json"
-    return {"gpt2": gpt2, "smollm2": from_measurements(_object(smol), smol), "llama3": llama3_published(published, pub)}
+    return {"gpt2": gpt2, "smollm2": from_measurements(_object(smol), smol), "llama3": llama3_published(published, pub),
+            "settings": read_json(CONFIG / "real_models.json")}

@@ -13,6 +13,7 @@ Context (see `build_context`):
              per-position losses)
   traces     the forward traces of site_data/tiny/traces.json, keyed by prompt; sliding, greedy
   gpt2, smollm2, llama3   scripts.real.context.load_real_models(): each number {value, status, source}
+  real_settings   scripts/config/real_models.json (the real-model prompts, mass_n, top_k, top_p)
   facts      numbers derived here from the data above: corpus counts, the weight breakdown, the corpus's
              own loss floor, first merges with their pair counts, embedding similarities, the initial
              biases and gains, GPT-2's decode-step growth (see _facts and _corpus_facts)
@@ -345,7 +346,8 @@ def build_context() -> dict:
     return {
         "cfg": cfg, "tiny": cfg["model"], "summary": summary, "tok": tok, "training": training,
         "traces": traces, "sliding": traces_file["sliding"], "greedy": traces_file["greedy"],
-        "gpt2": real["gpt2"], "smollm2": real["smollm2"], "llama3": real["llama3"], "facts": facts,
+        "gpt2": real["gpt2"], "smollm2": real["smollm2"], "llama3": real["llama3"],
+        "real_settings": real["settings"], "facts": facts,
         "vocab": tok["vocab"], "math": math, "alt": alt, "figure": figure, "has_figure": has_figure,
         "strip": strip, "bpe_steps": lambda word: bpe_steps(tok, word), "encode": lambda text: encode(tok, text),
     }
