@@ -31,7 +31,8 @@ Keys of both models (prompt keys as in scripts/config/real_models.json: cat, cap
   config              {n_layer, n_head, n_kv_heads, d_model, d_head, d_ff, vocab_size, n_ctx, ...}, each wrapped
   provenance          {status, source, ...}: where this model's numbers came from; measured models add
                       stored_bits (bits per weight in the file, from a GGUF file's quantisation type,
-                      e.g. Q4_1 -> 4; None otherwise) beside the record's dtype (what the build computed in)
+                      e.g. Q4_1 -> 4; None otherwise) beside the record's dtype (what the build computed
+                      in) and dtype_bits (its width, float32 -> 32)
 gpt2 also has
   tokenizer           site_data/gpt2/tokenizer_facts.json: ids_of, pieces_of, first_piece, vocabulary
                       {vocab_size, byte_tokens, merges, special_tokens} (status "computed": by the build,
@@ -108,7 +109,8 @@ def from_measurements(m: dict, path: Path) -> dict:
         out = {k: wrap(values[k], "measured", src) for k in KEYS}
         out["config"] = {k: wrap(v, "measured", src) for k, v in m["config"].items()}
         out["provenance"] = {"status": "measured", "source": src, **m["provenance"],
-                             "stored_bits": stored_bits(m["provenance"]["weights_file"])}
+                             "stored_bits": stored_bits(m["provenance"]["weights_file"]),
+                             "dtype_bits": dtype_bits(m["provenance"].get("dtype"))}
         out["disagreements"] = m.get("disagreements", [])
     except (KeyError, TypeError, StopIteration) as exc:
         raise StageError(f"{rel(path)}: missing or malformed entry ({exc!r}); rerun its stage") from None
@@ -147,11 +149,17 @@ def gpt2_published(pub: dict, path: Path) -> dict:
                 "model_type": c["model_type"], "n_layer": c["n_layer"], "n_head": c["n_head"], "n_kv_heads": c["n_head"],
                 "d_model": c["n_embd"], "d_head": c["n_embd"] // c["n_head"], "d_ff": 4 * c["n_embd"],
                 "vocab_size": c["vocab_size"], "n_ctx": c["n_positions"]}.items()}
-        out["provenance"] = {"status": "published", "source": src}
+        out["provenance"] = {"status": "published", "source": src, "url": s.get("url")}
         out["disagreements"] = []
     except (KeyError, TypeError, IndexError) as exc:
         raise StageError(f"{rel(path)}: missing or malformed entry ({exc!r})") from None
     return out
+
+
+def dtype_bits(dtype: str | None) -> int | None:
+    """Bits of a torch dtype's name: 'float32' -> 32, 'bfloat16' -> 16."""
+    m = re.fullmatch(r"b?float(\d+)", dtype or "")
+    return int(m.group(1)) if m else None
 
 
 def llama3_published(pub: dict, path: Path) -> dict:

@@ -261,6 +261,13 @@ def _facts(cfg: dict, summary: dict, training: dict) -> dict:
     }
     if sum(params.values()) != m["n_params"]:
         raise PluginError(f"numbers hook: parameter breakdown {params} does not add up to n_params {m['n_params']}")
+    # softmax of the toy scores worked by hand, checked against the build's own numbers at T = 1
+    toy = summary["toy_softmax"]
+    exps = [math.exp(z) for z in toy["scores"]]
+    by_hand = [e / sum(exps) for e in exps]
+    at_1 = next(e["probs"] for e in toy["by_temperature"] if e["t"] == 1)
+    if any(abs(a - b) > 1e-6 for a, b in zip(by_hand, at_1)):
+        raise PluginError(f"numbers hook: softmax by hand {by_hand} differs from summary.json's {at_1}")
     starts = Counter(s.split()[1] for s in corpus if s.split()[0] == "the")
     corpus_set = set(corpus)
     fp = training["final_positions"]
@@ -281,6 +288,7 @@ def _facts(cfg: dict, summary: dict, training: dict) -> dict:
         "n_corpus_words": len(words),
         "n_snapshots": len(snaps),
         "loss_drop": snaps[0]["corpus_loss"] - snaps[-1]["corpus_loss"],
+        "toy_by_hand": {"exps": exps, "total": sum(exps), "probs": by_hand},
     }
 
 
