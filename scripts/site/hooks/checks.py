@@ -100,14 +100,15 @@ def front_matter_errors(source: str) -> list[str]:
 
 def load_allowlist(path: Path = ALLOWLIST) -> list[dict]:
     """Entries {text | regex, reason, pages?}, each compiled to `pattern`; a malformed entry fails the build."""
+    where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
     try:
         entries = yaml.safe_load(path.read_text(encoding="utf-8")) or []
     except (OSError, yaml.YAMLError) as exc:
-        raise PluginError(f"checks hook: cannot read {path.relative_to(ROOT)} ({exc})") from None
+        raise PluginError(f"checks hook: cannot read {where} ({exc})") from None
     out = []
     for n, e in enumerate(entries, 1):
         if not isinstance(e, dict) or not e.get("reason") or ("text" in e) == ("regex" in e):
-            raise PluginError(f"checks hook: {path.relative_to(ROOT)} entry {n}: needs `text` or `regex`, and a `reason`")
+            raise PluginError(f"checks hook: {where} entry {n}: needs `text` or `regex`, and a `reason`")
         pattern = re.compile(re.escape(str(e["text"])) if "text" in e else e["regex"])
         out.append(e | {"pattern": pattern})
     return out
