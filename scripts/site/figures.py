@@ -173,7 +173,7 @@ def tiny_attention(out: Path, traces: list[dict], prompts: list[str]) -> str:
             ax.set_title(f"“{p}”, head {h + 1}", fontsize=9)
             last = w[-1]
             k = int(np.argmax(last))
-            alt.append(f"for “{p}” head {h + 1} sends {last[k]:.0%} of the last token's attention to {t['tokens'][k]}")
+            alt.append(f"for “{p}” head {h + 1} sends {last[k]:.1%} of the last token's attention to {t['tokens'][k]}")
     fig.colorbar(im, ax=axes, shrink=0.6, label="attention weight").outline.set_edgecolor(GREY)
     save(fig, out, "tiny_attention")
     return ("Heat maps of the tiny model's two attention heads (rows: the token looking, columns: the token "
