@@ -144,7 +144,7 @@ def fake_measurement(published: dict) -> dict:
          "attends_most": {"layer": v["cat_head"]["layer"], "head": v["cat_head"]["head"], "weight": v["cat_head"]["weight"] + 0.004}},
         {"key": v["capital_prompt"], "top_bars": [{"token": v["capital_top"]}],
          "ranks": [{"name": " Paris", "rank": v["paris_rank"]}]},
-        {"key": v["city_prompt"], "ranks": [{"name": " Marseille", "piece": mvp["piece"], "prob": mvp["marseille"] + 0.0004},
+        {"key": v["city_prompt"], "ranks": [{"name": " Marseille", "piece": " Marse", "prob": mvp["marseille"] + 0.0004},
                                             {"name": " Paris", "prob": mvp["paris"] - 0.0004}]},
     ]}
 

@@ -5,6 +5,7 @@ Every number is wrapped as {"value": ..., "status": ..., "source": ...}:
   status "measured"    read from site_data/<model>/measurements.json (written by scripts/real/measurements.py)
   status "published"   GPT-2 only, when this build had no weights: site_data/gpt2/published.json
   status "config"      computed from a model's config constants (GPT-2's config.json, in published.json)
+  status "computed"    computed by the build from files it has (GPT-2's tokenizer files)
   status "unavailable" value None: nothing measured and nothing published (e.g. GPT-2's temperatures)
 
 Keys of both models (prompt keys as in scripts/config/real_models.json: cat, capital, city):
@@ -20,27 +21,35 @@ Keys of both models (prompt keys as in scripts/config/real_models.json: cat, cap
   sink_heads          {count, of, threshold}: heads putting > threshold of the last token's attention on the first
   capital_top         {token, prob}: top pick after "The capital of France is"
   paris_rank          {rank, prob}: where " Paris" ranks there (1 = top)
-  marseille_vs_paris  {piece, marseille, paris}: first piece of " Marseille" and both probabilities
-                      after "The capital of France is the city of"
+  marseille_vs_paris  {piece?, marseille, paris}: first piece of " Marseille" (measured only; the
+                      published source does not name it) and both probabilities after
+                      "The capital of France is the city of"
   sampled_pick        the episode's sampled token (published only; the build never samples)
   forward_ms          median milliseconds of one forward pass (published: "about")
   n_params            parameter count (GPT-2 unmeasured: computed from its config)
   embedding           {token, id, length, vector} of " cat"
   config              {n_layer, n_head, n_kv_heads, d_model, d_head, d_ff, vocab_size, n_ctx, ...}, each wrapped
-  provenance          {status, source, ...}: where this model's numbers came from
+  provenance          {status, source, ...}: where this model's numbers came from; measured models add
+                      stored_bits (bits per weight in the file, from a GGUF file's quantisation type,
+                      e.g. Q4_1 -> 4; None otherwise) beside the record's dtype (what the build computed
+                      in) and dtype_bits (its width, float32 -> 32)
 gpt2 also has
-  tokenizer           site_data/gpt2/tokenizer_facts.json: ids_of, pieces_of, vocabulary
-                      {vocab_size, byte_tokens, merges, special_tokens} (status "measured": computed
-                      by the build from the tokenizer files)
+  tokenizer           site_data/gpt2/tokenizer_facts.json: ids_of, pieces_of, first_piece, vocabulary
+                      {vocab_size, byte_tokens, merges, special_tokens} (status "computed": by the build,
+                      from the tokenizer files)
   disagreements       measured-vs-published differences beyond rounding ([] when none or unmeasured)
+settings              scripts/config/real_models.json as is: the prompts, mass_n, top_k, top_p, model ids
+llama3                vocab_size, n_layer, n_params of Llama 3's largest model, published (published.json's
+                      "llama3" record); each badge links to the sources page's #published-llama-3
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
+from scripts.core.io import CONFIG, SITE_DATA, StageError, read_json, rel
 from scripts.core.shapes import gpt2_param_breakdown
-from scripts.core.io import SITE_DATA, StageError, read_json, rel
 
 KEYS = ["top_bars", "top8_mass", "top_k", "top_p_kept", "logit_range", "logit_mean", "logit_histogram",
         "temperatures", "cat_head", "sink_heads", "capital_top", "paris_rank", "marseille_vs_paris",
@@ -51,6 +60,12 @@ def wrap(value: Any, status: str, source: str) -> dict:
     if value is None:
         return {"value": None, "status": "unavailable", "source": source}
     return {"value": value, "status": status, "source": source}
+
+
+def stored_bits(weights_file: str) -> int | None:
+    """Bits per weight of a GGUF file's quantisation type, read from its name (llama.cpp's Q4_1 -> 4)."""
+    m = re.search(r"\.Q(\d+)_[0-9A-Z]+\.gguf$", weights_file)
+    return int(m.group(1)) if m else None
 
 
 def gpt2_param_count(c: dict) -> int:
@@ -90,7 +105,9 @@ def from_measurements(m: dict, path: Path) -> dict:
         }
         out = {k: wrap(values[k], "measured", src) for k in KEYS}
         out["config"] = {k: wrap(v, "measured", src) for k, v in m["config"].items()}
-        out["provenance"] = {"status": "measured", "source": src, **m["provenance"]}
+        out["provenance"] = {"status": "measured", "source": src, **m["provenance"],
+                             "stored_bits": stored_bits(m["provenance"]["weights_file"]),
+                             "dtype_bits": dtype_bits(m["provenance"].get("dtype"))}
         out["disagreements"] = m.get("disagreements", [])
     except (KeyError, TypeError, StopIteration) as exc:
         raise StageError(f"{rel(path)}: missing or malformed entry ({exc!r}); rerun its stage") from None
@@ -129,10 +146,30 @@ def gpt2_published(pub: dict, path: Path) -> dict:
                 "model_type": c["model_type"], "n_layer": c["n_layer"], "n_head": c["n_head"], "n_kv_heads": c["n_head"],
                 "d_model": c["n_embd"], "d_head": c["n_embd"] // c["n_head"], "d_ff": 4 * c["n_embd"],
                 "vocab_size": c["vocab_size"], "n_ctx": c["n_positions"]}.items()}
-        out["provenance"] = {"status": "published", "source": src}
+        out["provenance"] = {"status": "published", "source": src, "url": s.get("url")}
         out["disagreements"] = []
     except (KeyError, TypeError, IndexError) as exc:
         raise StageError(f"{rel(path)}: missing or malformed entry ({exc!r})") from None
+    return out
+
+
+def dtype_bits(dtype: str | None) -> int | None:
+    """Bits of a torch dtype's name: 'float32' -> 32, 'bfloat16' -> 16."""
+    m = re.fullmatch(r"b?float(\d+)", dtype or "")
+    return int(m.group(1)) if m else None
+
+
+def llama3_published(pub: dict, path: Path) -> dict:
+    """Llama 3's scale figures, quoted from the paper (published.json's "llama3" record)."""
+    try:
+        rec = pub["llama3"]
+        s = rec["source"]
+        src = f"{s['publication']}, \"{s['title']}\" ({s['year']}), {s['where']}: {s['url']}"
+        out = {k: wrap(rec[k], "published", src) | {"anchor": "published-llama-3"}
+               for k in ("vocab_size", "n_layer", "n_params")}
+        out["source"] = dict(s)
+    except (KeyError, TypeError) as exc:
+        raise StageError(f"{rel(path)}: missing or malformed llama3 entry ({exc!r})") from None
     return out
 
 
@@ -145,16 +182,19 @@ def _object(path: Path) -> dict:
 
 def load_real_models(site_data: Path = SITE_DATA) -> dict:
     gpt2_meas = site_data / "gpt2" / "measurements.json"
+    pub = site_data / "gpt2" / "published.json"
+    published = _object(pub)
     if gpt2_meas.exists():
         gpt2 = from_measurements(_object(gpt2_meas), gpt2_meas)
     else:
-        pub = site_data / "gpt2" / "published.json"
-        gpt2 = gpt2_published(_object(pub), pub)
+        gpt2 = gpt2_published(published, pub)
     facts_path = site_data / "gpt2" / "tokenizer_facts.json"
     facts = _object(facts_path)
     try:
-        gpt2["tokenizer"] = {k: wrap(facts[k], "measured", rel(facts_path)) for k in ("ids_of", "pieces_of", "vocabulary")}
+        gpt2["tokenizer"] = {k: wrap(facts[k], "computed", f"computed from GPT-2's tokenizer files ({rel(facts_path)})")
+                             for k in ("ids_of", "pieces_of", "first_piece", "vocabulary")}
     except KeyError as exc:
         raise StageError(f"{rel(facts_path)}: missing entry {exc}") from None
     smol = site_data / "smollm2" / "measurements.json"
-    return {"gpt2": gpt2, "smollm2": from_measurements(_object(smol), smol)}
+    return {"gpt2": gpt2, "smollm2": from_measurements(_object(smol), smol), "llama3": llama3_published(published, pub),
+            "settings": read_json(CONFIG / "real_models.json")}

@@ -1,6 +1,6 @@
 """Stage: facts about GPT-2's real tokenizer, computed from site_data/gpt2/tokenizer/.
 
-Writes site_data/gpt2/tokenizer_facts.json (the ids and pieces the pages quote, and the make-up of
+Writes site_data/gpt2/tokenizer_facts.json (the ids and pieces the pages quote, the pieces of " Marseille", and the make-up of
 the 50,257-entry vocabulary) and site_data/gpt2/tokenizer_parity.json (ids that transformers gives
 for a varied corpus; tests/js/gpt2-tokenizer.test.js replays them against the browser tokenizer).
 transformers loads the two files from the folder, so nothing touches the network.
@@ -69,11 +69,15 @@ def load_tokenizer(folder: Path = TOKENIZER_DIR):
 def facts(tok, cfg: dict, vocab: dict[str, int], merges: list[tuple[str, str]]) -> dict:
     ids = tok.encode(cfg["ids_of"])
     pieces = tok.convert_ids_to_tokens(tok.encode(cfg["pieces_of"]))
+    first_pieces = [tok.decode([i]) for i in tok.encode(cfg["first_piece_of"])]
     return {
         "schema_version": SCHEMA_VERSION,
         "ids_of": {"text": cfg["ids_of"], "ids": ids, "tokens": [tok.decode([i]) for i in ids]},
         "pieces_of": {"text": cfg["pieces_of"], "n_pieces": len(pieces),
                       "pieces": [tok.convert_tokens_to_string([p]) for p in pieces]},
+        # The pages name the first piece of a word that GPT-2 splits (" Marseille"): computed here, since
+        # the published measurements quote only its probability.
+        "first_piece": {"text": cfg["first_piece_of"], "pieces": first_pieces},
         "vocabulary": vocabulary_make_up(vocab, merges),
         "files": {name: sha256_file(TOKENIZER_DIR / name) for name in ("vocab.json", "merges.txt")},
     }

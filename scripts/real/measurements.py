@@ -237,7 +237,6 @@ def compare_published(meas: dict, published: dict) -> list[dict]:
     check("capital: ' Paris' rank", paris["rank"], p["paris_rank"], paris["rank"] == p["paris_rank"])
     city = {r["name"]: r for r in by_key[p["city_prompt"]]["ranks"]}
     mvp = p["marseille_vs_paris"]
-    check("city: first piece of ' Marseille'", city[" Marseille"]["piece"], mvp["piece"], city[" Marseille"]["piece"] == mvp["piece"])
     for name, quoted in ((" Marseille", mvp["marseille"]), (" Paris", mvp["paris"])):
         got = city[name]["prob"]
         check(f"city: '{name}' prob", got, quoted, abs(got - quoted) <= tol)
@@ -263,6 +262,8 @@ def run(name: str, cfg: dict) -> dict | None:
         "provenance": {
             "model_id": spec["model_id"],
             "weights_file": weights.name,
+            # what the weights were computed in, whatever the file stores (a GGUF is de-quantised on load)
+            "dtype": str(next(model.parameters()).dtype).removeprefix("torch."),
             "weights_sha256": sha256_file(weights),
             "revision": revision,
             "libraries": package_versions(PACKAGES),

@@ -90,8 +90,10 @@ def head_grid(out: Path, name: str, model: str, grid: list[list[float]], sink: d
     im = ax.imshow(g, cmap="cividis", vmin=0, vmax=1, aspect="auto", interpolation="nearest")
     ax.set_xlabel("head")
     ax.set_ylabel("layer")
-    ax.set_xticks(range(g.shape[1]))
-    ax.set_yticks(range(0, g.shape[0], 1 if g.shape[0] <= 12 else 5))
+    # heads and layers are counted from one on every page (the data count from zero)
+    ax.set_xticks(range(g.shape[1]), [str(h + 1) for h in range(g.shape[1])])
+    rows = range(0, g.shape[0], 1 if g.shape[0] <= 12 else 5)
+    ax.set_yticks(rows, [str(r + 1) for r in rows])
     cb = fig.colorbar(im, ax=ax)
     cb.set_label("weight on the first token")
     cb.outline.set_edgecolor(GREY)
@@ -167,7 +169,7 @@ def tiny_attention(out: Path, traces: list[dict], prompts: list[str]) -> str:
             ax.set_title(f"“{p}”, head {h + 1}", fontsize=9)
             last = w[-1]
             k = int(np.argmax(last))
-            alt.append(f"for “{p}” head {h + 1} sends {last[k]:.0%} of the last token's attention to {t['tokens'][k]}")
+            alt.append(f"for “{p}” head {h + 1} sends {last[k]:.1%} of the last token's attention to {t['tokens'][k]}")
     fig.colorbar(im, ax=axes, shrink=0.6, label="attention weight").outline.set_edgecolor(GREY)
     save(fig, out, "tiny_attention")
     return ("Heat maps of the tiny model's two attention heads (rows: the token looking, columns: the token "

@@ -52,11 +52,12 @@ def _merge_pair(symbols: list[str], a: str, b: str) -> list[str]:
     return out
 
 
-def learn_bpe(lines: list[str], vocab_size: int) -> tuple[list[str], list[tuple[str, str]]]:
+def learn_bpe(lines: list[str], vocab_size: int, trace: list | None = None) -> tuple[list[str], list[tuple[str, str]]]:
     """Learn merges until end-of-text + characters + merges = vocab_size.
 
     Each step merges the most frequent adjacent pair; a tie goes to the pair seen first in the
-    corpus, so the result depends only on the corpus text.
+    corpus, so the result depends only on the corpus text. `trace`, if given, receives one entry per
+    merge: the pair, how often it stood side by side, and the pre-tokens it stood in.
     """
     counts = collections.Counter(c for line in lines for c in chunks(line))
     chars = sorted({ch for chunk in counts for ch in chunk})
@@ -76,6 +77,9 @@ def learn_bpe(lines: list[str], vocab_size: int) -> tuple[list[str], list[tuple[
         best = max(pairs.values())
         a, b = next(p for p, n in pairs.items() if n == best)
         merges.append((a, b))
+        if trace is not None:
+            trace.append({"pair": (a, b), "count": best,
+                          "chunks": sorted(c for c, sym in words.items() if (a, b) in zip(sym, sym[1:]))})
         words = {chunk: _merge_pair(symbols, a, b) for chunk, symbols in words.items()}
     return chars, merges
 

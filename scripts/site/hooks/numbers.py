@@ -12,17 +12,20 @@ Context (see `build_context`):
   training   site_data/tiny/training.json without the weights (loss curve, snapshot steps and losses,
              per-position losses)
   traces     the forward traces of site_data/tiny/traces.json, keyed by prompt; sliding, greedy
-  gpt2, smollm2   scripts.real.context.load_real_models(): each number {value, status, source}
-  facts      a few numbers derived here from the data above (corpus counts, totals)
+  gpt2, smollm2, llama3   scripts.real.context.load_real_models(): each number {value, status, source}
+  real_settings   scripts/config/real_models.json (the real-model prompts, mass_n, top_k, top_p)
+  facts      numbers derived here from the data above: corpus counts, the weight breakdown, the corpus's
+             own loss floor, first merges with their pair counts, embedding similarities, the initial
+             biases and gains, GPT-2's decode-step growth (see scripts/site/facts.py)
+  bpe_steps(word), encode(text)   the tiny tokenizer replayed here (tokens shown with ·)
 Filters: pct(x, digits=0), num(x), fix(x, digits=2), show(token) (leading space as ·), status(wrapped)
-(a badge: "published" with its source, or "measured by this build").
+(a badge: "published: <whole source>", "measured by this build" or "computed by this build").
 """
 from __future__ import annotations
 
 import html
 import json
 import math
-from collections import Counter
 from pathlib import Path
 
 import sys
@@ -34,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[3]
 if str(ROOT) not in sys.path:  # MkDocs loads hooks by path: make `scripts` importable from anywhere
     sys.path.insert(0, str(ROOT))
 
-from scripts.core.shapes import gpt2_param_breakdown  # noqa: E402
+from scripts.site.facts import corpus_facts, decode_cost, derived_facts, encode  # noqa: E402
 from scripts.tiny.tokenizer import Tokenizer, show  # noqa: E402
 SITE_DATA = ROOT / "site_data"
 
@@ -78,16 +81,23 @@ def fix(x, digits: int = 2) -> str:
     return f"{float(x):.{digits}f}"
 
 
+def _badge_text(text: str) -> str:
+    """Escaped for HTML text and attributes alike; `|` too, since a badge often sits in a table cell."""
+    return html.escape(text, quote=True).replace("|", "&#124;")
+
+
 def status(wrapped: dict) -> str:
-    """An inline badge saying where a real-model number comes from."""
+    """An inline badge saying where a real-model number comes from; a published one names its whole source."""
     st = wrapped.get("status")
-    src = html.escape(str(wrapped.get("source", "")))
+    src = _badge_text(str(wrapped.get("source", "")))
     if st == "measured":
         return f'<span class="nt-status nt-measured" title="{src}">measured by this build</span>'
+    if st == "computed":
+        return f'<span class="nt-status nt-measured" title="{src}">computed by this build</span>'
     if st == "published":
-        short = html.escape(str(wrapped.get("source", "")).split(' "')[0])
-        return (f'<a class="nt-status nt-published" href="sources.html#published-gpt-2-measurements" '
-                f'title="{src}">published: {short}</a>')
+        anchor = wrapped.get("anchor", "published-gpt-2-measurements")
+        return (f'<a class="nt-status nt-published" href="sources.html#{anchor}" '
+                f'title="{src}">published: {src}</a>')
     if st == "config":
         return f'<span class="nt-status nt-config" title="{src}">from the model\'s config.json</span>'
     raise ValueError(f"status: this number is {st!r} (no value to show): {wrapped.get('source')}")
@@ -116,46 +126,6 @@ def bpe_steps(tok: dict, word: str) -> list[dict]:
     return [{"merge": None if pair is None else [show(x) for x in pair], "rank": rank,
              "symbols": [show(x) for x in symbols]}
             for pair, rank, symbols in Tokenizer.from_json(tok).merge_steps(word)]
-
-
-def _facts(cfg: dict, summary: dict, training: dict) -> dict:
-    """Small derived numbers (counts over the corpus, snapshot totals) that the prose quotes."""
-    corpus = cfg["corpus"]
-    lead = summary["roles"]["verbs"].split()  # the prompt whose next words the verbs fact counts
-    after_the_cat = Counter()
-    for s in corpus:
-        words = s.rstrip(".").split()
-        for i in range(len(words) - len(lead)):
-            if words[i:i + len(lead)] == lead:
-                after_the_cat[words[i + len(lead)]] += 1
-    words = sorted({w for s in corpus for w in s.rstrip(".").split()})
-    snaps = training["snapshots"]
-    m = cfg["model"]
-    d, L, V, T, F = m["n_embd"], m["n_layer"], m["vocab_size"], m["n_ctx"], m["d_mlp"]
-    params = gpt2_param_breakdown(V, T, d, L, F)
-    if sum(params.values()) != m["n_params"]:
-        raise PluginError(f"numbers hook: parameter breakdown {params} does not add up to n_params {m['n_params']}")
-    starts = Counter(s.split()[1] for s in corpus if s.split()[0] == "the")
-    corpus_set = set(corpus)
-    fp = training["final_positions"]
-    seen = [p["mean"] for p in fp if p["sentence"] in corpus_set]
-    unseen = [p for p in fp if p["sentence"] not in corpus_set]
-    return {
-        "params": params,
-        "after_first_the": dict(starts.most_common()),
-        "n_start_the": sum(starts.values()),
-        "final_seen_mean": sum(seen) / len(seen),
-        "final_unseen_mean": sum(p["mean"] for p in unseen) / len(unseen),
-        "final_unseen": unseen,
-        "final_seen": [p for p in fp if p["sentence"] in corpus_set],
-        "n_sentences": len(corpus),
-        "after_the_cat": dict(after_the_cat.most_common()),
-        "after_the_cat_total": sum(after_the_cat.values()),
-        "corpus_words": words,
-        "n_corpus_words": len(words),
-        "n_snapshots": len(snaps),
-        "loss_drop": snaps[0]["corpus_loss"] - snaps[-1]["corpus_loss"],
-    }
 
 
 def build_context() -> dict:
@@ -187,17 +157,20 @@ def build_context() -> dict:
     def has_figure(name: str) -> bool:
         return name in alt and not alt[name].startswith("unavailable")
 
-    facts = _facts(cfg, summary, training)
+    facts = derived_facts(cfg, summary, training)
+    facts |= corpus_facts(cfg, summary, tok, training_full, _read(tiny_dir / "weights.json")["weights"]["wte"])
     try:
         real = load_real_models(SITE_DATA)
     except Exception as exc:  # StageError names the file at fault
         raise PluginError(f"numbers hook: {exc}") from None
+    facts["decode"] = decode_cost({k: v["value"] for k, v in real["gpt2"]["config"].items()})
     return {
         "cfg": cfg, "tiny": cfg["model"], "summary": summary, "tok": tok, "training": training,
         "traces": traces, "sliding": traces_file["sliding"], "greedy": traces_file["greedy"],
-        "gpt2": real["gpt2"], "smollm2": real["smollm2"], "facts": facts,
+        "gpt2": real["gpt2"], "smollm2": real["smollm2"], "llama3": real["llama3"],
+        "real_settings": real["settings"], "facts": facts,
         "vocab": tok["vocab"], "math": math, "alt": alt, "figure": figure, "has_figure": has_figure,
-        "strip": strip, "bpe_steps": lambda word: bpe_steps(tok, word),
+        "strip": strip, "bpe_steps": lambda word: bpe_steps(tok, word), "encode": lambda text: encode(tok, text),
     }
 
 
