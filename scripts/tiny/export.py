@@ -109,7 +109,7 @@ def summarise(cfg: TinyConfig, tok: Tokenizer, traces: dict, training: dict, n_p
         "n_chars": len(tok.chars),
         "n_merges": len(tok.merges),
         "first_merges": ["+".join(m).replace(" ", SPACE_MARKER) for m in tok.merges[:4]],
-        "cats": [tok.show(i) for i in tok.encode(" cats")],
+        "cats": [tok.show(i) for i in tok.encode(" " + roles["unseen_word"])],
         "picks": {p: t["top"][0] for p, t in traces.items()},
         "subject_head": {"head": subject_head, "token": cat["tokens"][subject_pos],
                          "weight_cat": last_w[subject_head][subject_pos],
@@ -120,7 +120,8 @@ def summarise(cfg: TinyConfig, tok: Tokenizer, traces: dict, training: dict, n_p
         "loss": {"first": losses[0], "last": losses[-1], "steps": len(losses) - 1},
         "toy_softmax": {"scores": toy["scores"], "by_temperature": [{"t": t, "probs": softmax_t(toy["scores"], t)}
                                                                     for t in toy["temperatures"]]},
-        "roles": {"subject": roles["subject"], "subject_position": subject_pos, "verbs": roles["verbs"]},
+        "roles": {"subject": roles["subject"], "subject_position": subject_pos, "verbs": roles["verbs"],
+                  "unseen_word": roles["unseen_word"]},
     }
 
 

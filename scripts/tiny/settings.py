@@ -102,7 +102,7 @@ def check_fit(m: dict, corpus: list[str], tok: Tokenizer) -> None:
                 f"{m['n_ctx']} (raise vocab_size or n_ctx, or shorten the sentence)")
 
 
-def check_texts(raw: dict, m: dict, tok: Tokenizer) -> None:
+def check_texts(raw: dict, m: dict, tok: Tokenizer, corpus: list[str]) -> None:
     """Prompts and the other texts the export traces: known characters, and within n_ctx where they must be."""
     prompts = raw.get("prompts")
     if not (isinstance(prompts, list) and prompts and all(isinstance(p, str) and p for p in prompts)):
@@ -119,7 +119,7 @@ def check_texts(raw: dict, m: dict, tok: Tokenizer) -> None:
     roles = raw.get("roles")
     if not isinstance(roles, dict):
         raise _fail("roles", "must be an object naming which prompts the pages' facts come from")
-    for key in ("subject", "verbs", "greedy"):
+    for key in ("subject", "verbs", "greedy", "unseen_word"):
         if key not in roles:
             raise _fail(f"roles.{key}", "is missing")
     subject, verbs, greedy = roles["subject"], roles["verbs"], roles["greedy"]
@@ -131,6 +131,12 @@ def check_texts(raw: dict, m: dict, tok: Tokenizer) -> None:
     if not (isinstance(greedy, list) and greedy and all(isinstance(g, str) and g for g in greedy)):
         raise _fail("roles.greedy", "must be a list of at least one non-empty text")
     texts |= {f"roles.greedy[{i}]": g for i, g in enumerate(greedy)}
+    word = roles["unseen_word"]
+    if not (isinstance(word, str) and word.isalpha()):
+        raise _fail("roles.unseen_word", f"{word!r} must be one word of letters")
+    if any(word in line.split() or f" {word}." in f" {line}" for line in corpus):
+        raise _fail("roles.unseen_word", f"{word!r} must not occur in the corpus (the demo shows an unseen word)")
+    texts["roles.unseen_word"] = " " + word
     for field, text in texts.items():
         try:
             n = len(tok.encode(text))
@@ -172,5 +178,5 @@ def load() -> Settings:
                          f"{model['vocab_size']} leaves after end-of-text ({model['vocab_size'] - 1})")
     tok = build_tokenizer(corpus, model["vocab_size"])
     check_fit(model, corpus, tok)
-    check_texts(raw, model, tok)
+    check_texts(raw, model, tok, corpus)
     return Settings(raw, model, training, corpus, tok)
