@@ -171,7 +171,7 @@
       A.l.push({
         ln1X: buf(NC * C), ln1R: buf(NC), h1: buf(NC * C), qkv: buf(NC * 3 * C), att: buf(H * NC * NC), y: buf(NC * C),
         x1: buf(NC * C), ln2X: buf(NC * C), ln2R: buf(NC), h2: buf(NC * C), pre: buf(NC * F), act: buf(NC * F), x2: buf(NC * C),
-        dh: buf(NC * C), dqkv: buf(NC * 3 * C), dy: buf(NC * C), dact: buf(F), datt: buf(NC)
+        dh: buf(NC * C), dqkv: buf(NC * 3 * C), dy: buf(NC * C), th: buf(NC * F), dpre: buf(NC * F), datt: buf(NC)
       });
     }
 
@@ -211,134 +211,145 @@
         }
       }
     }
-    // dy -> dW, db, and dx (overwritten) when dx is given.
+    // dy -> dW, db (added into G) and dx (overwritten).
     function linBackward(dy, x, nIn, w, b, nOut, dx, T) {
       for (var t = 0; t < T; t++) {
         var xo = t * nIn, yo = t * nOut, j;
-        if (dx) for (j = 0; j < nIn; j++) dx[xo + j] = 0;
+        for (j = 0; j < nIn; j++) dx[xo + j] = 0;
         for (var i = 0; i < nOut; i++) {
           var g = dy[yo + i], r = w + i * nIn;
-          if (g === 0) continue;
           G[b + i] += g;
-          for (j = 0; j < nIn; j++) { G[r + j] += g * x[xo + j]; if (dx) dx[xo + j] += g * P[r + j]; }
+          for (j = 0; j < nIn; j++) { G[r + j] += g * x[xo + j]; dx[xo + j] += g * P[r + j]; }
         }
       }
     }
 
-    // Forward and backward for one row; adds d(sum of its losses)/d(weights) / nTargets into G.
-    function row(ids, tg) {
-      var T = ids.length, t, c, i, j, d, h, f, l, a;
-      var x = A.x0;
-      for (t = 0; t < T; t++) for (c = 0; c < C; c++) x[t * C + c] = P[off.wte + ids[t] * C + c] + P[off.wpe + t * C + c];
-      for (l = 0; l < NL; l++) {
-        var B = L[l]; a = A.l[l];
-        lnForward(x, B.ln1w, B.ln1b, a.ln1X, a.ln1R, a.h1, T);
-        linForward(a.h1, C, B.attnW, B.attnB, 3 * C, a.qkv, T);
-        for (h = 0; h < H; h++) {
-          var qo = h * hs, ko = C + h * hs, vo = 2 * C + h * hs, ab = h * NC * NC;
-          for (i = 0; i < T; i++) {
-            var mx = -Infinity, sum = 0;
-            for (j = 0; j <= i; j++) {
-              var s = 0;
-              for (d = 0; d < hs; d++) s += a.qkv[i * 3 * C + qo + d] * a.qkv[j * 3 * C + ko + d];
-              s *= scale;
-              a.att[ab + i * NC + j] = s;
-              if (s > mx) mx = s;
-            }
-            for (j = 0; j <= i; j++) { var e = Math.exp(a.att[ab + i * NC + j] - mx); a.att[ab + i * NC + j] = e; sum += e; }
-            for (j = 0; j <= i; j++) a.att[ab + i * NC + j] /= sum;
+    // Attention forward for one block: softmax(q k^T / sqrt(hs)) over positions 0..i, times v.
+    function attnForward(a, T) {
+      var qkv = a.qkv, att = a.att, y = a.y, C3 = 3 * C;
+      for (var h = 0; h < H; h++) {
+        var qo = h * hs, ko = C + h * hs, vo = 2 * C + h * hs, ab = h * NC * NC;
+        for (var i = 0; i < T; i++) {
+          var mx = -Infinity, sum = 0, j, d, r = ab + i * NC;
+          for (j = 0; j <= i; j++) {
+            var s = 0;
+            for (d = 0; d < hs; d++) s += qkv[i * C3 + qo + d] * qkv[j * C3 + ko + d];
+            s *= scale;
+            att[r + j] = s;
+            if (s > mx) mx = s;
+          }
+          for (j = 0; j <= i; j++) { var e = Math.exp(att[r + j] - mx); att[r + j] = e; sum += e; }
+          for (j = 0; j <= i; j++) att[r + j] /= sum;
+          for (d = 0; d < hs; d++) {
+            var acc = 0;
+            for (j = 0; j <= i; j++) acc += att[r + j] * qkv[j * C3 + vo + d];
+            y[i * C + qo + d] = acc;
+          }
+        }
+      }
+    }
+    function attnBackward(a, T) {
+      var qkv = a.qkv, att = a.att, dy = a.dy, dqkv = a.dqkv, datt = a.datt, C3 = 3 * C;
+      dqkv.fill(0, 0, T * C3);
+      for (var h = 0; h < H; h++) {
+        var qo = h * hs, ko = C + h * hs, vo = 2 * C + h * hs, ab = h * NC * NC;
+        for (var i = 0; i < T; i++) {
+          var dot = 0, j, d, r = ab + i * NC;
+          for (j = 0; j <= i; j++) {
+            var w = att[r + j], s2 = 0;
             for (d = 0; d < hs; d++) {
-              var acc = 0;
-              for (j = 0; j <= i; j++) acc += a.att[ab + i * NC + j] * a.qkv[j * 3 * C + vo + d];
-              a.y[i * C + qo + d] = acc;
+              var gy = dy[i * C + qo + d];
+              s2 += gy * qkv[j * C3 + vo + d];
+              dqkv[j * C3 + vo + d] += w * gy;
+            }
+            datt[j] = s2;
+            dot += w * s2;
+          }
+          for (j = 0; j <= i; j++) {
+            var ds = att[r + j] * (datt[j] - dot) * scale;  // softmax backward, then the 1/sqrt(hs)
+            for (d = 0; d < hs; d++) {
+              dqkv[i * C3 + qo + d] += ds * qkv[j * C3 + ko + d];
+              dqkv[j * C3 + ko + d] += ds * qkv[i * C3 + qo + d];
             }
           }
         }
+      }
+    }
+    // GELU (tanh form) forward, keeping tanh for the backward pass.
+    function geluForward(a, T) {
+      var pre = a.pre, act = a.act, th = a.th;
+      for (var i = 0; i < T * F; i++) {
+        var u = pre[i], t = Math.tanh(GELU_C * (u + 0.044715 * u * u * u));
+        th[i] = t;
+        act[i] = 0.5 * u * (1 + t);
+      }
+    }
+    function geluBackward(a, T) {
+      var pre = a.pre, th = a.th, dpre = a.dpre;
+      for (var i = 0; i < T * F; i++) {
+        var u = pre[i], t = th[i];
+        dpre[i] *= 0.5 * (1 + t) + 0.5 * u * (1 - t * t) * GELU_C * (1 + 3 * 0.044715 * u * u);
+      }
+    }
+    // Tied unembedding, softmax and cross-entropy for T positions; writes dL/d(ln_f output).
+    function logitsLoss(hf, tg, dlnf, T) {
+      var loss = 0, z = A.dlog, E = off.wte;
+      for (var t = 0; t < T; t++) {
+        var mx = -Infinity, se = 0, v, c, o = t * C;
+        for (v = 0; v < V; v++) {
+          var s = 0, r = E + v * C;
+          for (c = 0; c < C; c++) s += hf[o + c] * P[r + c];
+          z[v] = s;
+          if (s > mx) mx = s;
+        }
+        for (v = 0; v < V; v++) { z[v] = Math.exp(z[v] - mx); se += z[v]; }
+        loss -= Math.log(z[tg[t]] / se);
+        for (c = 0; c < C; c++) dlnf[o + c] = 0;
+        for (v = 0; v < V; v++) {
+          var g = (z[v] / se - (v === tg[t] ? 1 : 0)) / nTargets, r2 = E + v * C;
+          for (c = 0; c < C; c++) { G[r2 + c] += g * hf[o + c]; dlnf[o + c] += g * P[r2 + c]; }
+        }
+      }
+      return loss;
+    }
+
+    // Forward and backward for one row; adds d(sum of its losses)/d(weights) / nTargets into G.
+    function row(ids, tg) {
+      var T = ids.length, t, c, i, l, a, B;
+      var x = A.x0, E = off.wte, W = off.wpe;
+      for (t = 0; t < T; t++) for (c = 0; c < C; c++) x[t * C + c] = P[E + ids[t] * C + c] + P[W + t * C + c];
+      for (l = 0; l < NL; l++) {
+        B = L[l]; a = A.l[l];
+        lnForward(x, B.ln1w, B.ln1b, a.ln1X, a.ln1R, a.h1, T);
+        linForward(a.h1, C, B.attnW, B.attnB, 3 * C, a.qkv, T);
+        attnForward(a, T);
         linForward(a.y, C, B.projW, B.projB, C, a.x1, T);
         for (i = 0; i < T * C; i++) a.x1[i] += x[i];
         lnForward(a.x1, B.ln2w, B.ln2b, a.ln2X, a.ln2R, a.h2, T);
         linForward(a.h2, C, B.fcW, B.fcB, F, a.pre, T);
-        for (i = 0; i < T * F; i++) { var u = a.pre[i]; a.act[i] = 0.5 * u * (1 + Math.tanh(GELU_C * (u + 0.044715 * u * u * u))); }
+        geluForward(a, T);
         linForward(a.act, F, B.mprojW, B.mprojB, C, a.x2, T);
         for (i = 0; i < T * C; i++) a.x2[i] += a.x1[i];
         x = a.x2;
       }
       lnForward(x, off.lnfw, off.lnfb, A.lnfX, A.lnfR, A.lnfO, T);
-      // Logits against every token's embedding (tied), softmax, loss; dlogits = (p - onehot) / N.
-      var loss = 0, dlnf = A.dlnf, dlog = A.dlog, hf = A.lnfO;
-      dlnf.fill(0, 0, T * C);
-      for (t = 0; t < T; t++) {
-        var mxl = -Infinity, se = 0, v;
-        for (v = 0; v < V; v++) {
-          var z = 0;
-          for (c = 0; c < C; c++) z += hf[t * C + c] * P[off.wte + v * C + c];
-          dlog[v] = z;
-          if (z > mxl) mxl = z;
-        }
-        for (v = 0; v < V; v++) { dlog[v] = Math.exp(dlog[v] - mxl); se += dlog[v]; }
-        loss -= Math.log(dlog[tg[t]] / se);
-        for (v = 0; v < V; v++) {
-          var g = (dlog[v] / se - (v === tg[t] ? 1 : 0)) / nTargets;
-          for (c = 0; c < C; c++) { G[off.wte + v * C + c] += g * hf[t * C + c]; dlnf[t * C + c] += g * P[off.wte + v * C + c]; }
-        }
-      }
-      var dx = A.dx;
+      var loss = logitsLoss(A.lnfO, tg, A.dlnf, T);
+      var dx = A.dx;  // the gradient at the residual stream, walking back; each branch adds into it
       dx.fill(0, 0, T * C);
-      lnBackward(dlnf, A.lnfX, A.lnfR, off.lnfw, off.lnfb, dx, T);
+      lnBackward(A.dlnf, A.lnfX, A.lnfR, off.lnfw, off.lnfb, dx, T);
       for (l = NL - 1; l >= 0; l--) {
         B = L[l]; a = A.l[l];
-        // MLP: dx is the gradient at x2 = x1 + mproj(gelu(fc(ln_2(x1)))).
-        a.dh.fill(0, 0, T * C);
-        for (t = 0; t < T; t++) {
-          var dact = a.dact;
-          for (f = 0; f < F; f++) dact[f] = 0;
-          for (c = 0; c < C; c++) {
-            var go = dx[t * C + c], r0 = B.mprojW + c * F;
-            G[B.mprojB + c] += go;
-            for (f = 0; f < F; f++) { G[r0 + f] += go * a.act[t * F + f]; dact[f] += go * P[r0 + f]; }
-          }
-          for (f = 0; f < F; f++) {
-            var pu = a.pre[t * F + f], th = Math.tanh(GELU_C * (pu + 0.044715 * pu * pu * pu));
-            var dg = 0.5 * (1 + th) + 0.5 * pu * (1 - th * th) * GELU_C * (1 + 3 * 0.044715 * pu * pu);
-            dact[f] *= dg;
-          }
-          for (f = 0; f < F; f++) {
-            var gp = dact[f], r1 = B.fcW + f * C;
-            G[B.fcB + f] += gp;
-            for (c = 0; c < C; c++) { G[r1 + c] += gp * a.h2[t * C + c]; a.dh[t * C + c] += gp * P[r1 + c]; }
-          }
-        }
-        lnBackward(a.dh, a.ln2X, a.ln2R, B.ln2w, B.ln2b, dx, T);  // dx is now the gradient at x1
-        // Attention: x1 = xin + proj(y).
+        linBackward(dx, a.act, F, B.mprojW, B.mprojB, C, a.dpre, T);
+        geluBackward(a, T);
+        linBackward(a.dpre, a.h2, C, B.fcW, B.fcB, F, a.dh, T);
+        lnBackward(a.dh, a.ln2X, a.ln2R, B.ln2w, B.ln2b, dx, T);  // dx: now the gradient at x1
         linBackward(dx, a.y, C, B.projW, B.projB, C, a.dy, T);
-        a.dqkv.fill(0, 0, T * 3 * C);
-        for (h = 0; h < H; h++) {
-          var qo2 = h * hs, ko2 = C + h * hs, vo2 = 2 * C + h * hs, ab2 = h * NC * NC;
-          for (i = 0; i < T; i++) {
-            var datt = a.datt, dot = 0;
-            for (j = 0; j <= i; j++) {
-              var w = a.att[ab2 + i * NC + j], s2 = 0;
-              for (d = 0; d < hs; d++) {
-                s2 += a.dy[i * C + qo2 + d] * a.qkv[j * 3 * C + vo2 + d];
-                a.dqkv[j * 3 * C + vo2 + d] += w * a.dy[i * C + qo2 + d];
-              }
-              datt[j] = s2;
-              dot += w * s2;
-            }
-            for (j = 0; j <= i; j++) {
-              var ds = a.att[ab2 + i * NC + j] * (datt[j] - dot) * scale;
-              for (d = 0; d < hs; d++) {
-                a.dqkv[i * 3 * C + qo2 + d] += ds * a.qkv[j * 3 * C + ko2 + d];
-                a.dqkv[j * 3 * C + ko2 + d] += ds * a.qkv[i * 3 * C + qo2 + d];
-              }
-            }
-          }
-        }
+        attnBackward(a, T);
         linBackward(a.dqkv, a.h1, C, B.attnW, B.attnB, 3 * C, a.dh, T);
-        lnBackward(a.dh, a.ln1X, a.ln1R, B.ln1w, B.ln1b, dx, T);  // dx is now the gradient at xin
+        lnBackward(a.dh, a.ln1X, a.ln1R, B.ln1w, B.ln1b, dx, T);  // dx: now the gradient at the block's input
       }
       for (t = 0; t < T; t++) {
-        for (c = 0; c < C; c++) { G[off.wte + ids[t] * C + c] += dx[t * C + c]; G[off.wpe + t * C + c] += dx[t * C + c]; }
+        for (c = 0; c < C; c++) { G[E + ids[t] * C + c] += dx[t * C + c]; G[W + t * C + c] += dx[t * C + c]; }
       }
       return loss;
     }
