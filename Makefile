@@ -72,7 +72,17 @@ docs/js/data/gpt2-vocab.js: scripts/site/gpt2_vocab_js.py scripts/real/gpt2_toke
 REAL_GENERATED := docs/js/data/gpt2-vocab.js
 # REAL-MODELS-END
 
-DATA := site_data/tiny/summary.json $(REAL_DATA)
+# ---- issue 11 ----
+PARITY_IN := $(shell $(STAGE) parity --inputs)
+site_data/parity/experiments.json: $(PARITY_IN) site_data/tiny/summary.json | $(VENV)/.site-deps
+	$(STAGE) parity --check || { $(MAKE) pipeline-deps && $(PY) -m scripts.core.stage parity; }
+	@touch $@
+
+docs/js/data/tiny-init.js: scripts/site/init_js.py scripts/core/io.py site_data/parity/init.json | $(VENV)/.site-deps
+	$(PY) -m scripts.site.init_js
+# ---- end issue 11 ----
+
+DATA := site_data/tiny/summary.json $(REAL_DATA) site_data/parity/experiments.json
 
 .PHONY: data
 data: $(DATA) ## run every data stage whose inputs changed
@@ -90,7 +100,7 @@ docs/assets/vendor/.stamp: scripts/site/vendor.py node_modules/.package-lock.jso
 	$(PY) -m scripts.site.vendor
 	@touch $@
 
-GENERATED := $(JS_DATA) $(REAL_GENERATED) docs/assets/figures/.stamp docs/assets/vendor/.stamp
+GENERATED := $(JS_DATA) docs/js/data/tiny-init.js $(REAL_GENERATED) docs/assets/figures/.stamp docs/assets/vendor/.stamp
 
 # ---- site ---------------------------------------------------------------------------------------
 .PHONY: site

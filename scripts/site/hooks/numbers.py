@@ -214,6 +214,8 @@ def build_context() -> dict:
         "gpt2": real["gpt2"], "smollm2": real["smollm2"], "facts": facts,
         "vocab": tok["vocab"], "math": math, "alt": alt, "figure": figure, "has_figure": has_figure,
         "strip": strip, "bpe_steps": lambda word: bpe_steps(tok, word),
+        # issue 11: knock-outs and the logit lens, for the experiments' static fallbacks
+        "experiments": {e["prompt"]: e for e in _read(SITE_DATA / "parity" / "experiments.json")["prompts"]},
     }
 
 
