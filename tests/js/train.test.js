@@ -1,0 +1,101 @@
+// Training in the browser against PyTorch, as llm.c checks its C: the BPE learner's merges, the
+// gradients of every parameter at step 1 (float64 autograd), and 50 Adam steps, from the build's
+// own initial weights (site_data/parity/, written by scripts/tiny/references.py).
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert");
+const fs = require("node:fs");
+const path = require("node:path");
+const { ROOT, NT, NTData, maxDiff } = require("./load.js");
+require(path.join(ROOT, "docs/js/runtime/learn.js"));
+
+const parity = (name) => JSON.parse(fs.readFileSync(path.join(ROOT, "site_data", "parity", name + ".json"), "utf8"));
+const init = parity("init");
+const mc = NTData.tiny.config.model;
+const tcfg = NTData.tiny.config.training;
+const corpus = NTData.tiny.config.corpus;
+const GRAD_TOL = 1e-9;
+const ADAM_TOL = 1e-7;
+
+function trainer() {
+  const tk = NT.tokenizer.create(NTData.tiny.tokenizer);
+  return NT.learn.createTrainer(mc, init.weights, NT.learn.makeBatch(tk, corpus, mc.n_ctx), tcfg);
+}
+
+test("the BPE learner gives Python's merges, in order, on the build corpus and every edited one", () => {
+  const ref = parity("bpe");
+  assert.ok(ref.cases.length >= 6);
+  let compared = 0;
+  for (const c of ref.cases) {
+    if (c.error) {
+      assert.throws(() => NT.learn.learnBPE(c.corpus, ref.vocab_size), (e) => e.message === c.error, c.name);
+    } else {
+      const js = NT.learn.learnBPE(c.corpus, ref.vocab_size);
+      assert.deepStrictEqual(js.chars, c.chars, `${c.name}: characters`);
+      assert.deepStrictEqual(js.merges, c.merges, `${c.name}: merges`);
+      compared += c.merges.length;
+    }
+  }
+  console.log(`# BPE: ${ref.cases.length} corpora, ${compared} merges compared, all equal`);
+});
+
+test("the learned tokenizer on the build corpus is the build's tokenizer", () => {
+  const js = NT.learn.learnBPE(corpus, mc.vocab_size);
+  const tj = NT.learn.tokenizerJson(js.chars, js.merges, NTData.tiny.tokenizer);
+  assert.deepStrictEqual(tj.vocab, NTData.tiny.tokenizer.vocab);
+});
+
+test("step-1 gradients of every parameter equal PyTorch float64 autograd", () => {
+  const ref = parity("grads");
+  const tr = trainer();
+  const loss = tr.lossAndGrad();
+  const g = NT.learn.flatten(ref.grads);
+  assert.strictEqual(g.length, tr.size);
+  const worst = maxDiff(Array.from(tr.grad), g, "grad");
+  console.log(`# step-1 loss: JS ${loss} vs PyTorch ${ref.loss} (|diff| ${Math.abs(loss - ref.loss).toExponential(2)}); ` +
+    `gradients, ${g.length} parameters: largest |diff| ${worst.toExponential(2)} (tolerance ${GRAD_TOL})`);
+  assert.ok(Math.abs(loss - ref.loss) <= GRAD_TOL);
+  assert.ok(worst <= GRAD_TOL);
+});
+
+test("50 Adam steps equal PyTorch's in every loss and weight", () => {
+  const ref = parity("adam");
+  const tr = NT.learn.createTrainer(mc, init.weights, NT.learn.makeBatch(NT.tokenizer.create(NTData.tiny.tokenizer), corpus, mc.n_ctx),
+    { lr: ref.lr, betas: ref.betas, eps: ref.eps });
+  const losses = [];
+  for (let i = 0; i < ref.steps; i++) losses.push(tr.step());
+  losses.push(tr.lossAndGrad());
+  const lossDiff = maxDiff(losses, ref.losses, "loss");
+  const wDiff = maxDiff(Array.from(tr.params), NT.learn.flatten(ref.weights), "weights");
+  console.log(`# ${ref.steps} Adam steps: largest |diff| in loss ${lossDiff.toExponential(2)}, in weights ${wDiff.toExponential(2)} (tolerance ${ADAM_TOL})`);
+  assert.ok(lossDiff <= ADAM_TOL);
+  assert.ok(wDiff <= ADAM_TOL);
+});
+
+test("the same seed and corpus give the same model twice, bit for bit", () => {
+  const a = trainer(), b = trainer();
+  for (let i = 0; i < 200; i++) { a.step(); b.step(); }
+  assert.ok(a.params.every((x, i) => Object.is(x, b.params[i])));
+  assert.ok(a.params.some((x, i) => x !== NT.learn.flatten(init.weights)[i]));  // and it did move
+});
+
+test("the trained weights come back in the nested layout the model reads", () => {
+  const tr = trainer();
+  tr.step();
+  const m = NT.model.create({ config: NTData.tiny.config, weights: tr.weights() });
+  assert.strictEqual(m.forward([1, 2]).probs.length, 2);
+});
+
+test("bad corpora are refused with one line and nothing learned", () => {
+  const limits = { maxSentences: 60, builtSentences: 12, maxChars: 60, nCtx: mc.n_ctx };
+  const bad = ["", "  \n\n", "the cat 😀 sat.", "the cat sat on the <b>mat</b>.", "der Kater saß.",
+    Array.from({ length: 500 }, (_, i) => "the cat sat " + i + ".").join("\n")];
+  for (const text of bad) {
+    const r = NT.learn.checkCorpus(text, limits);
+    assert.strictEqual(r.ok, false, JSON.stringify(text.slice(0, 30)));
+    assert.ok(r.message && !r.message.includes("\n"));
+  }
+  assert.ok(NT.learn.checkCorpus(corpus.join("\n"), limits).ok);
+  const many = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  assert.throws(() => NT.learn.learnBPE([many], mc.vocab_size), /different characters/);
+});
