@@ -78,7 +78,7 @@ DATA := site_data/tiny/summary.json $(REAL_DATA)
 data: $(DATA) ## run every data stage whose inputs changed
 
 # ---- site inputs generated from site_data and node_modules (ignored by git) --------------------
-JS_DATA := docs/js/data/tiny-model.js docs/js/data/tiny-snapshots.js
+JS_DATA := docs/js/data/tiny-model.js docs/js/data/tiny-snapshots.js docs/js/data/nexttoken-tiny-weights.json
 $(JS_DATA) &: scripts/site/tiny_js.py scripts/core/io.py $(wildcard site_data/tiny/*.json) | $(VENV)/.site-deps
 	$(PY) -m scripts.site.tiny_js
 
