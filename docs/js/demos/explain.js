@@ -199,13 +199,15 @@
   }
 
   // A number as a button that opens its arithmetic in the panel of its section (.nt-stage/.nt-lane,
-  // or the nearest .nt-x-host). make() builds the explanation only when opened.
+  // or the nearest .nt-x-host). make() builds the explanation only when opened. opts.hideText: a
+  // coloured cell whose number is in its label and title.
   var uid = 0;
   function button(text, make, opts) {
     var U = root.NTUI;
     opts = opts || {};
     var b = U.el("button", { type: "button", class: "nt-x-num" + (opts.cls ? " " + opts.cls : ""), "aria-expanded": "false",
-      "aria-label": opts.label ? opts.label + ": " + text + ", show how it is computed" : null, text: text });
+      "aria-label": opts.label ? opts.label + ": " + text + ", show how it is computed" : null, "data-shown": text,
+      text: opts.hideText ? null : text });
     b.addEventListener("click", function () {
       var host = b.closest(".nt-x-host, .nt-stage, .nt-lane") || b.parentNode;
       var panel = host.querySelector(":scope > .nt-x-panel");
