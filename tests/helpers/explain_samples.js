@@ -22,5 +22,7 @@ const out = [
   X.residual(cfg, ids, [["x", tr.x[t]], ["attention", B.attn_out[t]]], 2, B.resid_mid[t][2], "after attention", `tr["h"][0]["resid_mid"][${t}]`),
   X.residual(cfg, ids, [["wte", tr.wte[1]], ["wpe", tr.wpe[1]]], 6, tr.x[1][6], "input", `tr["x"][1]`),
   X.mlp(cfg, tr, w, ids, 0, t, 4),
+  X.mix(cfg, tr, ids, 0, 1, t, 2),
+  X.proj(cfg, tr, w, ids, 0, t, 5),
 ];
 console.log(JSON.stringify(out.map((e) => ({ kind: e.kind, snippet: e.snippet, eq: e.lines[e.lines.length - 1].eq }))));

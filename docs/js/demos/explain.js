@@ -163,7 +163,34 @@
              lines: ls, snippet: snippet(cfg, ids, [printLine("tr[\"h\"][" + l + "][\"mlp_out\"][" + t + ", " + c + "]")]) };
   }
 
-  var explain = { logit: logit, prob: prob, score: score, weight: weight, layerNorm: layerNorm, residual: residual, mlp: mlp, num: num };
+  // a head's output cell d at position i: the weighted mix of the value vectors it may see
+  function mix(cfg, tr, ids, l, h, i, d) {
+    var B = tr.h[l], ls = [], prods = [];
+    for (var j = 0; j <= i; j++) {
+      prods.push(B.attn_weights[h][i][j] * B.v[h][j][d]);
+      ls.push(line("weight on " + j + " × v[" + j + "][" + d + "]", "mul", [B.attn_weights[h][i][j], B.v[h][j][d]], prods[j]));
+    }
+    ls.push(line("sum over positions 0.." + i, "sum", prods, B.head_out[h][i][d]));
+    return { kind: "mix", title: "Head " + (h + 1) + " output, position " + i + ", cell " + d, formula: "out[d] = Σ_j weight[j] × v[j][d]", lines: ls,
+             snippet: snippet(cfg, ids, [printLine("tr[\"h\"][" + l + "][\"head_out\"][" + h + "][" + i + ", " + d + "]")]) };
+  }
+
+  // attention output cell c: the output projection c_proj over the heads' outputs side by side
+  function proj(cfg, tr, w, ids, l, t, c) {
+    var B = tr.h[l], P = w.h[l].attn.c_proj, joined = [], ls = [], terms = [];
+    B.head_out.forEach(function (ho) { joined = joined.concat(ho[t]); });
+    joined.forEach(function (a, k) {
+      terms.push(P.weight[c][k] * a);
+      ls.push(line("c_proj[" + c + "][" + k + "] × joined[" + k + "]", "mul", [P.weight[c][k], a], terms[k]));
+    });
+    terms.push(P.bias[c]);
+    ls.push(line("sum, + bias", "sum", terms, B.attn_out[t][c]));
+    return { kind: "proj", title: "Attention output (c_proj), position " + t + ", cell " + c,
+             formula: "attn_out[c] = Σ_k c_proj[c][k] × joined[k] + b[c]   (joined = the heads' outputs side by side)", lines: ls,
+             snippet: snippet(cfg, ids, [printLine("tr[\"h\"][" + l + "][\"attn_out\"][" + t + ", " + c + "]")]) };
+  }
+
+  var explain = { mix: mix, proj: proj, logit: logit, prob: prob, score: score, weight: weight, layerNorm: layerNorm, residual: residual, mlp: mlp, num: num };
 
   // ---- the browser side: numbers as buttons, one panel per demo section ----------------------------
   var OPS = { sum: " + ", mul: " × ", div: " ÷ ", sub: " − " };
