@@ -193,7 +193,7 @@ def test_sampling_ruler_and_thousand_draws(open_page):
     assert start <= float(mark.get_attribute("data-u")) < end + 1e-3
 
     def counts():
-        root.get_by_role("button", name="Draw 1,000 times").click()
+        root.get_by_role("button", name="Sample 1,000 times").click()
         return [int(x) for x in root.locator("[data-hist] li[data-count]").evaluate_all("ls => ls.map(l => l.dataset.count)")]
 
     root.locator("input[data-role=seed]").fill("7")
@@ -261,4 +261,65 @@ def test_phone_width_with_numbers_open(open_page, name):
     page.wait_for_timeout(100)
     overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 1, f"{name}: {overflow}px wider than a 360-px phone with numbers open"
+    clean(page)
+
+
+# ---- the map of the pass -------------------------------------------------------------------------
+
+HIGHLIGHT = {"tokens.html": {"text", "tokens", "ids"}, "embeddings.html": {"wte + wpe"}, "attention.html": {"heads"},
+             "block.html": {"ln_1", "+ residual", "ln_2", "MLP", "ln_f"},
+             "sampling.html": {"logits", "softmax", "sampling rule"}, "generation.html": {"append, repeat"}}
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_pass_map_on_every_page(open_page, name):
+    """In the HTML as served (the map needs no script): every part links to an existing page; this page's marked."""
+    html = (SITE / name).read_text()
+    assert html.count('<nav class="nt-pass"') == 1, f"{name}: no map of the pass"
+    page = open_page(name)
+    nav = page.get_by_role("navigation", name=re.compile("The whole pass"))
+    links = nav.get_by_role("link")
+    labels = links.all_inner_texts()
+    assert labels[:4] == ["text", "tokens", "ids", "wte + wpe"] and labels[-1].startswith("append")
+    assert len(labels) == 15
+    for href in links.evaluate_all("as => as.map(a => a.getAttribute('href'))"):
+        assert (SITE / href).is_file(), f"{name}: the map links to a missing page {href}"
+    current = nav.locator("a[aria-current=page]")
+    assert set(current.all_inner_texts()) == HIGHLIGHT.get(name, set())
+    for href in current.evaluate_all("as => as.map(a => a.getAttribute('href'))"):
+        assert href == name
+    clean(page)
+
+
+# ---- embeddings ----------------------------------------------------------------------------------
+
+def test_embeddings_nearest_by_cosine(open_page):
+    import json
+
+    import numpy as np
+
+    from scripts.tiny.tokenizer import load_tokenizer
+    wte = np.array(json.loads((ROOT / "site_data" / "tiny" / "weights.json").read_text())["weights"]["wte"])
+    tok = load_tokenizer(ROOT / "site_data" / "tiny" / "tokenizer.json")
+    unit = wte / np.linalg.norm(wte, axis=1, keepdims=True)
+    cos = unit @ unit.T
+    np.fill_diagonal(cos, -np.inf)
+    page = open_page("embeddings.html")
+    root = page.locator('.nt-demo[data-demo="embeddings"]')
+    ready(page)
+    select = root.locator("select")
+    for name in ("·cat", "·dog"):
+        i = next(j for j in range(len(wte)) if tok.show(j) == name)
+        select.focus()  # keyboard reaches the control
+        select.select_option(str(i))
+        rows = root.locator("li[data-token]")
+        want = [tok.show(int(j)) for j in np.argsort(-cos[i], kind="stable")[:5]]
+        assert rows.evaluate_all("ls => ls.map(l => l.dataset.token)") == want
+        assert float(rows.first.get_attribute("data-cos")) == pytest.approx(cos[i].max(), abs=1e-9)
+        assert root.locator(".nt-embed-pick").count() == 1 and root.locator(".nt-embed-near").count() == 5
+    # ·cat and ·dog are each other's nearest
+    cat = next(j for j in range(len(wte)) if tok.show(j) == "·cat")
+    dog = next(j for j in range(len(wte)) if tok.show(j) == "·dog")
+    assert int(np.argmax(cos[cat])) == dog and int(np.argmax(cos[dog])) == cat
+    assert root.locator("svg circle").count() == len(wte)
     clean(page)

@@ -246,15 +246,24 @@
         panel = U.el("div", { class: "nt-x-panel", id: "nt-x-" + uid, role: "region", "aria-label": "How the number is computed" });
         host.appendChild(panel);
       }
-      U.clear(panel).appendChild(render(U, make(), text));
+      U.clear(panel).appendChild(render(U, make(), b.getAttribute("data-shown")));  // relabel() may have changed it
       panel.hidden = false;
       b.setAttribute("aria-controls", panel.id);
       b.setAttribute("aria-expanded", "true");
     });
+    b._label = opts.label;
     return b;
   }
 
-  var NTX = { explain: explain, button: button, render: render, WEIGHTS_URL: WEIGHTS_URL, D: D };
+  // The same button showing another number (a cursor moved): new text, and any open panel closes.
+  function relabel(b, text) {
+    if (!b.classList.contains("nt-cell")) b.textContent = text;
+    b.setAttribute("data-shown", text);
+    if (b._label) b.setAttribute("aria-label", b._label + ": " + text + ", show how it is computed");
+    if (b.getAttribute("aria-expanded") === "true") b.click();
+  }
+
+  var NTX = { explain: explain, button: button, relabel: relabel, render: render, WEIGHTS_URL: WEIGHTS_URL, D: D };
   root.NTX = NTX;
   if (typeof module === "object" && module.exports) module.exports = NTX;
 })(typeof window !== "undefined" ? window : globalThis);

@@ -23,7 +23,7 @@
     var seedIn = U.el("input", { type: "number", min: "0", max: "1000000", step: "1", value: "1", class: "nt-input nt-seed", "data-role": "seed" });
     seedIn.addEventListener("change", function () { draw(false); });
     var drawBtn = U.button("Draw", function () { draw(true); }, { primary: true });
-    var manyBtn = U.button("Draw 1,000 times", function () { drawMany(); });
+    var manyBtn = U.button("Sample 1,000 times", function () { drawMany(); });
     var hist = null;  // counts of the last 1,000 draws, for the current settings
     var barsEl = U.el("div", { class: "nt-output", "aria-live": "polite" });
     var pickEl = U.el("p", { class: "nt-pick", "aria-live": "polite" });

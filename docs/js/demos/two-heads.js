@@ -65,7 +65,13 @@
 
     function heatmap(w, hd, tokens) {
       var n = tokens.length;
-      var readout = U.el("p", { class: "nt-readout", "aria-live": "polite" });
+      // The readout's two numbers are buttons made once, relabelled as the cursor moves (a keyboard
+      // reader keeps its place); each opens the arithmetic of the cell under the cursor.
+      var here = { i: 0, j: 0 };
+      var readText = U.el("span");
+      var weightBtn = window.NTX.button("", function () { return X.weight(cfg, tr, ids, 0, hd, here.i, here.j); }, { label: "weight" });
+      var scoreBtn = window.NTX.button("", function () { return X.score(cfg, tr, ids, 0, hd, here.i, here.j); }, { label: "score" });
+      var readout = U.el("p", { class: "nt-readout", "aria-live": "polite" }, [readText, weightBtn, ", score ", scoreBtn, "."]);
       var grid = U.el("div", { class: "nt-heat", role: "grid", tabindex: "0",
         "aria-label": "Head " + (hd + 1) + " attention weights; use the arrow keys to move between cells" });
       grid.style.setProperty("--n", n + 1);
@@ -89,17 +95,13 @@
         i = Math.max(0, Math.min(n - 1, i));
         j = Math.max(0, Math.min(i, j));
         cursor = { i: i, j: j };
+        here = { i: i, j: j };
         cells.forEach(function (row) { row.forEach(function (c) { c.classList.remove("nt-cursor"); }); });
         cells[i][j].classList.add("nt-cursor");
-        var open = lane && lane.querySelector(":scope > .nt-x-panel");
-        if (open) open.hidden = true;  // it explained the previous cell
-        U.clear(readout);
-        readout.appendChild(document.createTextNode("Head " + (hd + 1) + ": position " + i + " (" + tokens[i] + ") gives " + U.pct(w[i][j]) +
-          " of its attention to position " + j + " (" + tokens[j] + "). Weight "));
-        readout.appendChild(window.NTX.button(U.pct(w[i][j]), function () { return X.weight(cfg, tr, ids, 0, hd, i, j); }, { label: "weight" }));
-        readout.appendChild(document.createTextNode(", score "));
-        readout.appendChild(window.NTX.button(U.fix(tr.h[0].scores[hd][i][j], 2), function () { return X.score(cfg, tr, ids, 0, hd, i, j); }, { label: "score" }));
-        readout.appendChild(document.createTextNode("."));
+        readText.textContent = "Head " + (hd + 1) + ": position " + i + " (" + tokens[i] + ") gives " + U.pct(w[i][j]) +
+          " of its attention to position " + j + " (" + tokens[j] + "). Weight ";
+        window.NTX.relabel(weightBtn, U.pct(w[i][j]));
+        window.NTX.relabel(scoreBtn, U.fix(tr.h[0].scores[hd][i][j], 2));
       }
       grid.addEventListener("keydown", function (e) {
         var k = e.key, i = cursor.i, j = cursor.j;
@@ -112,9 +114,9 @@
         move(i, j);
       });
       grid.addEventListener("focus", function () { move(cursor.i, cursor.j); });
-      var lane = null, top = 0;
+      var top = 0;
       w[n - 1].forEach(function (x, j) { if (x > w[n - 1][top]) top = j; });
-      lane = U.el("div", { class: "nt-lane", "data-head": hd }, [
+      var lane = U.el("div", { class: "nt-lane", "data-head": hd }, [
         U.el("p", { class: "nt-lane-title", text: "Head " + (hd + 1) }),
         U.el("div", { class: "nt-heat-wrap" }, [grid]),
         U.el("p", { class: "nt-small", text: "The last token (" + tokens[n - 1] + ") looks most at " + tokens[top] + " (" + U.pct(w[n - 1][top]) + ")." }),
