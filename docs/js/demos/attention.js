@@ -16,7 +16,7 @@
     var headPick = U.radios("Which head", options, head, function (v) { head = Number(v); lanes.forEach(function (l) { l.run(); }); });
 
     ["data-prompt-a", "data-prompt-b"].forEach(function (attr, k) {
-      var lane = { msg: U.message(), out: U.el("div", { class: "nt-lane-out", "aria-live": "polite" }) };
+      var lane = { msg: U.message(), out: U.el("div", { class: "nt-lane-out nt-x-host", "aria-live": "polite" }) };
       lane.prompt = U.textInput("Prompt " + (k === 0 ? "A" : "B"), root.getAttribute(attr) || "", function () { lane.run(); });
       lane.run = function () {
         lane.msg.clear();
@@ -25,7 +25,7 @@
         if (!r.ok) { lane.msg.show(r.message, "error"); return; }
         if (r.note) lane.msg.show(r.note, "info");
         var tr = m.forward(r.ids);
-        var last = r.ids.length - 1;
+        var last = r.ids.length - 1, X = window.NTX.explain, cfg = m.config, ids = r.ids;
         var w = tr.h[0].attn_weights[head][last];
         var cols = U.el("div", { class: "nt-attn-cols", role: "list", "aria-label": "attention from the last token, head " + (head + 1) });
         r.tokens.forEach(function (tok, j) {
@@ -33,15 +33,38 @@
           bar.style.setProperty("--w", w[j].toFixed(4));
           cols.appendChild(U.el("span", { class: "nt-attn-col", role: "listitem", "data-token": tok, "data-weight": w[j] }, [
             U.el("span", { class: "nt-attn-track" }, [bar]),
-            U.el("code", { text: tok }), U.el("span", { class: "nt-attn-pct", text: U.pct(w[j]) })]));
+            U.el("code", { text: tok }),
+            window.NTX.button(U.pct(w[j]), function () { return X.weight(cfg, tr, ids, 0, head, last, j); }, { cls: "nt-attn-pct", label: "weight on " + tok }),
+            window.NTX.button(U.fix(tr.h[0].scores[head][last][j], 2), function () { return X.score(cfg, tr, ids, 0, head, last, j); },
+              { cls: "nt-attn-score", label: "score of " + tok })]));
         });
+        // What the weights gather: each visible position's value vector, scaled by its weight, summed.
+        var V = tr.h[0].v[head], out = tr.h[0].head_out[head][last];
+        var top = U.maxAbs(V.concat([out]));
+        var mixGrid = U.el("div", { class: "nt-vecgrid nt-vecgrid-3" }, [U.el("span", { class: "nt-vh", text: "token" }),
+          U.el("span", { class: "nt-vh", text: "weight" }), U.el("span", { class: "nt-vh", text: "value vector v" })]);
+        r.tokens.forEach(function (tok, j) {
+          mixGrid.appendChild(U.el("code", { text: tok }));
+          mixGrid.appendChild(U.el("span", { class: "nt-num" }, [window.NTX.button(U.pct(w[j]), function () {
+            return X.weight(cfg, tr, ids, 0, head, last, j); }, { label: "weight on " + tok })]));
+          mixGrid.appendChild(U.strip(V[j], "value vector of " + tok, { top: top }));
+        });
+        mixGrid.appendChild(U.el("span", { class: "nt-vh", text: "= mix" }));
+        mixGrid.appendChild(U.el("span", { class: "nt-num", text: "Σ weight × v" }));
+        mixGrid.appendChild(U.strip(out, "the head's output at " + r.tokens[last], { top: top,
+          explain: function (d) { return function () { return X.mix(cfg, tr, ids, 0, head, last, d); }; } }));
+        lane.out.appendChild(U.el("p", { class: "nt-small", text: "Attention from the last token (" + r.tokens[last] + "), head " + (head + 1) + " (weight, then score):" }));
+        lane.out.appendChild(U.el("div", { class: "nt-scroll" }, [cols]));
+        lane.out.appendChild(U.el("p", { class: "nt-small", text: "What it gathers: the value vectors, mixed by those weights (open a cell of the mix)." }));
+        lane.out.appendChild(U.legend(top, "colour scale"));
+        lane.out.appendChild(U.el("div", { class: "nt-scroll" }, [mixGrid]));
         var probs = tr.probs[last];
         var order = U.argsort(probs).slice(0, 3);
-        lane.out.appendChild(U.el("p", { class: "nt-small", text: "Attention from the last token (" + r.tokens[last] + "), head " + (head + 1) + ":" }));
-        lane.out.appendChild(cols);
         lane.out.appendChild(U.el("p", { class: "nt-small", text: "Most likely next tokens:" }));
         lane.out.appendChild(U.bars(order.map(function (id) {
-          return { label: t.tk.show(id), value: probs[id], text: U.pct(probs[id]), data: { token: t.tk.show(id), prob: probs[id] } };
+          return { label: t.tk.show(id), value: probs[id], data: { token: t.tk.show(id), prob: probs[id] },
+            text: window.NTX.button(U.pct(probs[id]), function () { return X.prob(cfg, ids, tr.logits[last], id, t.tk.show(id), 1, null, last); },
+              { label: "probability of " + t.tk.show(id) }) };
         }), { label: "next-token probabilities" }));
         lane.out.appendChild(U.el("p", { class: "nt-pick" }, ["Answer: ", U.el("code", { class: "nt-pick-token", text: t.tk.show(order[0]) })]));
       };

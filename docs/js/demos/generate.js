@@ -1,6 +1,7 @@
 // Demo 3: write a sentence. The generation loop in two lanes over the same tiny model: without a
 // KV cache (keys and values recomputed for every token at every step) and with one (a prefill, then
-// one new row per step). Greedy picks, so both lanes write the same text.
+// one new row per step). Greedy picks, so both lanes write the same text. Under the cache lane, the K
+// and V caches themselves, row by row as they fill, the rows computed at this step marked.
 (function () {
   "use strict";
   var U = window.NTUI;
@@ -78,7 +79,8 @@
           text,
           U.el("div", { class: "nt-table-wrap" }, [table]),
           U.el("p", { class: "nt-totals", "data-rows": rows, "data-ops": ops,
-            text: "Total: " + rows + " K,V rows, " + ops.toLocaleString("en") + " multiply-adds" })]));
+            text: "Total: " + rows + " K,V rows, " + ops.toLocaleString("en") + " multiply-adds" }),
+          run.useCache && shown > 0 ? cacheView(run.steps[shown - 1], shown - 1) : null]));
       });
       var done = shown >= total;
       stepBtn.disabled = allBtn.disabled = done;
@@ -86,6 +88,31 @@
       else if (done) status.textContent = "Stopped after " + total + " new tokens: " +
         (runs[0].stoppedBy === "eot" ? "the model picked end-of-text." : "max_new_tokens reached.");
       else status.textContent = "Step " + shown + " of at most " + maxNew + ".";
+    }
+
+    // The cache after step i: the K and V rows of the step's window (the same numbers the traced
+    // forward pass gives for it), one row per position; the rows this step computed are marked.
+    function cacheView(step, i) {
+      var win = step.window, tr = m.forward(win), L = tr.h.length - 1;
+      var fresh = i === 0 || step.rebuilt ? win.length : 1;
+      var wrap = U.el("div", { class: "nt-kv", "data-rows": win.length, "data-new": fresh });
+      ["k", "v"].forEach(function (which) {
+        var rowsKV = win.map(function (_, pos) { return [].concat.apply([], tr.h[L][which].map(function (hd) { return hd[pos]; })); });
+        var top = U.maxAbs(rowsKV);
+        var grid = U.el("div", { class: "nt-vecgrid nt-vecgrid-3" });
+        rowsKV.forEach(function (row, pos) {
+          var isNew = pos >= win.length - fresh;
+          grid.appendChild(U.el("span", { class: "nt-num", text: String(pos) }));
+          grid.appendChild(U.el("code", { class: isNew ? "nt-kv-new" : null, text: t.tk.show(win[pos]) }));
+          var st = U.strip(row, (which === "k" ? "key" : "value") + " row " + pos + (isNew ? " (new)" : ""), { top: top });
+          if (isNew) st.classList.add("nt-kv-new");
+          grid.appendChild(st);
+        });
+        wrap.appendChild(U.el("p", { class: "nt-small", text: (which === "k" ? "K cache" : "V cache") + " (layer " + (L + 1) + ", both heads side by side): " +
+          win.length + " of " + nCtx + " rows" + (fresh === 1 ? "; the marked row is this step's only new one." : "; all rows computed at this step (" + (i === 0 ? "prefill" : "rebuilt after a slide") + ").") }));
+        wrap.appendChild(U.el("div", { class: "nt-scroll" }, [grid]));
+      });
+      return wrap;
     }
 
     prepare();

@@ -1,4 +1,7 @@
 // Demo 5: temperature with top-k and top-p, and a seeded weighted draw. T = 0 is greedy.
+// Beside each other: the probabilities before temperature (T = 1), after T and the filters (each
+// opens to exp(logit/T)/Σ), and a histogram of 1,000 seeded draws. A 0-1 ruler split by cumulative
+// probability shows where the draw's u fell.
 (function () {
   "use strict";
   var U = window.NTUI;
@@ -14,20 +17,31 @@
     var msg = U.message();
     var warn = U.message();
     var prompt = U.textInput("Prompt", root.getAttribute("data-prompt") || "the cat", function () { compute(); });
-    var tS = U.slider("Temperature T", 0, 2, 0.05, 1, function (v) { st.T = v; render(); }, function (v) { return v === 0 ? "0 (greedy)" : v.toFixed(2); });
-    var kS = U.slider("top-k", 0, V, 1, 0, function (v) { st.topK = v; render(); }, function (v) { return v === 0 ? "off" : String(v); });
-    var pS = U.slider("top-p", 0.05, 1, 0.05, 1, function (v) { st.topP = v; render(); }, function (v) { return v >= 1 ? "1 (off)" : v.toFixed(2); });
+    var tS = U.slider("Temperature T", 0, 2, 0.05, 1, function (v) { st.T = v; hist = null; render(); }, function (v) { return v === 0 ? "0 (greedy)" : v.toFixed(2); });
+    var kS = U.slider("top-k", 0, V, 1, 0, function (v) { st.topK = v; hist = null; render(); }, function (v) { return v === 0 ? "off" : String(v); });
+    var pS = U.slider("top-p", 0.05, 1, 0.05, 1, function (v) { st.topP = v; hist = null; render(); }, function (v) { return v >= 1 ? "1 (off)" : v.toFixed(2); });
     var seedIn = U.el("input", { type: "number", min: "0", max: "1000000", step: "1", value: "1", class: "nt-input nt-seed", "data-role": "seed" });
     seedIn.addEventListener("change", function () { draw(false); });
     var drawBtn = U.button("Draw", function () { draw(true); }, { primary: true });
+    var manyBtn = U.button("Sample 1,000 times", function () { drawMany(); });
+    var hist = null;  // counts of the last 1,000 draws, for the current settings
     var barsEl = U.el("div", { class: "nt-output", "aria-live": "polite" });
     var pickEl = U.el("p", { class: "nt-pick", "aria-live": "polite" });
+    var ruler = U.el("div", { class: "nt-ruler-wrap" });
     live.appendChild(U.el("div", { class: "nt-controls" }, [prompt.wrap, tS.wrap, kS.wrap, pS.wrap]));
-    live.appendChild(U.el("div", { class: "nt-controls nt-buttons" }, [U.field("Seed", seedIn), drawBtn]));
+    live.appendChild(U.el("div", { class: "nt-controls nt-buttons" }, [U.field("Seed", seedIn), drawBtn, manyBtn]));
     live.appendChild(msg.node);
     live.appendChild(warn.node);
     live.appendChild(barsEl);
     live.appendChild(pickEl);
+    live.appendChild(ruler);
+
+    // Both draw buttons act on the same logits, so one note says why they cannot.
+    function why(text) {
+      U.setDisabled(drawBtn, text);
+      manyBtn.disabled = !!text;
+      manyBtn.setAttribute("aria-describedby", drawBtn.getAttribute("aria-describedby"));
+    }
 
     function opts() { return { temperature: st.T, topK: st.topK || undefined, topP: st.topP >= 1 ? undefined : st.topP }; }
 
@@ -35,11 +49,17 @@
       msg.clear();
       st.logits = null;
       var r = U.encodePrompt(prompt.input.value);
-      if (!r.ok) { msg.show(r.message, "error"); U.clear(barsEl); pickEl.textContent = ""; drawBtn.disabled = true; return; }
+      hist = null;
+      if (!r.ok) {
+        msg.show(r.message, "error"); U.clear(barsEl); U.clear(ruler); pickEl.textContent = "";
+        why("Nothing to draw from: fix the prompt first.");
+        return;
+      }
       if (r.note) msg.show(r.note, "info");
       var tr = m.forward(r.ids);
+      st.ids = r.ids;
       st.logits = tr.logits[r.ids.length - 1];
-      drawBtn.disabled = false;
+      why("");
       render();
     }
 
@@ -59,28 +79,88 @@
       var keep = {};
       (x.f.kept || []).forEach(function (id) { keep[id] = true; });
       var order = U.argsort(x.probs).slice(0, SHOW);
+      var before = S.softmax(st.logits, 1);
+      var kept = x.f.kept || [];
+      var cfg = m.config, X = window.NTX.explain, T = x.o.temperature, last = st.ids.length - 1;
       U.clear(barsEl);
-      var nKept = (x.f.kept || []).length;
-      barsEl.appendChild(U.el("p", { class: "nt-small", text: "Top " + SHOW + " of " + V + " tokens; " + nKept + " kept by the filters." }));
-      barsEl.appendChild(U.bars(order.map(function (id, rank) {
-        var kept = !!keep[id];
-        var p = kept ? x.f.probs[id] : 0;
-        return { label: t.tk.show(id), value: p, text: kept ? U.pct(p) : "cut", rowCls: kept ? "" : "nt-cut",
-          data: { token: t.tk.show(id), prob: p, rank: rank } };
-      }), { label: "probabilities after temperature and filters" }));
+      U.clear(ruler);
       pickEl.textContent = "";
+      barsEl.appendChild(U.el("p", { class: "nt-small", text: "Top " + SHOW + " of " + V + " tokens; " + kept.length + " kept by the filters." }));
+      var lanes = U.el("div", { class: "nt-lanes nt-lanes-3" });
+      lanes.appendChild(U.el("div", { class: "nt-lane" }, [U.el("p", { class: "nt-lane-title", text: "Before temperature (T = 1)" }),
+        U.bars(order.map(function (id) { return { label: t.tk.show(id), value: before[id], text: U.pct(before[id]), cls: "nt-bar-before" }; }),
+          { label: "probabilities at T = 1, no filters" })]));
+      lanes.appendChild(U.el("div", { class: "nt-lane" }, [U.el("p", { class: "nt-lane-title", text: "After T = " + (T === 0 ? "0 (greedy)" : T) + " and the filters" }),
+        U.bars(order.map(function (id, rank) {
+          var k = !!keep[id];
+          var p = k ? x.f.probs[id] : 0;
+          var text = !k ? "cut" : T === 0 ? U.pct(p) : window.NTX.button(U.pct(p), function () {
+            return X.prob(cfg, st.ids, st.logits, id, t.tk.show(id), T, kept, last); }, { label: "probability of " + t.tk.show(id) });
+          return { label: t.tk.show(id), value: p, text: text, rowCls: k ? "" : "nt-cut",
+            data: { token: t.tk.show(id), prob: p, rank: rank } };
+        }), { label: "probabilities after temperature and filters" })]));
+      if (hist) {
+        lanes.appendChild(U.el("div", { class: "nt-lane", "data-hist": "" }, [U.el("p", { class: "nt-lane-title", text: "1,000 draws (seeds " + hist.seed + " to " + (hist.seed + 999) + ")" }),
+          U.bars(order.map(function (id) {
+            return { label: t.tk.show(id), value: (hist.counts[id] || 0) / 1000, text: String(hist.counts[id] || 0), cls: "nt-bar-hist", data: { count: hist.counts[id] || 0 } };
+          }), { label: "how often each token was drawn in 1,000 draws" })]));
+      }
+      barsEl.appendChild(lanes);
+    }
+
+    // The rule of the draw: u in [0, 1) falls in one token's stretch of the cumulative probabilities.
+    function drawRuler(res) {
+      U.clear(ruler);
+      var bar = U.el("div", { class: "nt-ruler", role: "img" }), cum = 0, hit = null;
+      res.kept.forEach(function (id, k) {
+        var p = res.probs[id];
+        var seg = U.el("span", { class: "nt-ruler-seg" + (id === res.id ? " nt-ruler-hit" : "") + (k % 2 ? " nt-ruler-odd" : ""),
+          title: t.tk.show(id) + ": " + cum.toFixed(3) + " to " + (cum + p).toFixed(3) },
+          p > 0.06 ? [U.el("span", { class: "nt-ruler-tok", text: t.tk.show(id) })] : []);
+        seg.style.left = (cum * 100).toFixed(3) + "%";
+        seg.style.width = (p * 100).toFixed(3) + "%";
+        if (id === res.id) hit = [cum, cum + p];
+        bar.appendChild(seg);
+        cum += p;
+      });
+      var mark = U.el("span", { class: "nt-ruler-u", "data-u": res.u }, [U.el("span", { class: "nt-ruler-u-label", text: "u = " + res.u.toFixed(3) })]);
+      mark.style.left = (res.u * 100).toFixed(3) + "%";
+      bar.appendChild(mark);
+      bar.setAttribute("aria-label", "Ruler from 0 to 1 split by cumulative probability; u = " + res.u.toFixed(3) + " falls in " + t.tk.show(res.id) +
+        "'s stretch" + (hit ? ", " + hit[0].toFixed(3) + " to " + hit[1].toFixed(3) : "") + ".");
+      ruler.appendChild(U.el("p", { class: "nt-small", text: "The draw: the kept tokens' probabilities laid end to end from 0 to 1; the token whose stretch holds u is the pick." }));
+      ruler.appendChild(bar);
+      ruler.appendChild(U.el("p", { class: "nt-ruler-scale", "aria-hidden": "true" }, [U.el("span", { text: "0" }), U.el("span", { text: "0.5" }), U.el("span", { text: "1" })]));
+    }
+
+    function seedValue() {
+      var seed = Math.max(0, Math.floor(Number(seedIn.value) || 0));
+      seedIn.value = String(seed);
+      return seed;
     }
 
     function draw(advance) {
       if (!st.logits) return;
-      var seed = Math.max(0, Math.floor(Number(seedIn.value) || 0));
-      seedIn.value = String(seed);
+      var seed = seedValue();
       var res = S.sample(st.logits, { temperature: S.validate(opts(), V).opts.temperature, topK: opts().topK, topP: opts().topP, seed: seed });
       U.clear(pickEl);
       pickEl.appendChild(document.createTextNode("Seed " + seed + ": u = " + (res.u === undefined ? "–" : Number(res.u).toFixed(3)) + " → pick "));
       pickEl.appendChild(U.el("code", { class: "nt-pick-token", "data-id": res.id, text: t.tk.show(res.id) }));
       pickEl.appendChild(document.createTextNode(" (" + U.pct(res.probs[res.id]) + ")"));
+      drawRuler(res);
       if (advance) seedIn.value = String(seed + 1);
+    }
+
+    // 1,000 draws with seeds seed .. seed+999: the same settings and seeds give the same counts.
+    function drawMany() {
+      if (!st.logits) return;
+      var seed = seedValue(), counts = {}, o = opts(), T = S.validate(o, V).opts.temperature;
+      for (var k = 0; k < 1000; k++) {
+        var id = S.sample(st.logits, { temperature: T, topK: o.topK, topP: o.topP, seed: seed + k }).id;
+        counts[id] = (counts[id] || 0) + 1;
+      }
+      hist = { seed: seed, counts: counts };
+      render();
     }
 
     compute();

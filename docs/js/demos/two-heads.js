@@ -1,6 +1,9 @@
 // Demo 6: two heads. Both heads' attention patterns as heat maps side by side (rows: the position
 // looking; columns: the position looked at; the upper triangle is masked). Each map is one focusable
-// grid: arrow keys move a cursor, Home/End jump, taps select a cell; the readout names the weight.
+// grid: arrow keys move a cursor, Home/End jump, taps select a cell; the readout names the weight,
+// whose score and weight open to their arithmetic. Below, the rest of the attention half of the block
+// at the last position: each head's output (weights · V), the two side by side, the output
+// projection c_proj, and the residual add.
 (function () {
   "use strict";
   var U = window.NTUI;
@@ -12,27 +15,63 @@
     var msg = U.message();
     var prompt = U.textInput("Prompt", root.getAttribute("data-prompt") || "the cat sat on the", function () { run(); });
     var maps = U.el("div", { class: "nt-lanes" });
+    var rest = U.el("div", { class: "nt-x-host nt-block-rest" });
     live.appendChild(U.el("div", { class: "nt-controls" }, [prompt.wrap]));
     live.appendChild(msg.node);
     live.appendChild(maps);
+    live.appendChild(rest);
+    var X = window.NTX.explain, cfg = m.config, tr = null, ids = null;
     var cursor = { i: 0, j: 0 };
 
     function run() {
       msg.clear();
       U.clear(maps);
+      U.clear(rest);
       var r = U.encodePrompt(prompt.input.value);
       if (!r.ok) { msg.show(r.message, "error"); return; }
       if (r.note) msg.show(r.note, "info");
-      var tr = m.forward(r.ids);
+      tr = m.forward(r.ids);
+      ids = r.ids;
       var n = r.ids.length;
       cursor = { i: n - 1, j: 0 };
       var W = tr.h[0].attn_weights;
       W.forEach(function (w, hd) { maps.appendChild(heatmap(w, hd, r.tokens)); });
+      blockRest(r.tokens);
+    }
+
+    // The last position through the rest of the attention half, every strip on one colour scale.
+    function blockRest(tokens) {
+      var B = tr.h[0], t = tokens.length - 1, joined = [];
+      B.head_out.forEach(function (ho) { joined = joined.concat(ho[t]); });
+      var rows = B.head_out.map(function (ho, hd) {
+        return ["head " + (hd + 1) + " output (weights · V)", ho[t], function (d) { return function () { return X.mix(cfg, tr, ids, 0, hd, t, d); }; }];
+      }).concat([
+        ["joined: the heads side by side", joined, null],
+        ["c_proj(joined): attention output", B.attn_out[t], function (c) { return function () { return X.proj(cfg, tr, window.NTData.tiny.weights, ids, 0, t, c); }; }],
+        ["+ input x (the residual)", tr.x[t], null],
+        ["= after attention", B.resid_mid[t], function (c) { return function () {
+          return X.residual(cfg, ids, [["input", tr.x[t]], ["attention", B.attn_out[t]]], c, B.resid_mid[t][c], "After attention", "tr[\"h\"][0][\"resid_mid\"][" + t + "]"); }; }]]);
+      var top = U.maxAbs(rows.map(function (r) { return r[1]; }));
+      var grid = U.el("div", { class: "nt-vecgrid nt-vecgrid-2" });
+      rows.forEach(function (r) {
+        grid.appendChild(U.el("span", { text: r[0] }));
+        grid.appendChild(U.strip(r[1], r[0], r[2] ? { top: top, explain: r[2] } : { top: top }));
+      });
+      rest.appendChild(U.el("p", { class: "nt-lane-title", text: "The rest of attention, at the last position (" + tokens[t] + ")" }));
+      rest.appendChild(U.legend(top, "colour scale"));
+      rest.appendChild(U.el("div", { class: "nt-scroll" }, [grid]));
+      rest.appendChild(U.el("p", { class: "nt-hint", text: "Open a cell of a head's output, of c_proj or of the sum to see its arithmetic." }));
     }
 
     function heatmap(w, hd, tokens) {
       var n = tokens.length;
-      var readout = U.el("p", { class: "nt-readout", "aria-live": "polite" });
+      // The readout's two numbers are buttons made once, relabelled as the cursor moves (a keyboard
+      // reader keeps its place); each opens the arithmetic of the cell under the cursor.
+      var here = { i: 0, j: 0 };
+      var readText = U.el("span");
+      var weightBtn = window.NTX.button("", function () { return X.weight(cfg, tr, ids, 0, hd, here.i, here.j); }, { label: "weight" });
+      var scoreBtn = window.NTX.button("", function () { return X.score(cfg, tr, ids, 0, hd, here.i, here.j); }, { label: "score" });
+      var readout = U.el("p", { class: "nt-readout", "aria-live": "polite" }, [readText, weightBtn, ", score ", scoreBtn, "."]);
       var grid = U.el("div", { class: "nt-heat", role: "grid", tabindex: "0",
         "aria-label": "Head " + (hd + 1) + " attention weights; use the arrow keys to move between cells" });
       grid.style.setProperty("--n", n + 1);
@@ -56,10 +95,13 @@
         i = Math.max(0, Math.min(n - 1, i));
         j = Math.max(0, Math.min(i, j));
         cursor = { i: i, j: j };
+        here = { i: i, j: j };
         cells.forEach(function (row) { row.forEach(function (c) { c.classList.remove("nt-cursor"); }); });
         cells[i][j].classList.add("nt-cursor");
-        readout.textContent = "Head " + (hd + 1) + ": position " + i + " (" + tokens[i] + ") gives " + U.pct(w[i][j]) +
-          " of its attention to position " + j + " (" + tokens[j] + ").";
+        readText.textContent = "Head " + (hd + 1) + ": position " + i + " (" + tokens[i] + ") gives " + U.pct(w[i][j]) +
+          " of its attention to position " + j + " (" + tokens[j] + "). Weight ";
+        window.NTX.relabel(weightBtn, U.pct(w[i][j]));
+        window.NTX.relabel(scoreBtn, U.fix(tr.h[0].scores[hd][i][j], 2));
       }
       grid.addEventListener("keydown", function (e) {
         var k = e.key, i = cursor.i, j = cursor.j;

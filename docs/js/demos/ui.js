@@ -39,25 +39,47 @@
 
   function fix(x, d) { return Number(x).toFixed(d === undefined ? 2 : d); }
 
-  // A vector as a strip of cells: orange positive, blue negative, opacity by size. The numbers are
-  // in the title (hover), the aria-label (screen readers) and shown on focus (keyboard, touch).
+  // A vector as a strip of cells: orange positive, blue negative, opacity by size on the scale
+  // opts.top (shared by quantities that are added, so wte + wpe = input can be checked by eye; see
+  // legend()), else the strip's own largest |value|. The numbers are in the title (hover), the
+  // aria-label and shown on focus. With opts.explain(i) -> make, each cell is a button that opens
+  // its arithmetic (explain.js).
   function strip(values, label, opts) {
     opts = opts || {};
     var digits = opts.digits === undefined ? 2 : opts.digits;
-    var top = 0;
-    values.forEach(function (v) { top = Math.max(top, Math.abs(v)); });
+    var top = opts.top || 0;
+    if (!top) values.forEach(function (v) { top = Math.max(top, Math.abs(v)); });
     top = top || 1;
     var text = values.map(function (v) { return fix(v, digits); }).join(", ");
-    var s = el("span", {
+    var open = opts.explain && window.NTX;
+    var s = el("span", open ? { class: "nt-strip nt-strip-open", role: "group", "aria-label": label } : {
       class: "nt-strip" + (opts.block ? " nt-strip-wrap" : ""), role: "img", tabindex: "0",
       "aria-label": label + ": " + text, "data-values": label + ": " + text
     });
     values.forEach(function (v, i) {
-      var c = el("span", { class: "nt-cell " + (v >= 0 ? "nt-pos" : "nt-neg"), title: i + ": " + fix(v, digits) });
-      c.style.setProperty("--a", (Math.abs(v) / top).toFixed(3));
+      var cls = "nt-cell " + (v >= 0 ? "nt-pos" : "nt-neg");
+      var c = open ? window.NTX.button(fix(v, digits), opts.explain(i), { cls: cls, label: label + ", cell " + i, hideText: true })
+        : el("span", { class: cls, title: i + ": " + fix(v, digits) });
+      if (open) c.title = i + ": " + fix(v, digits);
+      c.style.setProperty("--a", Math.min(1, Math.abs(v) / top).toFixed(3));
       s.appendChild(c);
     });
     return s;
+  }
+
+  // The colour key of strips drawn on one scale: -top (blue) .. 0 .. +top (orange).
+  function legend(top, what) {
+    return el("p", { class: "nt-legend" }, [
+      el("span", { text: (what ? what + ": " : "") + "−" + fix(top, 1) }),
+      el("span", { class: "nt-legend-ramp", "aria-hidden": "true" }),
+      el("span", { text: "+" + fix(top, 1) }),
+      el("span", { class: "nt-hint", text: " one scale for every strip here" })]);
+  }
+
+  function maxAbs(rows) {
+    var top = 0;
+    rows.forEach(function (r) { r.forEach(function (v) { top = Math.max(top, Math.abs(v)); }); });
+    return top || 1;
   }
 
   function chip(text, sub, cls) {
@@ -67,22 +89,62 @@
     ]);
   }
 
-  // Horizontal bars: items [{label, value (0..1 of the scale), text, cls, data}].
+  // Horizontal bars: items [{label, value, text (string or node), cls, rowCls, data}]. Without
+  // opts.axis, value is 0..1 of the track. With opts.axis = {lo, hi} (lo <= 0 <= hi), value is signed
+  // and drawn from a zero line, with ticks under the bars. The list is one grid (subgrid rows), so
+  // labels of any length (<|endoftext|>) keep the bars aligned.
   function bars(items, opts) {
     opts = opts || {};
-    var list = el("ol", { class: "nt-bars", "aria-label": opts.label || "bars" });
+    var ax = opts.axis, span = ax ? (ax.hi - ax.lo) || 1 : 1;
+    var list = el("ol", { class: "nt-bars" + (ax ? " nt-bars-axis" : ""), "aria-label": opts.label || "bars" });
+    if (ax) list.style.setProperty("--zero", ((0 - ax.lo) / span * 100).toFixed(2) + "%");
     items.forEach(function (it) {
-      var fill = el("span", { class: "nt-bar-fill" + (it.cls ? " " + it.cls : "") });
-      fill.style.width = (Math.max(0, Math.min(1, it.value)) * 100).toFixed(2) + "%";
+      var fill = el("span", { class: "nt-bar-fill" + (it.cls ? " " + it.cls : "") + (ax && it.value < 0 ? " nt-bar-neg" : "") });
+      if (ax) {
+        fill.style.left = ((Math.min(0, it.value) - ax.lo) / span * 100).toFixed(2) + "%";
+        fill.style.width = (Math.abs(it.value) / span * 100).toFixed(2) + "%";
+      } else fill.style.width = (Math.max(0, Math.min(1, it.value)) * 100).toFixed(2) + "%";
       var li = el("li", { class: "nt-bar" + (it.rowCls ? " " + it.rowCls : "") }, [
         el("code", { class: "nt-bar-label", text: it.label }),
         el("span", { class: "nt-bar-track", "aria-hidden": "true" }, [fill]),
-        el("span", { class: "nt-bar-value", text: it.text })
+        typeof it.text === "object" ? el("span", { class: "nt-bar-value" }, [it.text]) : el("span", { class: "nt-bar-value", text: it.text })
       ]);
       if (it.data) Object.keys(it.data).forEach(function (k) { li.setAttribute("data-" + k, it.data[k]); });
       list.appendChild(li);
     });
+    if (ax) {
+      var ticks = el("span", { class: "nt-bar-ticks" });
+      niceTicks(ax.lo, ax.hi).forEach(function (v) {
+        var tk = el("span", { class: "nt-tick" + (v === 0 ? " nt-tick-zero" : ""), text: String(v) });
+        tk.style.left = ((v - ax.lo) / span * 100).toFixed(2) + "%";
+        ticks.appendChild(tk);
+      });
+      list.appendChild(el("li", { class: "nt-bar nt-bar-axis", "aria-hidden": "true" }, [el("span"), ticks, el("span", { class: "nt-hint", text: opts.axisLabel || "" })]));
+    }
     return list;
+  }
+
+  // Round tick values (1, 2 or 5 times a power of ten) covering lo..hi, 0 always among them.
+  function niceTicks(lo, hi) {
+    var raw = (hi - lo) / 4 || 1, p = Math.pow(10, Math.floor(Math.log10(raw))), step = p;
+    [1, 2, 5, 10].some(function (m) { step = m * p; return m * p >= raw; });
+    var out = [];
+    for (var v = Math.ceil(lo / step) * step; v <= hi + 1e-9; v += step) out.push(Number(v.toFixed(6)));
+    return out;
+  }
+
+  // A button that cannot act says why, next to it (a disabled button takes no focus, so a title
+  // alone would not reach keyboard or touch readers). why = "" enables it.
+  function setDisabled(btn, why) {
+    btn.disabled = !!why;
+    var note = btn._why;
+    if (!note) {
+      note = btn._why = el("span", { class: "nt-why nt-hint", id: nextId("why") });
+      btn.insertAdjacentElement("afterend", note);
+      btn.setAttribute("aria-describedby", note.id);
+    }
+    note.textContent = why || "";
+    note.hidden = !why;
   }
 
   var uid = 0;
@@ -261,7 +323,8 @@
   }
 
   window.NTUI = {
-    el: el, clear: clear, pct: pct, fix: fix, strip: strip, chip: chip, bars: bars, field: field,
+    el: el, clear: clear, pct: pct, fix: fix, strip: strip, legend: legend, maxAbs: maxAbs, chip: chip, bars: bars,
+    setDisabled: setDisabled, field: field,
     textInput: textInput, slider: slider, button: button, checkbox: checkbox, radios: radios,
     select: select, message: message, tiny: tiny, encodePrompt: encodePrompt, argsort: argsort,
     reducedMotion: reducedMotion, start: start, section: section, MAX_CHARS: MAX_CHARS

@@ -31,12 +31,14 @@ INIT_SCRIPT = """
 """ % {"ready": json.dumps(DEMO_READY), "fallback": json.dumps(DEMO_FALLBACK)}
 
 
-def visit(browser, url: str, *, run_axe: bool, routed: bool = True, settle_ms: int = 3000) -> dict:
+def visit(browser, url: str, *, run_axe: bool, routed: bool = True, settle_ms: int = 3000,
+          scheme: str = "light") -> dict:
     """Load `url` in a fresh context; return requests, external ones (aborted), demo times, axe, errors.
 
     routed=False (the extra timing loads) skips the request routing and listeners: only the times count.
+    scheme="dark" emulates prefers-color-scheme: dark, which Material follows with its slate palette.
     """
-    context = browser.new_context()
+    context = browser.new_context(color_scheme=scheme)
     requests: list[str] = []
     external: list[str] = []
     problems: list[dict] = []
@@ -138,6 +140,9 @@ def browser_checks(site: Path, pages: list[str], base: str, repeat: int, log) ->
                 out["problems"] += [{"page": name, "mode": mode, **p} for p in r["problems"]]
                 if mode == "served":
                     out["weight"][name] = page_weight(r["requests"], site, base)
+                    # the dark scheme is audited too: its colours are designed separately
+                    for rule in visit(browser, url, run_axe=True, scheme="dark").get("axe", []):
+                        out["axe"].append({"page": name, "mode": "served, dark", **rule})
                 # the start-up figure comes from unrouted loads only (routing adds a round trip a request)
                 # (skipped when the audit load saw no signal within 3 s: it would only wait again)
                 answered = r.get("ready_ms") is not None or r.get("filled_ms") is not None

@@ -1,0 +1,269 @@
+// Every number a tiny-model demo shows opens to its arithmetic: the values it was made from, one
+// line per operation, each line checkable by hand (the parts shown give the number shown), and a
+// "reproduce it" Python snippet over the site's own weights file. One module for all demos, so the
+// pictures, the browser tests and the pytest run of the snippets read the same lines.
+// Classic script (works from file://); exposes window.NTX. Needs NTUI (ui.js) in a browser; the
+// explanation builders (NTX.explain.*) and the snippets are plain functions, also run by node.
+(function (root) {
+  "use strict";
+  var D = 4;  // decimals of the arithmetic; the buttons show fewer, the last line says which
+  var WEIGHTS_URL = "js/data/nexttoken-tiny-weights.json";
+  var GELU_TEXT = "GELU(a) = 0.5·a·(1 + tanh(√(2/π)·(a + 0.044715·a³)))";
+
+  // Numbers with a real minus sign; the tests read it back.
+  function num(x, d) {
+    var t = Number(x).toFixed(d === undefined ? D : d);
+    if (Number(t) === 0) t = t.replace("-", "");
+    return t.replace("-", "−");
+  }
+  // A line of arithmetic: op over the terms gives eq. Ops: sum, mul, div, sub, exp, sqrt, gelu,
+  // mean, var (biased, as LayerNorm), each checkable from the terms as displayed.
+  function line(label, op, terms, eq, opts) {
+    opts = opts || {};
+    return { label: label, op: op, terms: terms.map(function (t) { return typeof t === "string" ? t : num(t, opts.d); }),
+             eq: typeof eq === "string" ? eq : num(eq, opts.eqD === undefined ? opts.d : opts.eqD) };
+  }
+  function sum(a) { var s = 0; for (var i = 0; i < a.length; i++) s += a[i]; return s; }
+
+  // ---- the Python side: a short forward pass in numpy, the same names as the JS trace ----------
+  function prelude(cfg, ids) {
+    return [
+      "import json, numpy as np",
+      "# " + WEIGHTS_URL.split("/").pop() + ": download it from the demo, next to this script",
+      "W = json.load(open(\"" + WEIGHTS_URL.split("/").pop() + "\"))[\"weights\"]",
+      "A = lambda a: np.array(a, dtype=np.float64)",
+      "ln = lambda x, p: (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + " + cfg.ln_eps + ") * A(p[\"weight\"]) + A(p[\"bias\"])",
+      "lin = lambda x, p: x @ A(p[\"weight\"]).T + A(p[\"bias\"])",
+      "gelu = lambda a: 0.5 * a * (1 + np.tanh(np.sqrt(2 / np.pi) * (a + 0.044715 * a**3)))",
+      "ids = " + JSON.stringify(Array.prototype.slice.call(ids)) + "; T, C, H = len(ids), " + cfg.n_embd + ", " + cfg.n_head + "; hs = C // H",
+      "x = A(W[\"wte\"])[ids] + A(W[\"wpe\"])[:T]; tr = {\"x\": x.copy(), \"h\": []}",
+      "for p in W[\"h\"]:",
+      "    b = {\"ln_1\": ln(x, p[\"ln_1\"])}; q, k, v = np.split(lin(b[\"ln_1\"], p[\"attn\"][\"c_attn\"]), 3, axis=-1)",
+      "    b[\"q\"], b[\"k\"], b[\"v\"], b[\"scores\"], b[\"attn_weights\"], b[\"head_out\"] = [], [], [], [], [], []",
+      "    for h in range(H):",
+      "        qh, kh, vh = (m[:, h * hs:(h + 1) * hs] for m in (q, k, v))",
+      "        s = qh @ kh.T / np.sqrt(hs); w = np.exp(s - s.max(-1, keepdims=True)) * np.tri(T)",
+      "        w /= w.sum(-1, keepdims=True)",
+      "        for key, val in zip((\"q\", \"k\", \"v\", \"scores\", \"attn_weights\", \"head_out\"), (qh, kh, vh, s, w, w @ vh)): b[key].append(val)",
+      "    b[\"attn_out\"] = lin(np.concatenate(b[\"head_out\"], -1), p[\"attn\"][\"c_proj\"]); x = x + b[\"attn_out\"]; b[\"resid_mid\"] = x",
+      "    b[\"ln_2\"] = ln(x, p[\"ln_2\"]); b[\"mlp_pre\"] = lin(b[\"ln_2\"], p[\"mlp\"][\"c_fc\"]); b[\"mlp_hidden\"] = gelu(b[\"mlp_pre\"])",
+      "    b[\"mlp_out\"] = lin(b[\"mlp_hidden\"], p[\"mlp\"][\"c_proj\"]); x = x + b[\"mlp_out\"]; b[\"resid_post\"] = x; tr[\"h\"].append(b)",
+      "tr[\"ln_f\"] = ln(x, W[\"ln_f\"]); tr[\"logits\"] = tr[\"ln_f\"] @ A(W[\"wte\"]).T"
+    ];
+  }
+  function snippet(cfg, ids, body) { return prelude(cfg, ids).concat(body).join("\n") + "\n"; }
+  function printLine(expr, d) { return "print(\"%." + (d === undefined ? D : d) + "f\" % (" + expr + "))"; }
+
+  // ---- the explanations -> {kind, title, formula, lines, snippet} ----------------------------------
+  // cfg: the model's sizes; tr: m.forward(ids); w: the weights as in the data (nested arrays).
+  function dotLines(a, b, aName, bName) {
+    var out = [], prods = [];
+    for (var i = 0; i < a.length; i++) {
+      prods.push(a[i] * b[i]);
+      out.push(line(aName + "[" + i + "] × " + bName + "[" + i + "]", "mul", [a[i], b[i]], a[i] * b[i]));
+    }
+    return { lines: out, prods: prods };
+  }
+
+  // logit of token `id` at position t: ln_f(x) · wte[id] (tied embeddings)
+  function logit(cfg, tr, ids, w, t, id, tokName) {
+    var wrow = w.wte[id];
+    var d = dotLines(tr.ln_f[t], wrow, "final", "wte");
+    var ls = d.lines.concat([line("sum of the " + cfg.n_embd + " products", "sum", d.prods, tr.logits[t][id])]);
+    return { kind: "logit", title: "Logit of " + tokName + " = final vector · its token embedding (wte row " + id + ")",
+             formula: "logit = Σ final[c] × wte[" + id + "][c]", lines: ls, eqD: 2,
+             snippet: snippet(cfg, ids, [printLine("tr[\"logits\"][" + t + ", " + id + "]")]) };
+  }
+
+  // probability of token `id`: exp(logit/T − max/T) / Σ over the kept tokens
+  function prob(cfg, ids, logits, id, tokName, T, kept, t) {
+    T = T || 1;
+    var mx = -Infinity;
+    kept = kept || logits.map(function (_, j) { return j; });
+    kept.forEach(function (j) { if (logits[j] > mx) mx = logits[j]; });
+    var es = kept.map(function (j) { return Math.exp((logits[j] - mx) / T); });
+    var S = sum(es), e = Math.exp((logits[id] - mx) / T), p = e / S;
+    var ls = [
+      line("(logit − top logit) ÷ T", "div", [logits[id] - mx, T], (logits[id] - mx) / T),
+      line("exp of it", "exp", [num((logits[id] - mx) / T)], e),
+      line("Σ exp over the " + kept.length + " tokens" + (kept.length < logits.length ? " kept" : ""), "sum", es, S),
+      line("probability", "div", [num(e), num(S)], p, { eqD: 6 })
+    ];
+    var code = ["logits = tr[\"logits\"][" + t + "] / " + T, "keep = " + JSON.stringify(kept.slice().sort(function (a, b) { return a - b; })),
+                "e = np.exp(logits[keep] - logits[keep].max())", printLine("e[keep.index(" + id + ")] / e.sum()", 6)];
+    return { kind: "prob", title: "Probability of " + tokName + (T !== 1 ? " at T = " + T : ""),
+             formula: "p = exp((logit − max) / T) ÷ Σ exp((logit′ − max) / T)", lines: ls, pct: true,
+             snippet: snippet(cfg, ids, code) };
+  }
+
+  // attention score of position i on j in head h of layer l: q_i · k_j / √d_head
+  function score(cfg, tr, ids, l, h, i, j) {
+    var B = tr.h[l], q = B.q[h][i], k = B.k[h][j];
+    var d = dotLines(q, k, "q", "k"), dot = sum(d.prods);
+    var ls = d.lines.concat([line("q · k", "sum", d.prods, dot),
+      line("÷ √d_head (√" + cfg.d_head + ")", "div", [num(dot), num(Math.sqrt(cfg.d_head))], B.scores[h][i][j])]);
+    return { kind: "score", title: "Score: position " + i + " looks at " + j + " (head " + (h + 1) + ")",
+             formula: "score = q · k ÷ √d_head", lines: ls,
+             snippet: snippet(cfg, ids, [printLine("tr[\"h\"][" + l + "][\"scores\"][" + h + "][" + i + ", " + j + "]")]) };
+  }
+
+  // attention weight: softmax of row i's scores over the positions it may see (0..i)
+  function weight(cfg, tr, ids, l, h, i, j) {
+    var s = tr.h[l].scores[h][i].slice(0, i + 1), mx = Math.max.apply(null, s);
+    var es = s.map(function (x) { return Math.exp(x - mx); }), S = sum(es);
+    var ls = [line("score − top score of the row", "sub", [s[j], mx], s[j] - mx),
+      line("exp of it", "exp", [num(s[j] - mx)], es[j]),
+      line("Σ exp over positions 0.." + i + " (later ones are masked)", "sum", es, S),
+      line("weight", "div", [num(es[j]), num(S)], es[j] / S, { eqD: 6 })];
+    return { kind: "weight", title: "Attention weight: position " + i + " on " + j + " (head " + (h + 1) + ")",
+             formula: "weight = exp(score − max) ÷ Σ exp(score′ − max)", lines: ls, pct: true,
+             snippet: snippet(cfg, ids, [printLine("tr[\"h\"][" + l + "][\"attn_weights\"][" + h + "][" + i + ", " + j + "]", 6)]) };
+  }
+
+  // LayerNorm output cell c: (x[c] − mean) / √(var + eps) · γ[c] + β[c]
+  function layerNorm(cfg, ids, x, g, b, c, y, name, path) {
+    var mean = sum(x) / x.length, v = 0;
+    x.forEach(function (a) { v += (a - mean) * (a - mean); });
+    v /= x.length;
+    var sd = Math.sqrt(v + cfg.ln_eps), z = (x[c] - mean) / sd;
+    var ls = [line("mean of the " + x.length + " inputs", "mean", x, mean),
+      line("variance (mean square from the mean)", "var", x, v),
+      line("+ eps", "sum", [num(v), String(cfg.ln_eps)], v + cfg.ln_eps, { d: 6 }),
+      line("√ of it", "sqrt", [num(v + cfg.ln_eps, 6)], sd),
+      line("x[" + c + "] − mean", "sub", [x[c], mean], x[c] - mean),
+      line("÷ √(var + eps)", "div", [num(x[c] - mean), num(sd)], z),
+      line("× γ[" + c + "]", "mul", [num(z), g[c]], z * g[c]),
+      line("+ β[" + c + "]", "sum", [num(z * g[c]), b[c]], y)];
+    return { kind: "layernorm", title: name + ", cell " + c, formula: "y = (x − mean) ÷ √(var + eps) × γ + β", lines: ls,
+             snippet: snippet(cfg, ids, [printLine(path + "[" + c + "]")]) };
+  }
+
+  // residual cell: the sum of its parts
+  function residual(cfg, ids, parts, c, y, name, path) {
+    return { kind: "residual", title: name + ", cell " + c, formula: parts.map(function (p) { return p[0]; }).join(" + "),
+             lines: [line(parts.map(function (p) { return p[0] + "[" + c + "]"; }).join(" + "), "sum",
+                          parts.map(function (p) { return p[1][c]; }), y)],
+             snippet: snippet(cfg, ids, [printLine(path + "[" + c + "]")]) };
+  }
+
+  // MLP output cell c: Σ_f c_proj[c][f] × GELU(pre[f]) + bias, with the largest term's GELU shown
+  function mlp(cfg, tr, w, ids, l, t, c) {
+    var B = tr.h[l], hid = B.mlp_hidden[t], pre = B.mlp_pre[t], F = hid.length;
+    var P = w.h[l].mlp.c_proj, prods = [], big = 0, f;
+    for (f = 0; f < F; f++) {
+      prods.push(P.weight[c][f] * hid[f]);
+      if (Math.abs(prods[f]) > Math.abs(prods[big])) big = f;
+    }
+    var ls = [line("largest term: hidden[" + big + "] = GELU(pre[" + big + "])", "gelu", [pre[big]], hid[big]),
+      line("its product: c_proj[" + c + "][" + big + "] × hidden[" + big + "]", "mul", [P.weight[c][big], num(hid[big])], prods[big])];
+    var terms = prods.slice();
+    terms.push(P.bias[c]);
+    ls.push(line("Σ of the " + F + " products c_proj[" + c + "][f] × hidden[f], + bias", "sum", terms, B.mlp_out[t][c]));
+    return { kind: "mlp", title: "MLP output, cell " + c, formula: "out[c] = Σ_f c_proj[c][f] × GELU(pre[f]) + b[c];  " + GELU_TEXT,
+             lines: ls, snippet: snippet(cfg, ids, [printLine("tr[\"h\"][" + l + "][\"mlp_out\"][" + t + ", " + c + "]")]) };
+  }
+
+  // a head's output cell d at position i: the weighted mix of the value vectors it may see
+  function mix(cfg, tr, ids, l, h, i, d) {
+    var B = tr.h[l], ls = [], prods = [];
+    for (var j = 0; j <= i; j++) {
+      prods.push(B.attn_weights[h][i][j] * B.v[h][j][d]);
+      ls.push(line("weight on " + j + " × v[" + j + "][" + d + "]", "mul", [B.attn_weights[h][i][j], B.v[h][j][d]], prods[j]));
+    }
+    ls.push(line("sum over positions 0.." + i, "sum", prods, B.head_out[h][i][d]));
+    return { kind: "mix", title: "Head " + (h + 1) + " output, position " + i + ", cell " + d, formula: "out[d] = Σ_j weight[j] × v[j][d]", lines: ls,
+             snippet: snippet(cfg, ids, [printLine("tr[\"h\"][" + l + "][\"head_out\"][" + h + "][" + i + ", " + d + "]")]) };
+  }
+
+  // attention output cell c: the output projection c_proj over the heads' outputs side by side
+  function proj(cfg, tr, w, ids, l, t, c) {
+    var B = tr.h[l], P = w.h[l].attn.c_proj, joined = [], ls = [], terms = [];
+    B.head_out.forEach(function (ho) { joined = joined.concat(ho[t]); });
+    joined.forEach(function (a, k) {
+      terms.push(P.weight[c][k] * a);
+      ls.push(line("c_proj[" + c + "][" + k + "] × joined[" + k + "]", "mul", [P.weight[c][k], a], terms[k]));
+    });
+    terms.push(P.bias[c]);
+    ls.push(line("sum, + bias", "sum", terms, B.attn_out[t][c]));
+    return { kind: "proj", title: "Attention output (c_proj), position " + t + ", cell " + c,
+             formula: "attn_out[c] = Σ_k c_proj[c][k] × joined[k] + b[c]   (joined = the heads' outputs side by side)", lines: ls,
+             snippet: snippet(cfg, ids, [printLine("tr[\"h\"][" + l + "][\"attn_out\"][" + t + ", " + c + "]")]) };
+  }
+
+  var explain = { mix: mix, proj: proj, logit: logit, prob: prob, score: score, weight: weight, layerNorm: layerNorm, residual: residual, mlp: mlp, num: num };
+
+  // ---- the browser side: numbers as buttons, one panel per demo section ----------------------------
+  var OPS = { sum: " + ", mul: " × ", div: " ÷ ", sub: " − " };
+  function render(U, ex, shown) {
+    var box = U.el("div", { class: "nt-x-body", "data-kind": ex.kind });
+    box.appendChild(U.el("p", { class: "nt-x-title", text: ex.title }));
+    box.appendChild(U.el("p", { class: "nt-x-formula", text: ex.formula }));
+    var list = U.el("ol", { class: "nt-x-lines" });
+    ex.lines.forEach(function (ln) {
+      var li = U.el("li", { class: "nt-x-line", "data-op": ln.op }, [U.el("span", { class: "nt-x-label", text: ln.label + ": " })]);
+      var terms = ln.terms.map(function (t) { return U.el("span", { class: "nt-x-t", text: t }); });
+      if (OPS[ln.op]) terms.forEach(function (t, k) { if (k) li.appendChild(document.createTextNode(OPS[ln.op])); li.appendChild(t); });
+      else {
+        var name = { exp: "exp", sqrt: "√", gelu: "GELU", mean: "mean", var: "var" }[ln.op];
+        li.appendChild(document.createTextNode(name + "("));
+        terms.forEach(function (t, k) { if (k) li.appendChild(document.createTextNode(", ")); li.appendChild(t); });
+        li.appendChild(document.createTextNode(")"));
+      }
+      li.appendChild(document.createTextNode(" = "));
+      li.appendChild(U.el("span", { class: "nt-x-eq", text: ln.eq }));
+      list.appendChild(li);
+    });
+    box.appendChild(list);
+    box.appendChild(U.el("p", { class: "nt-x-shown" }, ["Shown as ", U.el("strong", { class: "nt-x-shown-value", text: shown }),
+      ex.pct ? " (the last line × 100, rounded)." : " (the last line, rounded)."]));
+    var pre = U.el("pre", { class: "nt-x-code" }, [U.el("code", { text: ex.snippet })]);
+    box.appendChild(U.el("details", { class: "nt-x-repro" }, [
+      U.el("summary", { text: "Reproduce it in Python (numpy)" }),
+      U.el("p", { class: "nt-small" }, ["Save ", U.el("a", { href: WEIGHTS_URL, download: "nexttoken-tiny-weights.json", text: "the tiny model's weights (JSON)" }),
+        " next to the script; it prints the last line's number."]),
+      pre]));
+    return box;
+  }
+
+  // A number as a button that opens its arithmetic in the panel of its section (.nt-stage/.nt-lane,
+  // or the nearest .nt-x-host). make() builds the explanation only when opened. opts.hideText: a
+  // coloured cell whose number is in its label and title.
+  var uid = 0;
+  function button(text, make, opts) {
+    var U = root.NTUI;
+    opts = opts || {};
+    var b = U.el("button", { type: "button", class: "nt-x-num" + (opts.cls ? " " + opts.cls : ""), "aria-expanded": "false",
+      "aria-label": opts.label ? opts.label + ": " + text + ", show how it is computed" : null, "data-shown": text,
+      text: opts.hideText ? null : text });
+    b.addEventListener("click", function () {
+      var host = b.closest(".nt-x-host, .nt-stage, .nt-lane") || b.parentNode;
+      var panel = host.querySelector(":scope > .nt-x-panel");
+      var open = b.getAttribute("aria-expanded") === "true";
+      Array.prototype.forEach.call(host.querySelectorAll(".nt-x-num[aria-expanded=true]"), function (o) { o.setAttribute("aria-expanded", "false"); });
+      if (open) { if (panel) panel.hidden = true; return; }
+      if (!panel) {
+        uid += 1;
+        panel = U.el("div", { class: "nt-x-panel", id: "nt-x-" + uid, role: "region", "aria-label": "How the number is computed" });
+        host.appendChild(panel);
+      }
+      U.clear(panel).appendChild(render(U, make(), b.getAttribute("data-shown")));  // relabel() may have changed it
+      panel.hidden = false;
+      b.setAttribute("aria-controls", panel.id);
+      b.setAttribute("aria-expanded", "true");
+    });
+    b._label = opts.label;
+    return b;
+  }
+
+  // The same button showing another number (a cursor moved): new text, and any open panel closes.
+  function relabel(b, text) {
+    if (!b.classList.contains("nt-cell")) b.textContent = text;
+    b.setAttribute("data-shown", text);
+    if (b._label) b.setAttribute("aria-label", b._label + ": " + text + ", show how it is computed");
+    if (b.getAttribute("aria-expanded") === "true") b.click();
+  }
+
+  var NTX = { explain: explain, button: button, relabel: relabel, render: render, WEIGHTS_URL: WEIGHTS_URL, D: D };
+  root.NTX = NTX;
+  if (typeof module === "object" && module.exports) module.exports = NTX;
+})(typeof window !== "undefined" ? window : globalThis);

@@ -1,0 +1,343 @@
+"""Seeing the computation (issue 10) in a real browser: numbers open to arithmetic whose parts give the
+number shown, by mouse and keyboard; both colour schemes pass axe's contrast rule after the demos draw;
+nothing widens a 360-px page; the sampling ruler and the 1,000 draws; the static map of the pass."""
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SITE = ROOT / "build" / "site"
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+PAGES = sorted(p.name for p in SITE.glob("*.html") if p.name != "404.html")
+
+pytestmark = pytest.mark.browser
+
+
+def clean(page):
+    assert page.nt_problems == [], "\n".join(page.nt_problems)
+
+
+def ready(page):
+    page.wait_for_function("() => [...document.querySelectorAll('.nt-demo')].every("
+                           "d => d.hasAttribute('data-ready') || d.querySelector('.nt-error'))", timeout=5000)
+
+
+def in_scheme(page, scheme: str):
+    """Reload `page` with prefers-color-scheme emulated (and no stored palette choice): Material follows it."""
+    page.add_init_script("localStorage.clear()")  # before Material's own scripts read the stored choice
+    page.emulate_media(color_scheme=scheme)
+    page.reload(wait_until="load")
+    ready(page)
+    want = "slate" if scheme == "dark" else "default"
+    # Material's bundle applies the media query's palette after the demos have drawn
+    page.wait_for_function("w => document.body.getAttribute('data-md-color-scheme') === w", arg=want, timeout=5000)
+
+
+# ---- arithmetic, as displayed ------------------------------------------------------------------
+
+def value(text: str) -> tuple[float, int]:
+    """'−0.1234' -> (-0.1234, 4 decimals); '42.3%' -> (0.423, 3)."""
+    t = text.strip().replace("\u2212", "-")
+    if t.endswith("%"):
+        v, d = value(t[:-1])
+        return v / 100, d + 2
+    m = re.fullmatch(r"-?\d+(?:\.(\d+))?", t)
+    assert m, f"not a number: {text!r}"
+    return float(t), len(m.group(1) or "")
+
+
+def gelu(a: float) -> float:
+    return 0.5 * a * (1 + math.tanh(math.sqrt(2 / math.pi) * (a + 0.044715 * a ** 3)))
+
+
+def _var(xs):
+    m = sum(xs) / len(xs)
+    return sum((x - m) ** 2 for x in xs) / len(xs)
+
+
+OPS = {
+    "sum": lambda t: sum(t), "sub": lambda t: t[0] - t[1], "mul": lambda t: t[0] * t[1], "div": lambda t: t[0] / t[1],
+    "exp": lambda t: math.exp(t[0]), "sqrt": lambda t: math.sqrt(t[0]), "gelu": lambda t: gelu(t[0]),
+    "mean": lambda t: sum(t) / len(t), "var": _var,
+}
+
+
+def check_line(op: str, terms: list[str], eq: str) -> None:
+    """op over the terms as displayed gives eq as displayed, within what the rounding of each allows."""
+    vals = [value(t) for t in terms]
+    x = [v for v, _ in vals]
+    got = OPS[op](x)
+    want, d_eq = value(eq)
+    # each term was rounded to its digits: bound the effect by the partial derivatives (numerically)
+    tol = 0.5 * 10 ** -d_eq + 1e-12
+    for i, (v, d) in enumerate(vals):
+        h = 0.5 * 10 ** -d
+        up, down = x.copy(), x.copy()
+        up[i] += h
+        down[i] -= h
+        tol += max(abs(OPS[op](up) - got), abs(OPS[op](down) - got))
+    assert abs(got - want) <= tol * 1.01, f"{op}({', '.join(terms)}) = {got}, shown {eq} (tolerance {tol:.2g})"
+
+
+def check_open_number(page, button) -> str:
+    """Open `button`'s arithmetic and check every line and the number shown. Returns the panel's kind."""
+    button.scroll_into_view_if_needed()
+    button.click()
+    assert button.get_attribute("aria-expanded") == "true"
+    panel = page.locator("#" + button.get_attribute("aria-controls"))
+    assert panel.is_visible()
+    lines = panel.locator(".nt-x-line")
+    assert lines.count() >= 1
+    rows = lines.evaluate_all("""els => els.map(li => ({op: li.dataset.op,
+        terms: [...li.querySelectorAll('.nt-x-t')].map(e => e.textContent),
+        eq: li.querySelector('.nt-x-eq').textContent}))""")
+    for r in rows:
+        check_line(r["op"], r["terms"], r["eq"])
+    # the last line, rounded as the button shows it, is the number on the page
+    shown, d = value(button.get_attribute("data-shown").replace("over ", "").replace("under ", ""))
+    last, _ = value(rows[-1]["eq"])
+    label = button.get_attribute("data-shown")
+    if label.startswith("under "):
+        assert last < shown
+    elif label.startswith("over "):
+        assert last > shown
+    else:
+        assert abs(last - shown) <= 0.5 * 10 ** -d + 1e-9, (label, rows[-1]["eq"])
+    assert panel.locator(".nt-x-shown-value").inner_text() == label
+    code = panel.locator(".nt-x-code").text_content()  # inside a closed <details>
+    assert "nexttoken-tiny-weights.json" in code and "print(" in code
+    href = panel.locator(".nt-x-repro a[download]").get_attribute("href")
+    assert (SITE / href).is_file(), f"the weights file {href} is not in the built site"
+    return panel.locator(".nt-x-body").get_attribute("data-kind")
+
+
+SAMPLES = {  # page -> CSS selectors of numbers, a sample of every kind each demo shows
+    "index.html": [".nt-bars-axis .nt-x-num", '[data-token] .nt-x-num', ".nt-lane .nt-x-num",
+                   ".nt-strip-open .nt-x-num >> nth=3", ".nt-stage:nth-child(4) .nt-strip-open >> nth=0",
+                   ".nt-stage:nth-child(4) .nt-strip-open >> nth=1", ".nt-stage:nth-child(4) .nt-strip-open >> nth=2",
+                   ".nt-stage:nth-child(4) .nt-strip-open >> nth=3"],
+    "attention.html": [".nt-attn-pct >> nth=1", ".nt-attn-score >> nth=2", '[data-lane="b"] .nt-strip-open .nt-x-num >> nth=1',
+                       '[data-lane="a"] li[data-token] .nt-x-num'],
+    "block.html": [".nt-readout .nt-x-num >> nth=0", ".nt-readout .nt-x-num >> nth=1", ".nt-block-rest .nt-strip-open >> nth=0",
+                   ".nt-block-rest .nt-strip-open >> nth=2", ".nt-block-rest .nt-strip-open >> nth=3"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_numbers_open_to_arithmetic_that_adds_up(open_page, name):
+    page = open_page(name)
+    ready(page)
+    kinds = set()
+    for sel in SAMPLES[name]:
+        loc = page.locator(sel).first
+        button = loc if "nt-x-num" in (loc.get_attribute("class") or "") else loc.locator(".nt-x-num").nth(2)
+        kinds.add(check_open_number(page, button))
+    expected = {"index.html": {"logit", "prob", "weight", "residual", "mlp", "layernorm"},
+                "attention.html": {"weight", "score", "mix", "prob"},
+                "block.html": {"weight", "score", "mix", "proj", "residual"}}[name]
+    assert kinds == expected
+    clean(page)
+
+
+def test_probability_after_temperature_and_filters(open_page):
+    page = open_page("sampling.html")
+    root = page.locator('.nt-demo[data-demo="temperature"]')
+    ready(page)
+    t_slider, k_slider = root.locator("input[type=range]").nth(0), root.locator("input[type=range]").nth(1)
+    t_slider.fill("0.5")
+    k_slider.fill("3")
+    page.wait_for_timeout(50)
+    assert check_open_number(page, root.locator("[data-token] .nt-x-num").nth(1)) == "prob"
+    body = root.locator(".nt-x-panel .nt-x-line").nth(2).inner_text()
+    assert "3 tokens kept" in body
+    clean(page)
+
+
+def test_enter_and_space_open_and_close(open_page):
+    page = open_page("index.html")
+    ready(page)
+    b = page.locator(".nt-bars-axis .nt-x-num").first
+    b.focus()
+    page.keyboard.press("Enter")
+    assert b.get_attribute("aria-expanded") == "true"
+    panel = page.locator("#" + b.get_attribute("aria-controls"))
+    assert panel.is_visible()
+    page.keyboard.press("Space")
+    assert b.get_attribute("aria-expanded") == "false" and panel.is_hidden()
+    # a cell of a strip is a button too, reached by Tab
+    cell = page.locator(".nt-strip-open .nt-x-num").first
+    cell.focus()
+    page.keyboard.press("Space")
+    assert cell.get_attribute("aria-expanded") == "true"
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.classList.contains('nt-x-num')")
+    clean(page)
+
+
+def test_sampling_ruler_and_thousand_draws(open_page):
+    page = open_page("sampling.html")
+    root = page.locator('.nt-demo[data-demo="temperature"]')
+    ready(page)
+    root.get_by_role("button", name="Draw", exact=True).click()
+    u_text = re.search(r"u = ([0-9.]+)", root.locator(".nt-pick").inner_text()).group(1)
+    mark = root.locator(".nt-ruler-u")
+    assert f"{float(mark.get_attribute('data-u')):.3f}" == u_text
+    # u falls in the stretch of the token picked
+    hit = root.locator(".nt-ruler-hit")
+    assert hit.count() == 1
+    start, end = (float(x) for x in re.findall(r"[0-9.]+", hit.get_attribute("title").split(":")[1]))
+    assert start <= float(mark.get_attribute("data-u")) < end + 1e-3
+
+    def counts():
+        root.get_by_role("button", name="Sample 1,000 times").click()
+        return [int(x) for x in root.locator("[data-hist] li[data-count]").evaluate_all("ls => ls.map(l => l.dataset.count)")]
+
+    root.locator("input[data-role=seed]").fill("7")
+    first = counts()
+    second = counts()
+    assert first == second, "the same seed must give the same 1,000 draws"
+    assert 950 <= sum(first) <= 1000  # the histogram lists the top 12 tokens
+    # the counts follow the probabilities: the top token is drawn most
+    assert first[0] == max(first)
+    clean(page)
+
+
+def test_append_says_why_after_end_of_text(open_page):
+    page = open_page("index.html")
+    root = page.locator('.nt-demo[data-demo="one-token"]')
+    ready(page)
+    inp = root.locator("input[data-role=prompt]")
+    inp.fill("the cat sat on the mat.")
+    inp.press("Enter")
+    page.wait_for_timeout(100)
+    append = root.get_by_role("button", name="Append the pick and run again")
+    pick = root.locator(".nt-pick-token").inner_text()
+    if pick == "<|endoftext|>":
+        assert append.is_disabled()
+        why = root.locator("#" + append.get_attribute("aria-describedby"))
+        assert "end-of-text" in why.inner_text()
+    # an error clears the stale output and says why Append cannot act
+    inp.fill("zebra")
+    inp.press("Enter")
+    page.wait_for_timeout(100)
+    assert root.locator(".nt-stage").count() == 0
+    assert append.is_disabled()
+    assert root.locator("#" + append.get_attribute("aria-describedby")).inner_text().strip()
+    clean(page)
+
+
+# ---- colour schemes and phone width --------------------------------------------------------------
+
+def open_some_numbers(page):
+    for b in page.locator(".nt-x-num").all()[:3]:
+        if b.is_visible():
+            b.click()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("name", PAGES)
+def test_contrast_in_both_schemes(open_page, name, scheme):
+    page = open_page(name)
+    in_scheme(page, scheme)
+    open_some_numbers(page)
+    for b in page.locator(".nt-demo .nt-primary").all()[:1]:
+        if b.is_enabled():
+            b.click()
+    page.add_script_tag(path=str(AXE))
+    res = page.evaluate("() => axe.run(document, {runOnly: ['color-contrast'], resultTypes: ['violations']})")
+    nodes = [n["target"] for v in res["violations"] for n in v["nodes"]]
+    assert nodes == [], f"{name} ({scheme}): {len(nodes)} elements fail contrast, e.g. {nodes[:5]}"
+
+
+@pytest.mark.parametrize("name", [n for n in PAGES if n in ("index.html", "attention.html", "block.html", "sampling.html")])
+def test_phone_width_with_numbers_open(open_page, name):
+    page = open_page(name, width=360, height=800)
+    ready(page)
+    open_some_numbers(page)
+    page.wait_for_timeout(100)
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1, f"{name}: {overflow}px wider than a 360-px phone with numbers open"
+    clean(page)
+
+
+# ---- the map of the pass -------------------------------------------------------------------------
+
+HIGHLIGHT = {"tokens.html": {"text", "tokens", "ids"}, "embeddings.html": {"wte + wpe"}, "attention.html": {"heads"},
+             "block.html": {"ln_1", "+ residual", "ln_2", "MLP", "ln_f"},
+             "sampling.html": {"logits", "softmax", "sampling rule"}, "generation.html": {"append, repeat"}}
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_pass_map_on_every_page(open_page, name):
+    """In the HTML as served (the map needs no script): every part links to an existing page; this page's marked."""
+    html = (SITE / name).read_text()
+    assert html.count('<nav class="nt-pass"') == 1, f"{name}: no map of the pass"
+    page = open_page(name)
+    nav = page.get_by_role("navigation", name=re.compile("The whole pass"))
+    links = nav.get_by_role("link")
+    labels = links.all_inner_texts()
+    assert labels[:4] == ["text", "tokens", "ids", "wte + wpe"] and labels[-1].startswith("append")
+    assert len(labels) == 15
+    for href in links.evaluate_all("as => as.map(a => a.getAttribute('href'))"):
+        assert (SITE / href).is_file(), f"{name}: the map links to a missing page {href}"
+    current = nav.locator("a[aria-current=page]")
+    assert set(current.all_inner_texts()) == HIGHLIGHT.get(name, set())
+    for href in current.evaluate_all("as => as.map(a => a.getAttribute('href'))"):
+        assert href == name
+    clean(page)
+
+
+# ---- embeddings ----------------------------------------------------------------------------------
+
+def test_embeddings_nearest_by_cosine(open_page):
+    import json
+
+    import numpy as np
+
+    from scripts.tiny.tokenizer import load_tokenizer
+    wte = np.array(json.loads((ROOT / "site_data" / "tiny" / "weights.json").read_text())["weights"]["wte"])
+    tok = load_tokenizer(ROOT / "site_data" / "tiny" / "tokenizer.json")
+    unit = wte / np.linalg.norm(wte, axis=1, keepdims=True)
+    cos = unit @ unit.T
+    np.fill_diagonal(cos, -np.inf)
+    page = open_page("embeddings.html")
+    root = page.locator('.nt-demo[data-demo="embeddings"]')
+    ready(page)
+    select = root.locator("select")
+    for name in ("·cat", "·dog"):
+        i = next(j for j in range(len(wte)) if tok.show(j) == name)
+        select.focus()  # keyboard reaches the control
+        select.select_option(str(i))
+        rows = root.locator("li[data-token]")
+        want = [tok.show(int(j)) for j in np.argsort(-cos[i], kind="stable")[:5]]
+        assert rows.evaluate_all("ls => ls.map(l => l.dataset.token)") == want
+        assert float(rows.first.get_attribute("data-cos")) == pytest.approx(cos[i].max(), abs=1e-9)
+        assert root.locator(".nt-embed-pick").count() == 1 and root.locator(".nt-embed-near").count() == 5
+    # ·cat and ·dog are each other's nearest
+    cat = next(j for j in range(len(wte)) if tok.show(j) == "·cat")
+    dog = next(j for j in range(len(wte)) if tok.show(j) == "·dog")
+    assert int(np.argmax(cos[cat])) == dog and int(np.argmax(cos[dog])) == cat
+    assert root.locator("svg circle").count() == len(wte)
+    clean(page)
+
+
+def test_kv_cache_fills_row_by_row(open_page):
+    page = open_page("generation.html")
+    root = page.locator('.nt-demo[data-demo="generate"]')
+    ready(page)
+    prompt_len = root.locator('[data-lane="cache"] .nt-prompt-tok').count()
+    step = root.get_by_role("button", name="Next step")
+    step.click()
+    kv = root.locator(".nt-kv")
+    assert (int(kv.get_attribute("data-rows")), int(kv.get_attribute("data-new"))) == (prompt_len, prompt_len)  # prefill
+    for n in range(2, 4):
+        step.click()
+        assert (int(kv.get_attribute("data-rows")), int(kv.get_attribute("data-new"))) == (prompt_len + n - 1, 1)
+        # the one marked row in each of K and V is the newest position
+        assert kv.locator(".nt-strip.nt-kv-new").count() == 2
+        assert kv.locator("code.nt-kv-new").first.inner_text() == root.locator('[data-lane="cache"] .nt-new-tok').nth(n - 2).inner_text()
+    clean(page)

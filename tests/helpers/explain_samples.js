@@ -1,0 +1,28 @@
+// Prints, as JSON, a sample of every kind of explanation the demos open (docs/js/demos/explain.js),
+// each with its "reproduce it" snippet and the last line's number: tests/test_explain_snippets.py
+// runs the snippets and compares. Usage: node tests/helpers/explain_samples.js "the cat sat on the"
+"use strict";
+const path = require("node:path");
+const { NTData, model, tokenizer } = require(path.join(__dirname, "..", "js", "load.js"));
+const X = require(path.join(__dirname, "..", "..", "docs", "js", "demos", "explain.js")).explain;
+
+const m = model(), tk = tokenizer(), cfg = m.config, w = NTData.tiny.weights;
+const ids = tk.encode(process.argv[2] || "the cat sat on the").ids;
+const tr = m.forward(ids), t = ids.length - 1, B = tr.h[0];
+const top = tr.logits[t].indexOf(Math.max(...tr.logits[t]));
+const out = [
+  X.logit(cfg, tr, ids, w, t, top, tk.show(top)),
+  X.logit(cfg, tr, ids, w, 0, 5, tk.show(5)),
+  X.prob(cfg, ids, tr.logits[t], top, tk.show(top), 1, null, t),
+  X.prob(cfg, ids, tr.logits[t], top, tk.show(top), 0.5, [top, 3, 7, 11], t),
+  X.score(cfg, tr, ids, 0, 1, t, 0),
+  X.weight(cfg, tr, ids, 0, 0, t, 1),
+  X.layerNorm(cfg, ids, B.resid_post[t], w.ln_f.weight, w.ln_f.bias, 3, tr.ln_f[t][3], "ln_f", `tr["ln_f"][${t}]`),
+  X.layerNorm(cfg, ids, tr.x[0], w.h[0].ln_1.weight, w.h[0].ln_1.bias, 0, B.ln_1[0][0], "ln_1", `tr["h"][0]["ln_1"][0]`),
+  X.residual(cfg, ids, [["x", tr.x[t]], ["attention", B.attn_out[t]]], 2, B.resid_mid[t][2], "after attention", `tr["h"][0]["resid_mid"][${t}]`),
+  X.residual(cfg, ids, [["wte", tr.wte[1]], ["wpe", tr.wpe[1]]], 6, tr.x[1][6], "input", `tr["x"][1]`),
+  X.mlp(cfg, tr, w, ids, 0, t, 4),
+  X.mix(cfg, tr, ids, 0, 1, t, 2),
+  X.proj(cfg, tr, w, ids, 0, t, 5),
+];
+console.log(JSON.stringify(out.map((e) => ({ kind: e.kind, snippet: e.snippet, eq: e.lines[e.lines.length - 1].eq }))));

@@ -1,0 +1,39 @@
+"""The "reproduce it" snippets that the demos' opened numbers offer (docs/js/demos/explain.js) run in
+Python over the site's own weights file and print the number the page's arithmetic ends with.
+
+The samples (every kind: logit, probability with and without temperature and filters, attention score and
+weight, head output, output projection, LayerNorm, residual, MLP) come from node running the same module the pages load."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+WEIGHTS = ROOT / "site_data" / "tiny" / "weights.json"
+NODE = shutil.which("node")
+
+
+def samples(prompt: str) -> list[dict]:
+    if not (ROOT / "docs" / "js" / "data" / "tiny-model.js").is_file():
+        pytest.fail("docs/js/data/tiny-model.js is missing: run `make site` first", pytrace=False)
+    out = subprocess.run([NODE, str(ROOT / "tests" / "helpers" / "explain_samples.js"), prompt],
+                         capture_output=True, text=True, check=True, cwd=ROOT)
+    return json.loads(out.stdout)
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+@pytest.mark.parametrize("prompt", ["the cat sat on the", "my dog"])
+def test_snippets_print_the_number_shown(tmp_path, prompt):
+    shutil.copy(WEIGHTS, tmp_path / "nexttoken-tiny-weights.json")
+    got = samples(prompt)
+    kinds = {s["kind"] for s in got}
+    assert kinds == {"logit", "prob", "score", "weight", "layernorm", "residual", "mlp", "mix", "proj"}
+    for s in got:
+        run = subprocess.run([sys.executable, "-c", s["snippet"]], capture_output=True, text=True, cwd=tmp_path)
+        assert run.returncode == 0, f"{s['kind']} snippet failed:\n{run.stderr}"
+        assert run.stdout.strip() == s["eq"].replace("\u2212", "-"), (s["kind"], run.stdout, s["eq"])
