@@ -238,6 +238,7 @@ def test_demo7_slides_past_window(open_page):
 def test_demo8_loss_falls(open_page):
     page = open_page(DEMO_PAGES["training"])
     root = demo(page, "training")
+    root.locator('button[data-role="load-snapshots"]').click()  # the snapshots load when asked (issue 11)
     slider = root.locator("input[type=range]").first
     slider.focus()
     slider.press("Home")

@@ -107,6 +107,7 @@
         status.textContent = "Training: tokenizer learned (" + bpe.chars.length + " characters, " + bpe.merges.length + " merges).";
         var t0 = performance.now();
         L.run(tr, steps, {
+          budgetMs: 12,  // well under the 50 ms of a "long task", with room for drawing the curve
           onProgress: function (done, total, losses) {
             bar.value = done;
             status.textContent = "Step " + done + " of " + total + ": loss " + losses[losses.length - 1].toFixed(3) + ".";
