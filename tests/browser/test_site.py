@@ -109,7 +109,7 @@ def test_math_is_mathml_and_rendered(open_page, name):
 
 # ---- the demos, driven like a reader ---------------------------------------------------------
 
-def test_demo1_matches_traces(open_page):
+def test_one_token_demo_matches_traces(open_page):
     prompt = CONFIG["prompts"][0]
     page = open_page(DEMO_PAGES["one-token"])
     root = demo(page, "one-token")
@@ -129,7 +129,7 @@ def test_demo1_matches_traces(open_page):
     clean(page)
 
 
-def test_demo2_cat_mat_dog_rug(open_page):
+def test_attention_demo_cat_mat_dog_rug(open_page):
     page = open_page(DEMO_PAGES["attention"])
     root = demo(page, "attention")
     a = root.locator('[data-lane="a"] .nt-pick-token').inner_text()
@@ -147,7 +147,7 @@ def test_demo2_cat_mat_dog_rug(open_page):
     clean(page)
 
 
-def test_demo3_cache_lanes(open_page):
+def test_generate_demo_cache_lanes(open_page):
     page = open_page(DEMO_PAGES["generate"])
     root = demo(page, "generate")
     root.get_by_role("button", name="Run to the end").click()
@@ -162,7 +162,7 @@ def test_demo3_cache_lanes(open_page):
     clean(page)
 
 
-def test_demo4_cats(open_page):
+def test_tokenize_demo_unseen_word(open_page):
     page = open_page(DEMO_PAGES["tokenize"])
     root = demo(page, "tokenize")
     inp = root.locator("input[data-role=text]")
@@ -183,7 +183,7 @@ def test_demo4_cats(open_page):
     clean(page)
 
 
-def test_demo5_t0_always_top(open_page):
+def test_temperature_demo_t0_always_top(open_page):
     page = open_page(DEMO_PAGES["temperature"])
     root = demo(page, "temperature")
     slider = root.locator("input[type=range]").first
@@ -203,7 +203,7 @@ def test_demo5_t0_always_top(open_page):
     clean(page)
 
 
-def test_demo6_two_heads_keyboard(open_page):
+def test_two_heads_demo_keyboard(open_page):
     page = open_page(DEMO_PAGES["two-heads"])
     root = demo(page, "two-heads")
     grids = root.locator(".nt-heat")
@@ -217,7 +217,7 @@ def test_demo6_two_heads_keyboard(open_page):
     clean(page)
 
 
-def test_demo7_slides_past_window(open_page):
+def test_window_demo_slides_past_the_window(open_page):
     page = open_page(DEMO_PAGES["window"])
     root = demo(page, "window")
     inp = root.locator("input[data-role=prompt]")
@@ -235,7 +235,7 @@ def test_demo7_slides_past_window(open_page):
     clean(page)
 
 
-def test_demo8_loss_falls(open_page):
+def test_training_demo_loss_falls(open_page):
     page = open_page(DEMO_PAGES["training"])
     root = demo(page, "training")
     root.locator('button[data-role="load-snapshots"]').click()  # the snapshots load when asked (issue 11)

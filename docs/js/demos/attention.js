@@ -1,4 +1,4 @@
-// Demo 2: attention decides. Two prompts with the same last token; the bars show how much of the
+// Demo: attention decides. Two prompts with the same last token; the bars show how much of the
 // last position's attention each token receives in one head, and the model's top next tokens.
 (function () {
   "use strict";

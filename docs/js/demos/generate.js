@@ -1,4 +1,4 @@
-// Demo 3: write a sentence. The generation loop in two lanes over the same tiny model: without a
+// Demo: write a sentence. The generation loop in two lanes over the same tiny model: without a
 // KV cache (keys and values recomputed for every token at every step) and with one (a prefill, then
 // one new row per step). Greedy picks, so both lanes write the same text. Under the cache lane, the K
 // and V caches themselves, row by row as they fill, the rows computed at this step marked.

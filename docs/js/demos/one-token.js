@@ -1,4 +1,4 @@
-// Demo 1: one token, end to end. prompt -> tokens -> ids -> embedding strips -> attention -> MLP
+// Demo: one token, end to end. prompt -> tokens -> ids -> embedding strips -> attention -> MLP
 // -> logits -> probabilities -> the pick, all from one m.forward(ids) of the tiny model.
 (function () {
   "use strict";

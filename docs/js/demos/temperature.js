@@ -1,4 +1,4 @@
-// Demo 5: temperature with top-k and top-p, and a seeded weighted draw. T = 0 is greedy.
+// Demo: temperature with top-k and top-p, and a seeded weighted draw. T = 0 is greedy.
 // Beside each other: the probabilities before temperature (T = 1), after T and the filters (each
 // opens to exp(logit/T)/Σ), and a histogram of 1,000 seeded draws. A 0-1 ruler split by cumulative
 // probability shows where the draw's u fell.

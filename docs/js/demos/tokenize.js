@@ -1,4 +1,4 @@
-// Demo 4: tokenization of an unseen word, merge by merge. Words are taken as mid-sentence words
+// Demo: tokenization of an unseen word, merge by merge. Words are taken as mid-sentence words
 // (with their leading space, drawn ·) unless "start of text" is ticked.
 (function () {
   "use strict";

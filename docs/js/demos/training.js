@@ -1,4 +1,4 @@
-// Demo 8: the training view. Replays the weight snapshots saved during training: the loss curve
+// Demo: the training view. Replays the weight snapshots saved during training: the loss curve
 // with the chosen snapshot marked, each position's loss -log p(correct next token) for a sentence,
 // and what that snapshot's model predicted at each position. The snapshots (js/data/tiny-snapshots.js,
 // most of the page's weight) load only when the reader asks for them. They are the built model's,

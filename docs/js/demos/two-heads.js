@@ -1,4 +1,4 @@
-// Demo 6: two heads. Both heads' attention patterns as heat maps side by side (rows: the position
+// Demo: two heads. Both heads' attention patterns as heat maps side by side (rows: the position
 // looking; columns: the position looked at; the upper triangle is masked). Each map is one focusable
 // grid: arrow keys move a cursor, Home/End jump, taps select a cell; the readout names the weight,
 // whose score and weight open to their arithmetic. Below, the rest of the attention half of the block

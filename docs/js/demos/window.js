@@ -1,4 +1,4 @@
-// Demo 7: the context window. Add tokens one at a time (greedy); past n_ctx tokens the window slides,
+// Demo: the context window. Add tokens one at a time (greedy); past n_ctx tokens the window slides,
 // the oldest tokens are gone, every position shifts, and the KV cache must be rebuilt.
 (function () {
   "use strict";
