@@ -35,12 +35,19 @@
 
     var runs = null, shown = 0, base = null;
 
+    // Both forward buttons stop together, so one note says why.
+    function why(text) {
+      U.setDisabled(stepBtn, text);
+      allBtn.disabled = !!text;
+      allBtn.setAttribute("aria-describedby", stepBtn.getAttribute("aria-describedby"));
+    }
+
     function prepare() {
       msg.clear();
       runs = null;
       U.clear(lanesEl);
       var r = U.encodePrompt(prompt.input.value);
-      if (!r.ok) { msg.show(r.message, "error"); stepBtn.disabled = allBtn.disabled = true; status.textContent = ""; return; }
+      if (!r.ok) { msg.show(r.message, "error"); why("Nothing to run: fix the prompt first."); status.textContent = ""; return; }
       if (r.note) msg.show(r.note, "info");
       base = r;
       var greedy = function (logits) { return U.argsort(logits)[0]; };
@@ -83,7 +90,7 @@
           run.useCache && shown > 0 ? cacheView(run.steps[shown - 1], shown - 1) : null]));
       });
       var done = shown >= total;
-      stepBtn.disabled = allBtn.disabled = done;
+      why(done ? "Done: " + (runs[0].stoppedBy === "eot" ? "the model picked end-of-text." : "max_new_tokens reached.") + " Reset, or change the prompt or max_new_tokens." : "");
       if (shown === 0) status.textContent = "Ready: press Next step to run the prefill and pick the first token.";
       else if (done) status.textContent = "Stopped after " + total + " new tokens: " +
         (runs[0].stoppedBy === "eot" ? "the model picked end-of-text." : "max_new_tokens reached.");

@@ -53,14 +53,21 @@
       U.clear(out);
       stepSlider.input.max = "0";
       stepSlider.set(0);
-      prev.disabled = next.disabled = all.disabled = true;
+      U.setDisabled(prev, "");
+      prev.disabled = true;  // the error message above says why; the note under Next repeats it
+      U.setDisabled(next, "Nothing to merge: fix the text first.");
+      all.disabled = true;
+      all.setAttribute("aria-describedby", next.getAttribute("aria-describedby"));
     }
 
     function show(n) {
       cur = Math.max(0, Math.min(total, n));
       stepSlider.set(cur);
-      prev.disabled = cur === 0;
-      next.disabled = all.disabled = cur === total;
+      // A disabled button says why (next and all share one note: they stop together).
+      U.setDisabled(prev, cur === 0 ? "No earlier step: this is the text split into single characters." : "");
+      U.setDisabled(next, cur === total ? "No more merges apply: these are the final tokens." : "");
+      all.disabled = cur === total;
+      all.setAttribute("aria-describedby", next.getAttribute("aria-describedby"));
       U.clear(out);
       var left = cur, applied = [];
       var row = U.el("div", { class: "nt-tokens nt-merge-row" });

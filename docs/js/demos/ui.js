@@ -133,14 +133,14 @@
     return out;
   }
 
-  // A button that cannot act says why, next to it (a disabled button takes no focus, so a title
+  // A button that cannot act says why, under its row (a disabled button takes no focus, so a title
   // alone would not reach keyboard or touch readers). why = "" enables it.
   function setDisabled(btn, why) {
     btn.disabled = !!why;
     var note = btn._why;
     if (!note) {
       note = btn._why = el("span", { class: "nt-why nt-hint", id: nextId("why") });
-      btn.insertAdjacentElement("afterend", note);
+      btn.parentNode.appendChild(note);  // under the row of buttons, not between them
       btn.setAttribute("aria-describedby", note.id);
     }
     note.textContent = why || "";

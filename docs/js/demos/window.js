@@ -29,7 +29,7 @@
       msg.clear();
       base = null; steps = [];
       var r = U.encodePrompt(prompt.input.value, { maxTokens: MAX_PROMPT });
-      if (!r.ok) { msg.show(r.message, "error"); U.clear(strip); info.textContent = ""; addBtn.disabled = true; return; }
+      if (!r.ok) { msg.show(r.message, "error"); U.clear(strip); info.textContent = ""; U.setDisabled(addBtn, "Nothing to extend: fix the start text first."); return; }
       if (r.note) msg.show(r.note, "info");
       base = r;
       var greedy = function (logits) { return U.argsort(logits)[0]; };
@@ -59,8 +59,7 @@
       info.setAttribute("data-window-start", start);
       info.setAttribute("data-rebuilt", s && s.rebuilt ? "1" : "0");
       var done = shown >= steps.length;
-      addBtn.disabled = done;
-      if (done && shown > 0) msg.show(stoppedBy === "eot" ? "The model picked end-of-text; Reset or change the start text to go on." : "Reached the demo's limit of new tokens.", "info");
+      U.setDisabled(addBtn, !done ? "" : stoppedBy === "eot" ? "The model picked end-of-text; Reset or change the start text to go on." : "Reached the demo's limit of new tokens.");
     }
 
     prepare();
