@@ -18,19 +18,22 @@ WEIGHTS = ROOT / "site_data" / "tiny" / "weights.json"
 NODE = shutil.which("node")
 
 
-def samples(prompt: str) -> list[dict]:
+def samples(prompt: str, knockout: str = "") -> list[dict]:
     if not (ROOT / "docs" / "js" / "data" / "tiny-model.js").is_file():
         pytest.fail("docs/js/data/tiny-model.js is missing: run `make site` first", pytrace=False)
-    out = subprocess.run([NODE, str(ROOT / "tests" / "helpers" / "explain_samples.js"), prompt],
+    out = subprocess.run([NODE, str(ROOT / "tests" / "helpers" / "explain_samples.js"), prompt, knockout],
                          capture_output=True, text=True, check=True, cwd=ROOT)
     return json.loads(out.stdout)
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
-@pytest.mark.parametrize("prompt", ["the cat sat on the", "my dog"])
-def test_snippets_print_the_number_shown(tmp_path, prompt):
+@pytest.mark.parametrize("prompt, knockout", [("the cat sat on the", ""), ("my dog", ""),
+                                              ("the dog sat on the", '{"heads": [1], "mlp": false}'),
+                                              ("the cat sat on the", '{"heads": [0], "mlp": true}')])
+def test_snippets_print_the_number_shown(tmp_path, prompt, knockout):
+    """Also with parts knocked out (the attention and block pages' demos follow the knock-out demo)."""
     shutil.copy(WEIGHTS, tmp_path / "nexttoken-tiny-weights.json")
-    got = samples(prompt)
+    got = samples(prompt, knockout)
     kinds = {s["kind"] for s in got}
     assert kinds == {"logit", "prob", "score", "weight", "layernorm", "residual", "mlp", "mix", "proj"}
     for s in got:

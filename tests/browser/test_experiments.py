@@ -156,3 +156,17 @@ def test_snapshots_load_only_when_asked(open_page):
     page.wait_for_function('document.querySelector(\'.nt-demo[data-demo="training"]\').getAttribute("data-snapshots") === "loaded"')
     assert root.locator(".nt-loss-col").count() > 0
     clean(page)
+
+
+def test_the_block_demo_and_its_arithmetic_follow_a_knock_out(open_page):
+    """Switching off the subject head reruns the two-heads demo: its note says so, and an opened number's
+    "reproduce it" snippet replays the same knock-out (tests/test_explain_snippets.py runs such snippets)."""
+    page = open_page("block.html", "http")
+    sh = SUMMARY["subject_head"]["head"]
+    two = demo(page, "two-heads")
+    page.locator(f'.nt-demo[data-demo="knockout"] input[data-knockout="head{sh}"]').check()
+    assert f"switched off by the knock-out below: head {sh + 1}" in two.inner_text().lower()
+    two.locator("button[aria-expanded]").first.click()
+    code = two.locator(".nt-x-code code").first.text_content()
+    assert f"off_heads, off_mlp = [{sh}], False" in code
+    clean(page)

@@ -1,6 +1,7 @@
 // Prints, as JSON, a sample of every kind of explanation the demos open (docs/js/demos/explain.js),
 // each with its "reproduce it" snippet and the last line's number: tests/test_explain_snippets.py
-// runs the snippets and compares. Usage: node tests/helpers/explain_samples.js "the cat sat on the"
+// runs the snippets and compares. Usage: node tests/helpers/explain_samples.js "the cat sat on the" [knock-out]
+// where the knock-out is JSON as knockout.js publishes it, e.g. '{"heads": [1], "mlp": true}'.
 "use strict";
 const path = require("node:path");
 const { NTData, model, tokenizer } = require(path.join(__dirname, "..", "js", "load.js"));
@@ -8,7 +9,8 @@ const X = require(path.join(__dirname, "..", "..", "docs", "js", "demos", "expla
 
 const m = model(), tk = tokenizer(), cfg = m.config, w = NTData.tiny.weights;
 const ids = tk.encode(process.argv[2] || "the cat sat on the").ids;
-const tr = m.forward(ids), t = ids.length - 1, B = tr.h[0];
+if (process.argv[3]) globalThis.NT.knockoutState = JSON.parse(process.argv[3]);  // as the knock-out demo sets it
+const tr = m.forward(ids, { knockout: globalThis.NT.knockoutState || null }), t = ids.length - 1, B = tr.h[0];
 const top = tr.logits[t].indexOf(Math.max(...tr.logits[t]));
 const out = [
   X.logit(cfg, tr, ids, w, t, top, tk.show(top)),

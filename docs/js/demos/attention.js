@@ -24,8 +24,9 @@
         var r = U.encodePrompt(lane.prompt.input.value);
         if (!r.ok) { lane.msg.show(r.message, "error"); return; }
         if (r.note) lane.msg.show(r.note, "info");
-        var tr = m.forward(r.ids);
+        var tr = m.forward(r.ids, { knockout: window.NT.knockoutState || null });
         var last = r.ids.length - 1, X = window.NTX.explain, cfg = m.config, ids = r.ids;
+        if (tr.knockout.heads[head]) lane.msg.show("Head " + (head + 1) + " is switched off by the knock-out below: it still computes these weights, but its output is set to zero.", "info");
         var w = tr.h[0].attn_weights[head][last];
         var cols = U.el("div", { class: "nt-attn-cols", role: "list", "aria-label": "attention from the last token, head " + (head + 1) });
         r.tokens.forEach(function (tok, j) {
@@ -74,5 +75,6 @@
     live.appendChild(U.el("div", { class: "nt-controls" }, [headPick]));
     live.appendChild(wrap);
     lanes.forEach(function (l) { l.run(); });
+    document.addEventListener("nt-knockout", function () { lanes.forEach(function (l) { l.run(); }); });
   });
 })();

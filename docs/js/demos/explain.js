@@ -26,7 +26,13 @@
   function sum(a) { var s = 0; for (var i = 0; i < a.length; i++) s += a[i]; return s; }
 
   // ---- the Python side: a short forward pass in numpy, the same names as the JS trace ----------
+  // A knock-out on the page (knockout.js) changes the pass the demos show: the snippet replays it too.
+  function knockout() {
+    var ko = (window.NT && window.NT.knockoutState) || {};
+    return { heads: (ko.heads || []).slice(), mlp: !!ko.mlp };
+  }
   function prelude(cfg, ids) {
+    var ko = knockout();
     return [
       "import json, numpy as np",
       "# " + WEIGHTS_URL.split("/").pop() + ": download it from the demo, next to this script",
@@ -36,6 +42,7 @@
       "lin = lambda x, p: x @ A(p[\"weight\"]).T + A(p[\"bias\"])",
       "gelu = lambda a: 0.5 * a * (1 + np.tanh(np.sqrt(2 / np.pi) * (a + 0.044715 * a**3)))",
       "ids = " + JSON.stringify(Array.prototype.slice.call(ids)) + "; T, C, H = len(ids), " + cfg.n_embd + ", " + cfg.n_head + "; hs = C // H",
+      "off_heads, off_mlp = " + JSON.stringify(ko.heads) + ", " + (ko.mlp ? "True" : "False") + "  # knock-outs (heads from 0)",
       "x = A(W[\"wte\"])[ids] + A(W[\"wpe\"])[:T]; tr = {\"x\": x.copy(), \"h\": []}",
       "for p in W[\"h\"]:",
       "    b = {\"ln_1\": ln(x, p[\"ln_1\"])}; q, k, v = np.split(lin(b[\"ln_1\"], p[\"attn\"][\"c_attn\"]), 3, axis=-1)",
@@ -44,10 +51,10 @@
       "        qh, kh, vh = (m[:, h * hs:(h + 1) * hs] for m in (q, k, v))",
       "        s = qh @ kh.T / np.sqrt(hs); w = np.exp(s - s.max(-1, keepdims=True)) * np.tri(T)",
       "        w /= w.sum(-1, keepdims=True)",
-      "        for key, val in zip((\"q\", \"k\", \"v\", \"scores\", \"attn_weights\", \"head_out\"), (qh, kh, vh, s, w, w @ vh)): b[key].append(val)",
+      "        for key, val in zip((\"q\", \"k\", \"v\", \"scores\", \"attn_weights\", \"head_out\"), (qh, kh, vh, s, w, (h not in off_heads) * (w @ vh))): b[key].append(val)",
       "    b[\"attn_out\"] = lin(np.concatenate(b[\"head_out\"], -1), p[\"attn\"][\"c_proj\"]); x = x + b[\"attn_out\"]; b[\"resid_mid\"] = x",
       "    b[\"ln_2\"] = ln(x, p[\"ln_2\"]); b[\"mlp_pre\"] = lin(b[\"ln_2\"], p[\"mlp\"][\"c_fc\"]); b[\"mlp_hidden\"] = gelu(b[\"mlp_pre\"])",
-      "    b[\"mlp_out\"] = lin(b[\"mlp_hidden\"], p[\"mlp\"][\"c_proj\"]); x = x + b[\"mlp_out\"]; b[\"resid_post\"] = x; tr[\"h\"].append(b)",
+      "    b[\"mlp_out\"] = (not off_mlp) * lin(b[\"mlp_hidden\"], p[\"mlp\"][\"c_proj\"]); x = x + b[\"mlp_out\"]; b[\"resid_post\"] = x; tr[\"h\"].append(b)",
       "tr[\"ln_f\"] = ln(x, W[\"ln_f\"]); tr[\"logits\"] = tr[\"ln_f\"] @ A(W[\"wte\"]).T"
     ];
   }
@@ -170,7 +177,12 @@
       prods.push(B.attn_weights[h][i][j] * B.v[h][j][d]);
       ls.push(line("weight on " + j + " × v[" + j + "][" + d + "]", "mul", [B.attn_weights[h][i][j], B.v[h][j][d]], prods[j]));
     }
-    ls.push(line("sum over positions 0.." + i, "sum", prods, B.head_out[h][i][d]));
+    if (tr.knockout && tr.knockout.heads[h]) {
+      ls.push(line("sum over positions 0.." + i, "sum", prods, sum(prods)));
+      ls.push(line("head " + (h + 1) + " is switched off (knock-out): its output × 0", "mul", [sum(prods), 0], B.head_out[h][i][d]));
+    } else {
+      ls.push(line("sum over positions 0.." + i, "sum", prods, B.head_out[h][i][d]));
+    }
     return { kind: "mix", title: "Head " + (h + 1) + " output, position " + i + ", cell " + d, formula: "out[d] = Σ_j weight[j] × v[j][d]", lines: ls,
              snippet: snippet(cfg, ids, [printLine("tr[\"h\"][" + l + "][\"head_out\"][" + h + "][" + i + ", " + d + "]")]) };
   }

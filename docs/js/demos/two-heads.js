@@ -30,7 +30,10 @@
       var r = U.encodePrompt(prompt.input.value);
       if (!r.ok) { msg.show(r.message, "error"); return; }
       if (r.note) msg.show(r.note, "info");
-      tr = m.forward(r.ids);
+      tr = m.forward(r.ids, { knockout: window.NT.knockoutState || null });
+      var off = tr.knockout.heads.map(function (o, h) { return o ? "head " + (h + 1) : null; }).filter(Boolean);
+      if (tr.knockout.mlp) off.push("the MLP");
+      if (off.length) msg.show("Switched off by the knock-out below: " + off.join(" and ") + " (output set to zero).", "info");
       ids = r.ids;
       var n = r.ids.length;
       cursor = { i: n - 1, j: 0 };
@@ -126,5 +129,6 @@
     }
 
     run();
+    document.addEventListener("nt-knockout", function () { run(); });
   });
 })();
