@@ -49,6 +49,7 @@
     }
     var mass = 0;
     for (i = 0; i < kept; i++) mass += p[i];
+    if (kept === n) mass = 1;  // no cut: all of it, not a sum's rounding error short of it
     return { kCut: kCut, kMass: total, kept: kept, mass: mass };
   }
 
@@ -100,7 +101,7 @@
     canvas.style.height = "14rem";
     canvas.style.display = "block";
     var readout = el("p", { class: "nt-readout", "data-role": "readout", "aria-live": "polite" });
-    var lensBox = el("div", { class: "nt-scroll", "data-role": "lens" });
+    var lensBox = el("div", { class: "nt-table-wrap", "data-role": "lens" });
     var headsBox = el("div", { class: "nt-strip-block", "data-role": "heads" });
 
     live.appendChild(el("div", { class: "nt-controls" }, [pick.wrap]));
