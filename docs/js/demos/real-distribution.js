@@ -257,9 +257,14 @@
       var sinks = 0;
       d.attention.layers.forEach(function (layer, l) {
         layer.first.forEach(function (w) { if (w > index.sink_threshold) sinks += 1; });
-        headsBox.appendChild(el("div", { class: "nt-head-row" }, [
-          el("span", { class: "nt-head-label", text: "layer " + (l + 1) + " " }),
-          U.strip(layer.first, "layer " + (l + 1) + ", heads 1 to " + layer.first.length + ", weight on “" + show(d.tokens[0]) + "”", { digits: 2 })]));
+        var row = el("div", { class: "nt-head-row" }, [
+          el("span", { class: "nt-head-label", text: "layer " + (l + 1) }),
+          U.strip(layer.first, "layer " + (l + 1) + ", heads 1 to " + layer.first.length + ", weight on “" + show(d.tokens[0]) + "”", { digits: 2 })]);
+        // one line per layer: the label in a fixed column so the strips line up
+        row.style.display = "flex";
+        row.style.gap = "0.5em";
+        row.firstChild.style.minWidth = "4.5em";
+        headsBox.appendChild(row);
       });
       headsBox.insertBefore(el("p", { class: "nt-note", "data-role": "sinks",
         text: sinks + " of " + d.attention.n_layer * d.attention.n_head + " heads put more than " + U.pct(index.sink_threshold, 0) + " of their weight on the first token (“" +
