@@ -183,23 +183,30 @@
         var f = state.log ? (Math.log(p) - minLog) / (Math.log(top) - minLog) : p / top;
         return H - pad - Math.max(0, f) * (H - 2 * pad);
       }
-      // One column per device pixel: ranks are sorted, so a column's tallest bar is its first rank.
+      // One column per device pixel: ranks are sorted, so a column's tallest bar is its first rank
+      // (in the log view the first ranks are several columns wide).
       for (var x = 0; x < W; x++) {
-        var r = rankAt(x, W), r2 = rankAt(x + 1, W);
-        if (x > 0 && r2 === rankAt(x, W) && r === rankAt(x - 1, W)) continue;  // same rank as the last column (log view)
+        var r = rankAt(x, W);
         var yy = y(probs[r]);
         g.fillStyle = r < cut.kept ? accent : faint;
         g.fillRect(x, yy, 1, H - pad - yy);
       }
       g.strokeStyle = fg;
       g.lineWidth = dpr;
-      [[cut.kCut, "k"], [cut.kept, "p"]].forEach(function (c) {
-        if (c[0] >= d.vocab_size) return;
+      g.fillStyle = fg;
+      g.font = Math.round(11 * dpr) + "px sans-serif";
+      g.textBaseline = "top";
+      // the cuts, each labelled with the mass on its left (the mass on the right is the rest)
+      [[cut.kCut, "top-k", cut.kMass], [cut.kept, "top-p", cut.mass]].forEach(function (c, i) {
+        if (c[0] >= d.vocab_size || (i === 1 && c[0] === cut.kCut)) return;
         var cx = Math.round(xOf(c[0], W)) + 0.5;
         g.setLineDash([4 * dpr, 3 * dpr]);
         g.beginPath(); g.moveTo(cx, 0); g.lineTo(cx, H); g.stroke();
+        g.setLineDash([]);
+        var label = c[1] + ": " + U.pct(c[2], 1) + " | " + U.pct(1 - c[2], 1);
+        var tw = g.measureText(label).width;
+        g.fillText(label, Math.min(cx + 3 * dpr, W - tw - 2 * dpr), (14 + 14 * i) * dpr);
       });
-      g.setLineDash([]);
       var cx2 = Math.round(xOf(state.cursor, W)) + 0.5;
       g.strokeStyle = fg;
       g.beginPath(); g.moveTo(cx2, 0); g.lineTo(cx2, H * 0.25); g.stroke();
