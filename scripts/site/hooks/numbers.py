@@ -129,6 +129,7 @@ def bpe_steps(tok: dict, word: str) -> list[dict]:
 
 
 def build_context() -> dict:
+    from scripts.core.registry import DIST_KEYS  # the prompts' order in scripts/config/real_prompts.json
     from scripts.real.context import load_real_models  # the repository root is on sys.path under mkdocs
 
     tiny_dir = SITE_DATA / "tiny"
@@ -169,6 +170,8 @@ def build_context() -> dict:
         "traces": traces, "sliding": traces_file["sliding"], "greedy": traces_file["greedy"],
         "gpt2": real["gpt2"], "smollm2": real["smollm2"], "llama3": real["llama3"],
         "real_settings": real["settings"], "facts": facts,
+        # issue 12: SmolLM2's whole distribution per prompt (site_data/smollm2/distributions/)
+        "smollm2_dist": {k: _read(SITE_DATA / "smollm2" / "distributions" / f"{k}.json") for k in DIST_KEYS},
         "vocab": tok["vocab"], "math": math, "alt": alt, "figure": figure, "has_figure": has_figure,
         "strip": strip, "bpe_steps": lambda word: bpe_steps(tok, word), "encode": lambda text: encode(tok, text),
         # knock-outs and the logit lens, for the experiments' static fallbacks
