@@ -50,7 +50,7 @@
 
   // ---- BPE, the rule of scripts/tiny/tokenizer.py ------------------------------------------
   var PRETOKENIZER = " ?[a-z]+| ?[^ a-z]| ";
-  function chunks(text, pattern) { return text.match(new RegExp(pattern || PRETOKENIZER, "g")) || []; }
+  function chunks(text, pattern) { return text.match(new RegExp(pattern || PRETOKENIZER, "gu")) || []; }
 
   function mergePair(symbols, a, b) {
     var out = [];
