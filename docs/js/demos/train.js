@@ -105,11 +105,15 @@
           tr = L.createTrainer(mc, window.NTData.tinyInit.weights, rows, cfg.training);
         } catch (e) { return refuse(e.message + "."); }
         status.textContent = "Training: tokenizer learned (" + bpe.chars.length + " characters, " + bpe.merges.length + " merges).";
-        var t0 = performance.now();
+        var t0 = performance.now(), drawn = -Infinity;
         L.run(tr, steps, {
           budgetMs: 12,  // well under the 50 ms of a "long task", with room for drawing the curve
           onProgress: function (done, total, losses) {
             bar.value = done;
+            // The curve and the text at most every 150 ms (and at the end): redrawing them after each
+            // 12 ms slice cost more than the training itself.
+            if (done < total && performance.now() - drawn < 150) return;
+            drawn = performance.now();
             status.textContent = "Step " + done + " of " + total + ": loss " + losses[losses.length - 1].toFixed(3) + ".";
             drawCurve(losses);
           },
