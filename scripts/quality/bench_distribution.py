@@ -1,4 +1,4 @@
-"""Benchmark of the real-distribution demo: printed figures, no targets asserted (issue 12's budgets:
+"""Benchmark of the real-distribution demo: printed figures, no targets asserted (the budgets:
 each prompt's data at most 60 KB gzip, the page's first load at most 50 KB more, a full draw of every
 bar under 100 ms, a redraw under 16 ms).
 

@@ -18,7 +18,7 @@ from scripts.core.registry import DIST_KEYS
 
 SRC = SITE_DATA / "smollm2" / "distributions"
 OUT = ROOT / "docs" / "js" / "data"
-# Bytes, gzip: each prompt is lazy-loaded (issue 12's budgets); the index loads with the page.
+# Bytes, gzip: each prompt is lazy-loaded; the index loads with the page.
 BUDGET_GZ = {"prompt": 60_000, "index": 4_000}
 DROP = {"ids", "provenance", "schema_version", "status", "model"}
 

@@ -170,7 +170,7 @@ def build_context() -> dict:
         "traces": traces, "sliding": traces_file["sliding"], "greedy": traces_file["greedy"],
         "gpt2": real["gpt2"], "smollm2": real["smollm2"], "llama3": real["llama3"],
         "real_settings": real["settings"], "facts": facts,
-        # issue 12: SmolLM2's whole distribution per prompt (site_data/smollm2/distributions/)
+        # SmolLM2's whole distribution per prompt (site_data/smollm2/distributions/)
         "smollm2_dist": {k: _read(SITE_DATA / "smollm2" / "distributions" / f"{k}.json") for k in DIST_KEYS},
         "vocab": tok["vocab"], "math": math, "alt": alt, "figure": figure, "has_figure": has_figure,
         "strip": strip, "bpe_steps": lambda word: bpe_steps(tok, word), "encode": lambda text: encode(tok, text),
