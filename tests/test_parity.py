@@ -43,8 +43,9 @@ def test_step1_gradients_match_the_file(setup):
     x, y = make_batch(tok, lines, cfg.n_ctx)
     now = R.gradients(cfg, R.initial_state(cfg, config["training"]), x, y)
     ref = load("grads")
-    assert now["loss"] == ref["loss"]
-    assert now["grads"] == ref["grads"]
+    # float64 throughout, but PyTorch and MKL pick kernels by the CPU's vector extensions, so on
+    # another machine than the one that wrote the file the last bit may differ (1.7e-16 seen)
+    assert close(now["loss"], ref["loss"]) and close(now["grads"], ref["grads"])
 
 
 def test_bpe_cases_match_the_file(setup):

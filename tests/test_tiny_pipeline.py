@@ -175,8 +175,10 @@ def test_unseen_sentences_cost_more_than_training_ones():
 
 @pytest.mark.slow
 def test_two_trainings_with_one_seed_give_identical_files():
-    """Retrain twice from the corpus and compare every exported file with the other run and with the
-    committed site_data/tiny: same seed, same machine, same bytes."""
+    """Retrain twice from the corpus: same seed, same machine, same bytes. On the machine that made
+    the committed site_data/tiny (the manifest records it) those are the committed bytes. On another
+    CPU the float rounding differs and 3,000 Adam steps amplify it (ARCHITECTURE.md, "Reproducible
+    on one machine"), so there the fresh model must still tell the pages' story."""
     config = json.loads((ROOT / "scripts/config/tiny.json").read_text())
     cfg = TinyConfig(**config["model"])
     lines = read_corpus()
@@ -188,8 +190,29 @@ def test_two_trainings_with_one_seed_give_identical_files():
         files = {n: dumps(d) for n, d in export(result, tok, lines).items()} | {"tokenizer.json": dumps(tok.to_json())}
         outputs.append(files)
     assert outputs[0] == outputs[1]
-    for name, text in outputs[0].items():
-        assert (TINY / name).read_text(encoding="utf-8") == text, f"site_data/tiny/{name} differs from a fresh run"
+    made_on = json.loads((ROOT / "site_data/manifest.json").read_text())["stages"]["tiny"]["machine"]
+    if made_on == stage.machine():
+        for name, text in outputs[0].items():
+            assert (TINY / name).read_text(encoding="utf-8") == text, f"site_data/tiny/{name} differs from a fresh run"
+        return
+    for name in ("tokenizer.json", "config.json"):  # no float arithmetic: the same bytes anywhere
+        assert (TINY / name).read_text(encoding="utf-8") == outputs[0][name], name
+    fresh, kept = json.loads(outputs[0]["summary.json"]), load("summary")
+    weights = [json.loads(outputs[0]["weights.json"])["weights"], load("weights")["weights"]]
+    print(f"\ncommitted data made on {made_on!r}, this is {stage.machine()!r}: largest weight difference "
+          f"{max_abs_diff(*weights):.3g}, final loss {kept['loss']['last']:.4f} there, {fresh['loss']['last']:.4f} here")
+    assert {p: v["token"] for p, v in fresh["picks"].items()} == {p: v["token"] for p, v in kept["picks"].items()}
+    assert fresh["subject_head"]["head"] == kept["subject_head"]["head"]
+    assert [v["token"] for v in fresh["verbs_after_the_cat"]] == [v["token"] for v in kept["verbs_after_the_cat"]]
+    assert abs(fresh["loss"]["last"] - kept["loss"]["last"]) < 0.01
+
+
+def max_abs_diff(a, b) -> float:
+    if isinstance(a, dict):
+        return max(max_abs_diff(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return max((max_abs_diff(x, y) for x, y in zip(a, b, strict=True)), default=0.0)
+    return abs(a - b)
 
 
 def _stage_env(tmp_path: Path) -> dict:

@@ -221,7 +221,7 @@ def run(name: str) -> None:
         "outputs": {p: sha256(work / p) for p in stage.outputs},
         "seconds": timings,
         "packages": package_versions(stage.packages),
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores",
+        "machine": machine(),
         **_provenance(stage),
         "built": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
@@ -231,6 +231,24 @@ def run(name: str) -> None:
     commit([(work / p, ROOT / p) for p in stage.outputs] + [(staged_manifest, MANIFEST)])
     shutil.rmtree(work, ignore_errors=True)
     print(f"{name}: built in {sum(timings.values()):.1f} s ({', '.join(f'{k} {v} s' for k, v in timings.items())})")
+
+
+def machine() -> str:
+    """The machine a stage ran on, with what decides float rounding: PyTorch and MKL pick kernels by
+    the CPU's vector extensions, and 3,000 Adam steps amplify a last-bit difference (see
+    ARCHITECTURE.md, "Reproducible on one machine")."""
+    model, flags = "unknown CPU", set()
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            key, _, value = line.partition(":")
+            if key.strip() == "model name" and model == "unknown CPU":
+                model = value.strip()
+            elif key.strip() == "flags" and not flags:
+                flags = set(value.split())
+    except OSError:
+        pass
+    vector = [f for f in ("avx512f", "avx2", "fma") if f in flags]
+    return f"{platform.machine()}, {os.cpu_count()} cores, {model}" + (f", {' '.join(vector)}" if vector else "")
 
 
 def stamp(name: str, path: Path) -> None:
