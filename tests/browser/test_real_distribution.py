@@ -84,3 +84,48 @@ def test_keyboard_lens_and_heads(open_page):
     # the canvas fits a phone's width
     assert page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") <= 1
     assert not page.nt_problems, page.nt_problems
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("scale", ["lin", "log"])
+def test_the_tallest_bar_is_drawn_inside_labelled_axes(open_page, scheme, scale):
+    """Rank 1's column is the tallest bar and must show (not hidden under an axis or a marker); the
+    axes say what they measure; the bar is drawn in a colour that is not the background."""
+    rec = read_json(SITE_DATA / "smollm2" / "distributions" / "cat.json")
+    page = open_page(PAGE, "http", width=360, height=800)
+    page.add_init_script("localStorage.clear()")  # no stored palette choice: Material follows the media query
+    page.emulate_media(color_scheme=scheme)
+    page.reload(wait_until="load")
+    page.wait_for_selector('.nt-demo[data-demo="real-distribution"][data-loaded]', timeout=10_000)
+    page.wait_for_function("w => document.body.getAttribute('data-md-color-scheme') === w",
+                           arg="slate" if scheme == "dark" else "default", timeout=5000)
+    pick(page, "cat")
+    if scale == "log":
+        page.get_by_label("log (rank and probability)").check()
+    axes = page.text_content('[data-role="axes"]')
+    assert axes.startswith("Across: rank, most likely first") and ("log scale" in axes) == (scale == "log"), axes
+    px = page.evaluate("""() => {
+        const c = document.querySelector(".nt-dist-canvas"), g = c.getContext("2d");
+        const [x0, y0, x1, y1] = c.getAttribute("data-plot").split(" ").map(Number);
+        const mid = Math.round((y0 + y1) / 2), at = (x, y) => Array.from(g.getImageData(x, y, 1, 1).data);
+        return {bar: at(x0, mid), bg: at(x1 - 1, y0 + 1)};
+    }""")
+    page_bg = page.evaluate("""() => { const c = document.createElement("canvas").getContext("2d");
+        c.fillStyle = getComputedStyle(document.querySelector(".nt-dist-canvas")).getPropertyValue("--md-default-bg-color").trim();
+        c.fillRect(0, 0, 1, 1); return Array.from(c.getImageData(0, 0, 1, 1).data); }""")
+    assert px["bg"] == page_bg, (px, page_bg)  # the canvas is painted in the page's own scheme
+    # the top bar reaches the top of the plot (it is the scale's top); halfway up it is painted
+    assert px["bar"] != px["bg"], (px, rec["head"]["pieces"][0])
+    assert not page.nt_problems, page.nt_problems
+
+
+def test_the_canvas_follows_the_palette_toggle(open_page):
+    page = open_page(PAGE, "http")
+    page.wait_for_selector('.nt-demo[data-demo="real-distribution"][data-loaded]', timeout=10_000)
+    corner = """() => { const c = document.querySelector(".nt-dist-canvas");
+        return Array.from(c.getContext("2d").getImageData(c.width - 2, 2, 1, 1).data); }"""
+    before, scheme = page.evaluate(corner), page.get_attribute("body", "data-md-color-scheme")
+    page.locator("form[data-md-component=palette] label:visible").first.click()
+    page.wait_for_function("w => document.body.getAttribute('data-md-color-scheme') !== w", arg=scheme, timeout=5000)
+    assert page.evaluate(corner) != before
+    assert not page.nt_problems, page.nt_problems

@@ -100,6 +100,7 @@
     canvas.style.width = "100%";
     canvas.style.height = "14rem";
     canvas.style.display = "block";
+    var axes = el("p", { class: "nt-note", "data-role": "axes" });
     var readout = el("p", { class: "nt-readout", "data-role": "readout", "aria-live": "polite" });
     var lensBox = el("div", { class: "nt-table-wrap", "data-role": "lens" });
     var headsBox = el("div", { class: "nt-strip-block", "data-role": "heads" });
@@ -110,7 +111,7 @@
     live.appendChild(provenance);
     live.appendChild(msg.node);
     live.appendChild(U.section("All the bars", [el("div", { class: "nt-controls" }, [tSlider.wrap, kSlider.wrap, pSlider.wrap, scale]),
-      survivors, canvas, readout]));
+      survivors, canvas, axes, readout]));
     live.appendChild(U.section("Logit lens: each layer's guess", [lensBox]));
     live.appendChild(U.section("Every head's weight on the first token", [headsBox]));
 
@@ -158,13 +159,65 @@
       report();
     }
 
-    function xOf(rank, W) {
-      var V = d.vocab_size;
-      return state.log ? Math.log(rank + 1) / Math.log(V) * W : rank / V * W;
+    // The plot's box inside the canvas (device pixels): room on the left and below for the axes.
+    var box = { x0: 0, x1: 1, y0: 0, y1: 1 };
+    function xOf(rank) {
+      var V = d.vocab_size, f = state.log ? Math.log(rank + 1) / Math.log(V) : rank / V;
+      return box.x0 + f * (box.x1 - box.x0);
     }
-    function rankAt(x, W) {
-      var V = d.vocab_size, r = state.log ? Math.exp(x / W * Math.log(V)) - 1 : x / W * V;
+    function rankAt(x) {
+      var V = d.vocab_size, f = (x - box.x0) / (box.x1 - box.x0);
+      var r = state.log ? Math.exp(f * Math.log(V)) - 1 : f * V;
       return Math.max(0, Math.min(V - 1, Math.floor(r)));
+    }
+
+    // A power of ten as [base, exponent]; label() draws the exponent raised and smaller (Unicode
+    // superscripts are too small to read at 11 px).
+    function power(e) { return e === 0 ? ["1", ""] : ["10", String(e).replace("-", "−")]; }
+    function labelWidth(g, t, font) {
+      if (typeof t === "string") return g.measureText(t).width;
+      var w = g.measureText(t[0]).width, f = g.font;
+      g.font = Math.round(font * 0.8) + "px sans-serif";
+      w += g.measureText(t[1]).width;
+      g.font = f;
+      return w;
+    }
+    // Draws t (a string or a power) with its right edge (align "right") or centre (align "center") at x.
+    function label(g, t, x, y, align, font) {
+      var w = labelWidth(g, t, font), left = align === "right" ? x - w : x - w / 2;
+      var base = g.textAlign;
+      g.textAlign = "left";
+      if (typeof t === "string") g.fillText(t, left, y);
+      else {
+        g.fillText(t[0], left, y);
+        var f = g.font, w0 = g.measureText(t[0]).width;
+        g.font = Math.round(font * 0.8) + "px sans-serif";
+        g.fillText(t[1], left + w0, y - font * 0.35);
+        g.font = f;
+      }
+      g.textAlign = base;
+    }
+    // Probability ticks: linear from zero in steps of 1, 2 or 5 times a power of ten (at most five
+    // below the top bar); log at the powers of ten between the smallest and the largest bar.
+    function yTicks(top, min) {
+      var out = [], v;
+      if (state.log) {
+        for (var e = Math.ceil(Math.log10(min)); e <= Math.floor(Math.log10(top)); e++) out.push([Math.pow(10, e), power(e)]);
+        var every = Math.ceil(out.length / 5);
+        return out.filter(function (_, i) { return (out.length - 1 - i) % every === 0; });
+      }
+      var mag = Math.pow(10, Math.floor(Math.log10(top))), step = [1, 2, 5, 10].map(function (m) { return m * mag; })
+        .filter(function (st) { return top / st <= 5; })[0] || 10 * mag;
+      var digits = Math.max(0, -Math.floor(Math.log10(step * 100) + 1e-9));
+      for (var i = 0; i * step <= top * (1 + 1e-9); i++) out.push([i * step, (i * step * 100).toFixed(digits) + "%"]);
+      return out;
+    }
+    // Rank ticks: 1 and every 10,000 (linear), the powers of ten (log); ranks count from 1.
+    function xTicks() {
+      var V = d.vocab_size, out = [[0, "1"]];
+      if (state.log) for (var e = 1; Math.pow(10, e) < V; e++) out.push([Math.pow(10, e) - 1, power(e)]);
+      else for (var r = 10000; r < V; r += 10000) out.push([r - 1, r.toLocaleString("en")]);
+      return out;
     }
 
     function draw() {
@@ -175,41 +228,70 @@
       if (canvas.height !== H) canvas.height = H;
       var g = canvas.getContext("2d");
       var fg = css(canvas, "--md-default-fg-color", "#000"), faint = css(canvas, "--md-default-fg-color--lighter", "#bbb");
+      var light = css(canvas, "--md-default-fg-color--light", "#666");
       var accent = css(canvas, "--md-accent-fg-color", "#f50"), bg = css(canvas, "--md-default-bg-color", "#fff");
+      var font = Math.round(11 * dpr);
+      g.font = font + "px sans-serif";
       g.fillStyle = bg;
       g.fillRect(0, 0, W, H);
-      var top = probs[0], minLog = Math.log(probs[d.vocab_size - 1]), pad = 4 * dpr;
+      axes.textContent = state.log
+        ? "Across: rank, most likely first, on a log scale. Up: probability, on a log scale from the smallest bar."
+        : "Across: rank, most likely first (" + d.vocab_size.toLocaleString("en") + " ranks). Up: probability, from zero.";
+      var top = probs[0], min = probs[d.vocab_size - 1], minLog = Math.log(min);
+      var yt = yTicks(top, min), labelW = 0;
+      yt.forEach(function (t) { labelW = Math.max(labelW, labelWidth(g, t[1], font)); });
+      box = { x0: Math.ceil(labelW + 8 * dpr), x1: W - 6 * dpr, y0: 8 * dpr, y1: Math.floor(H - font - 8 * dpr) };
+      canvas.setAttribute("data-plot", [box.x0, box.y0, box.x1, box.y1].join(" "));  // for tests: the plot's box
       function y(p) {
         var f = state.log ? (Math.log(p) - minLog) / (Math.log(top) - minLog) : p / top;
-        return H - pad - Math.max(0, f) * (H - 2 * pad);
+        return box.y1 - Math.max(0, f) * (box.y1 - box.y0);
       }
+      // axes: probability on the left (zero-based in the linear view), rank below
+      g.fillStyle = light;
+      g.strokeStyle = faint;
+      g.lineWidth = dpr;
+      g.textBaseline = "middle";
+      g.textAlign = "right";
+      yt.forEach(function (t) {
+        var yy = Math.round(y(t[0])) + 0.5;
+        g.beginPath(); g.moveTo(box.x0 - 4 * dpr, yy); g.lineTo(box.x1, yy); g.stroke();
+        label(g, t[1], box.x0 - 6 * dpr, yy, "right", font);
+      });
+      g.textBaseline = "top";
+      g.textAlign = "center";
+      xTicks().forEach(function (t) {
+        var xx = Math.round(xOf(t[0])) + 0.5;
+        g.beginPath(); g.moveTo(xx, box.y1); g.lineTo(xx, box.y1 + 4 * dpr); g.stroke();
+        var half = labelWidth(g, t[1], font) / 2;
+        label(g, t[1], Math.min(Math.max(xx, half), W - half), box.y1 + 5 * dpr + (typeof t[1] === "string" ? 0 : 0.3 * font), "center", font);
+      });
+      g.textAlign = "left";
       // One column per device pixel: ranks are sorted, so a column's tallest bar is its first rank
       // (in the log view the first ranks are several columns wide).
-      for (var x = 0; x < W; x++) {
-        var r = rankAt(x, W);
+      for (var x = Math.ceil(box.x0); x < box.x1; x++) {
+        var r = rankAt(x);
         var yy = y(probs[r]);
         g.fillStyle = r < cut.kept ? accent : faint;
-        g.fillRect(x, yy, 1, H - pad - yy);
+        g.fillRect(x, yy, 1, box.y1 - yy);
       }
       g.strokeStyle = fg;
-      g.lineWidth = dpr;
       g.fillStyle = fg;
-      g.font = Math.round(11 * dpr) + "px sans-serif";
-      g.textBaseline = "top";
+      // the axes sit just outside the plot, so rank 1's column (the tallest bar) stays visible
+      g.beginPath(); g.moveTo(box.x0 - 0.5, box.y0); g.lineTo(box.x0 - 0.5, box.y1 + 0.5); g.lineTo(box.x1, box.y1 + 0.5); g.stroke();
       // the cuts, each labelled with the mass on its left (the mass on the right is the rest)
       [[cut.kCut, "top-k", cut.kMass], [cut.kept, "top-p", cut.mass]].forEach(function (c, i) {
         if (c[0] >= d.vocab_size || (i === 1 && c[0] === cut.kCut)) return;
-        var cx = Math.round(xOf(c[0], W)) + 0.5;
+        var cx = Math.round(xOf(c[0])) + 0.5;
         g.setLineDash([4 * dpr, 3 * dpr]);
-        g.beginPath(); g.moveTo(cx, 0); g.lineTo(cx, H); g.stroke();
+        g.beginPath(); g.moveTo(cx, box.y0); g.lineTo(cx, box.y1); g.stroke();
         g.setLineDash([]);
         var label = c[1] + ": " + U.pct(c[2], 1) + " | " + U.pct(1 - c[2], 1);
         var tw = g.measureText(label).width;
-        g.fillText(label, Math.min(cx + 3 * dpr, W - tw - 2 * dpr), (14 + 14 * i) * dpr);
+        g.fillText(label, Math.min(cx + 3 * dpr, W - tw - 2 * dpr), box.y0 + (10 + 14 * i) * dpr);
       });
-      var cx2 = Math.round(xOf(state.cursor, W)) + 0.5;
-      g.strokeStyle = fg;
-      g.beginPath(); g.moveTo(cx2, 0); g.lineTo(cx2, H * 0.25); g.stroke();
+      // the reader's rank: a marker above the plot, not a line over the bars
+      var cx2 = Math.round(xOf(state.cursor)) + 0.5;
+      g.beginPath(); g.moveTo(cx2 - 4 * dpr, 0); g.lineTo(cx2 + 4 * dpr, 0); g.lineTo(cx2, box.y0 - dpr); g.closePath(); g.fill();
     }
 
     function report() {
@@ -228,8 +310,8 @@
     function move(r) { state.cursor = Math.max(0, Math.min(d.vocab_size - 1, r)); draw(); report(); }
     canvas.addEventListener("mousemove", function (e) {
       if (!d) return;
-      var box = canvas.getBoundingClientRect();
-      move(rankAt((e.clientX - box.left) / box.width * canvas.width, canvas.width));
+      var rect = canvas.getBoundingClientRect();
+      move(rankAt((e.clientX - rect.left) / rect.width * canvas.width));
     });
     canvas.addEventListener("keydown", function (e) {
       if (!d) return;
@@ -243,6 +325,8 @@
       move(r);
     });
     window.addEventListener("resize", draw);
+    // Material switches the colour scheme by an attribute on <body>: redraw in the new colours.
+    new MutationObserver(draw).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
 
     function renderLens() {
       var k = d.lens[0].pieces.length;

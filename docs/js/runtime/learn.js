@@ -165,7 +165,7 @@
     function buf(n) { return new Float64Array(n); }
     var A = {
       x0: buf(NC * C), lnfX: buf(NC * C), lnfR: buf(NC), lnfO: buf(NC * C), probs: buf(NC * V),
-      dx: buf(NC * C), dlnf: buf(NC * C), dtmp: buf(NC * C), dlog: buf(V), l: []
+      dx: buf(NC * C), dlnf: buf(NC * C), dtmp: buf(NC * C), dlog: buf(V), hrow: buf(C), dhrow: buf(C), l: []
     };
     for (l = 0; l < NL; l++) {
       A.l.push({
@@ -293,22 +293,26 @@
     }
     // Tied unembedding, softmax and cross-entropy for T positions; writes dL/d(ln_f output).
     function logitsLoss(hf, tg, dlnf, T) {
-      var loss = 0, z = A.dlog, E = off.wte;
+      var P_ = P, G_ = G, V_ = V, C_ = C, inv = 1 / nTargets;
+      var loss = 0, z = A.dlog, E = off.wte, h = A.hrow, dh = A.dhrow;
       for (var t = 0; t < T; t++) {
-        var mx = -Infinity, se = 0, v, c, o = t * C;
-        for (v = 0; v < V; v++) {
-          var s = 0, r = E + v * C;
-          for (c = 0; c < C; c++) s += hf[o + c] * P[r + c];
+        var mx = -Infinity, se = 0, v, c, o = t * C_, s, r;
+        for (c = 0; c < C_; c++) { h[c] = hf[o + c]; dh[c] = 0; }
+        for (v = 0, r = E; v < V_; v++, r += C_) {
+          s = 0;
+          for (c = 0; c < C_; c++) s += h[c] * P_[r + c];
           z[v] = s;
           if (s > mx) mx = s;
         }
-        for (v = 0; v < V; v++) { z[v] = Math.exp(z[v] - mx); se += z[v]; }
-        loss -= Math.log(z[tg[t]] / se);
-        for (c = 0; c < C; c++) dlnf[o + c] = 0;
-        for (v = 0; v < V; v++) {
-          var g = (z[v] / se - (v === tg[t] ? 1 : 0)) / nTargets, r2 = E + v * C;
-          for (c = 0; c < C; c++) { G[r2 + c] += g * hf[o + c]; dlnf[o + c] += g * P[r2 + c]; }
+        for (v = 0; v < V_; v++) { s = Math.exp(z[v] - mx); z[v] = s; se += s; }
+        var y = tg[t];
+        loss -= Math.log(z[y] / se);
+        var ise = inv / se;
+        for (v = 0, r = E; v < V_; v++, r += C_) {
+          var g = z[v] * ise - (v === y ? inv : 0);
+          for (c = 0; c < C_; c++) { G_[r + c] += g * h[c]; dh[c] += g * P_[r + c]; }
         }
+        for (c = 0; c < C_; c++) dlnf[o + c] = dh[c];
       }
       return loss;
     }
