@@ -28,13 +28,13 @@ def gz(path: Path) -> int:
     return len(gzip.compress(path.read_bytes(), 9))
 
 
-def first_load_gzip(page: str) -> dict[str, int]:
+def first_load_gzip(page: str, site: Path = SITE) -> dict[str, int]:
     """The page and every script and stylesheet it names (what loads before any click)."""
-    html = (SITE / page).read_text(encoding="utf-8")
-    files = {page: gz(SITE / page)}
+    html = (site / page).read_text(encoding="utf-8")
+    files = {page: gz(site / page)}
     for ref in re.findall(r'(?:src|href)="([^"#?]+\.(?:js|css))"', html):
-        if "://" not in ref and (SITE / ref).is_file():
-            files[ref] = gz(SITE / ref)
+        if "://" not in ref and (site / ref).is_file():
+            files[ref] = gz(site / ref)
     return files
 
 

@@ -124,6 +124,7 @@ SAMPLES = {  # page -> CSS selectors of numbers, a sample of every kind each dem
                        '[data-lane="a"] li[data-token] .nt-x-num'],
     "block.html": [".nt-readout .nt-x-num >> nth=0", ".nt-readout .nt-x-num >> nth=1", ".nt-block-rest .nt-strip-open >> nth=0",
                    ".nt-block-rest .nt-strip-open >> nth=2", ".nt-block-rest .nt-strip-open >> nth=3"],
+    "embeddings.html": ["li[data-token] .nt-x-num >> nth=0", "li[data-token] .nt-x-num >> nth=4"],
 }
 
 
@@ -138,7 +139,8 @@ def test_numbers_open_to_arithmetic_that_adds_up(open_page, name):
         kinds.add(check_open_number(page, button))
     expected = {"index.html": {"logit", "prob", "weight", "residual", "mlp", "layernorm"},
                 "attention.html": {"weight", "score", "mix", "prob"},
-                "block.html": {"weight", "score", "mix", "proj", "residual"}}[name]
+                "block.html": {"weight", "score", "mix", "proj", "residual"},
+                "embeddings.html": {"cosine"}}[name]
     assert kinds == expected
     clean(page)
 

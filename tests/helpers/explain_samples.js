@@ -26,5 +26,6 @@ const out = [
   X.mlp(cfg, tr, w, ids, 0, t, 4),
   X.mix(cfg, tr, ids, 0, 1, t, 2),
   X.proj(cfg, tr, w, ids, 0, t, 5),
+  X.cosine(w, ids[1], ids[0], tk.show(ids[1]), tk.show(ids[0])),
 ];
 console.log(JSON.stringify(out.map((e) => ({ kind: e.kind, snippet: e.snippet, eq: e.lines[e.lines.length - 1].eq }))));

@@ -1,5 +1,5 @@
 // Demo: the token embedding table (wte). Pick a token: its nearest tokens by cosine similarity,
-// computed here from the weights, and a 2-D map of every row (the first two principal components of
+// computed here from the weights (each opens to its arithmetic), and a 2-D map of every row (the first two principal components of
 // the rows, by power iteration on their 8 x 8 covariance), the picked token and its neighbours marked.
 (function () {
   "use strict";
@@ -42,7 +42,7 @@
     var options = names.map(function (nm, id) { return { value: id, label: nm + " (id " + id + ")" }; })
       .sort(function (a, b) { return a.label < b.label ? -1 : 1; });
     var pick = U.select("Token", options, start < 0 ? 0 : start, function (v) { show(Number(v)); });
-    var nearEl = U.el("div", { class: "nt-output", "aria-live": "polite" });
+    var nearEl = U.el("div", { class: "nt-output nt-x-host", "aria-live": "polite" });
     var xy = pca(wte, 2);
     var mapEl = U.el("div", { class: "nt-scroll nt-embed-map", tabindex: "0", role: "region", "aria-label": "map of the " + V + " token vectors (scrolls sideways)" });
     live.appendChild(U.el("div", { class: "nt-controls" }, [pick.wrap]));
@@ -55,7 +55,10 @@
       U.clear(nearEl);
       nearEl.appendChild(U.el("p", { class: "nt-small", text: "Nearest " + NEAR + " of the other " + (V - 1) + " tokens to " + names[id] + " by cosine similarity (1 = same direction, 0 = unrelated, −1 = opposite):" }));
       nearEl.appendChild(U.bars(near.map(function (j) {
-        return { label: names[j], value: sims[j], text: U.fix(sims[j], 2), data: { token: names[j], cos: sims[j] } };
+        var text = window.NTX ? window.NTX.button(U.fix(sims[j], 2), function () {
+          return window.NTX.explain.cosine(window.NTData.tiny.weights, id, j, names[id], names[j]);
+        }, { label: "cosine of " + names[id] + " and " + names[j] }) : U.fix(sims[j], 2);
+        return { label: names[j], value: sims[j], text: text, data: { token: names[j], cos: sims[j] } };
       }), { label: "nearest tokens to " + names[id], axis: { lo: Math.min(0, sims[near[NEAR - 1]]), hi: 1 }, axisLabel: "cosine" }));
       drawMap(id, near);
     }

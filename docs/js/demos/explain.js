@@ -202,7 +202,31 @@
              snippet: snippet(cfg, ids, [printLine("tr[\"h\"][" + l + "][\"attn_out\"][" + t + ", " + c + "]")]) };
   }
 
-  var explain = { mix: mix, proj: proj, logit: logit, prob: prob, score: score, weight: weight, layerNorm: layerNorm, residual: residual, mlp: mlp, num: num };
+  // cosine similarity of two rows of the token embedding table: a · b ÷ (|a| × |b|)
+  function cosine(w, i, j, nameA, nameB) {
+    var a = w.wte[i], b = w.wte[j];
+    var d = dotLines(a, b, "a", "b"), dot = sum(d.prods);
+    var sqA = a.map(function (x) { return x * x; }), sqB = b.map(function (x) { return x * x; });
+    var nA = Math.sqrt(sum(sqA)), nB = Math.sqrt(sum(sqB));
+    var ls = d.lines.concat([
+      line("a · b", "sum", d.prods, dot),
+      line("|a|² = Σ a[c]² (" + nameA + ")", "sum", sqA, sum(sqA)),
+      line("|a|", "sqrt", [num(sum(sqA))], nA),
+      line("|b|² = Σ b[c]² (" + nameB + ")", "sum", sqB, sum(sqB)),
+      line("|b|", "sqrt", [num(sum(sqB))], nB),
+      line("|a| × |b|", "mul", [num(nA), num(nB)], nA * nB),
+      line("cosine", "div", [num(dot), num(nA * nB)], dot / (nA * nB))]);
+    var code = [
+      "import json, numpy as np",
+      "# " + WEIGHTS_URL.split("/").pop() + ": download it from the demo, next to this script",
+      "wte = np.array(json.load(open(\"" + WEIGHTS_URL.split("/").pop() + "\"))[\"weights\"][\"wte\"], dtype=np.float64)",
+      "a, b = wte[" + i + "], wte[" + j + "]  # " + nameA + ", " + nameB,
+      printLine("a @ b / (np.linalg.norm(a) * np.linalg.norm(b))")];
+    return { kind: "cosine", title: "Cosine similarity of " + nameA + " (wte row " + i + ") and " + nameB + " (wte row " + j + ")",
+             formula: "cos = a · b ÷ (|a| × |b|)", lines: ls, snippet: code.join("\n") + "\n" };
+  }
+
+  var explain = { cosine: cosine, mix: mix, proj: proj, logit: logit, prob: prob, score: score, weight: weight, layerNorm: layerNorm, residual: residual, mlp: mlp, num: num };
 
   // ---- the browser side: numbers as buttons, one panel per demo section ----------------------------
   var OPS = { sum: " + ", mul: " × ", div: " ÷ ", sub: " − " };

@@ -113,7 +113,7 @@ def strip(values, label: str = "vector", digits: int = 2) -> str:
     cells = []
     for i, v in enumerate(vals):
         sign = "pos" if v >= 0 else "neg"
-        cells.append(f'<span class="nt-cell nt-{sign}" style="--a:{abs(v) / top:.3f}" '
+        cells.append(f'<span class="nt-cell nt-{sign}" style="--a:{abs(v) / top:.2f}" '
                      f'title="{i}: {v:.{digits}f}"></span>')
     text = ", ".join(f"{v:.{digits}f}" for v in vals)
     return (f'<span class="nt-strip" role="img" aria-label="{html.escape(label)}: {text}">'
