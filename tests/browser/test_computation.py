@@ -123,7 +123,9 @@ SAMPLES = {  # page -> CSS selectors of numbers, a sample of every kind each dem
     "attention.html": [".nt-attn-pct >> nth=1", ".nt-attn-score >> nth=2", '[data-lane="b"] .nt-strip-open .nt-x-num >> nth=1',
                        '[data-lane="a"] li[data-token] .nt-x-num'],
     "block.html": [".nt-readout .nt-x-num >> nth=0", ".nt-readout .nt-x-num >> nth=1", ".nt-block-rest .nt-strip-open >> nth=0",
-                   ".nt-block-rest .nt-strip-open >> nth=2", ".nt-block-rest .nt-strip-open >> nth=3"],
+                   ".nt-block-rest .nt-strip-open >> nth=2", ".nt-block-rest .nt-strip-open >> nth=3",
+                   '.nt-lens tr[data-stage="embeddings"] .nt-x-num >> nth=2', '.nt-lens tr[data-stage="attention"] .nt-x-num >> nth=4',
+                   ".nt-ko-full .nt-x-num >> nth=0"],
     "embeddings.html": ["li[data-token] .nt-x-num >> nth=0", "li[data-token] .nt-x-num >> nth=4"],
 }
 
@@ -139,9 +141,29 @@ def test_numbers_open_to_arithmetic_that_adds_up(open_page, name):
         kinds.add(check_open_number(page, button))
     expected = {"index.html": {"logit", "prob", "weight", "residual", "mlp", "layernorm"},
                 "attention.html": {"weight", "score", "mix", "prob"},
-                "block.html": {"weight", "score", "mix", "proj", "residual"},
+                "block.html": {"weight", "score", "mix", "proj", "residual", "lens", "prob"},
                 "embeddings.html": {"cosine"}}[name]
     assert kinds == expected
+    clean(page)
+
+
+def test_knockout_lanes_open_to_their_own_pass(open_page):
+    """With a head switched off, the full model's probabilities still open to the full pass (its snippet
+    switches nothing off), the knocked-out lane's to the knocked-out one, and both add up; the lens
+    follows the page's knock-out."""
+    page = open_page("block.html")
+    ready(page)
+    page.locator('.nt-demo[data-demo="knockout"] input[data-knockout="head1"]').check()
+    snippets = {}
+    for lane in ("full", "knocked"):
+        button = page.locator(f".nt-ko-{lane} .nt-x-num").first
+        assert check_open_number(page, button) == "prob"
+        snippets[lane] = page.locator("#" + button.get_attribute("aria-controls") + " .nt-x-code").text_content()
+    assert "off_heads, off_mlp = [], False" in snippets["full"]
+    assert "off_heads, off_mlp = [1], False" in snippets["knocked"]
+    button = page.locator('.nt-lens tr[data-stage="mlp"] .nt-x-num').last
+    assert check_open_number(page, button) == "lens"
+    assert "off_heads, off_mlp = [1], False" in page.locator("#" + button.get_attribute("aria-controls") + " .nt-x-code").text_content()
     clean(page)
 
 

@@ -12,6 +12,7 @@ const ids = tk.encode(process.argv[2] || "the cat sat on the").ids;
 if (process.argv[3]) globalThis.NT.knockoutState = JSON.parse(process.argv[3]);  // as the knock-out demo sets it
 const tr = m.forward(ids, { knockout: globalThis.NT.knockoutState || null }), t = ids.length - 1, B = tr.h[0];
 const top = tr.logits[t].indexOf(Math.max(...tr.logits[t]));
+const full = m.forward(ids);
 const out = [
   X.logit(cfg, tr, ids, w, t, top, tk.show(top)),
   X.logit(cfg, tr, ids, w, 0, 5, tk.show(5)),
@@ -27,5 +28,9 @@ const out = [
   X.mix(cfg, tr, ids, 0, 1, t, 2),
   X.proj(cfg, tr, w, ids, 0, t, 5),
   X.cosine(w, ids[1], ids[0], tk.show(ids[1]), tk.show(ids[0])),
+  X.lens(cfg, w, ids, Array.from(tr.x[t]), t, top, tk.show(top), "after the embeddings", 'tr["x"]'),
+  X.lens(cfg, w, ids, Array.from(B.resid_mid[1]), 1, 5, tk.show(5), "after attention", 'tr["h"][0]["resid_mid"]'),
+  // the knock-out demo's full-model lane: its own pass, whatever the page's knock-outs
+  X.prob(cfg, ids, Array.from(full.logits[t]), top, tk.show(top), 1, null, t, { heads: [], mlp: false }),
 ];
 console.log(JSON.stringify(out.map((e) => ({ kind: e.kind, snippet: e.snippet, eq: e.lines[e.lines.length - 1].eq }))));

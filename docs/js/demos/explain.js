@@ -31,8 +31,8 @@
     var ko = (window.NT && window.NT.knockoutState) || {};
     return { heads: (ko.heads || []).slice(), mlp: !!ko.mlp };
   }
-  function prelude(cfg, ids) {
-    var ko = knockout();
+  function prelude(cfg, ids, ko) {
+    ko = ko || knockout();
     return [
       "import json, numpy as np",
       "# " + WEIGHTS_URL.split("/").pop() + ": download it from the demo, next to this script",
@@ -58,7 +58,7 @@
       "tr[\"ln_f\"] = ln(x, W[\"ln_f\"]); tr[\"logits\"] = tr[\"ln_f\"] @ A(W[\"wte\"]).T"
     ];
   }
-  function snippet(cfg, ids, body) { return prelude(cfg, ids).concat(body).join("\n") + "\n"; }
+  function snippet(cfg, ids, body, ko) { return prelude(cfg, ids, ko).concat(body).join("\n") + "\n"; }
   function printLine(expr, d) { return "print(\"%." + (d === undefined ? D : d) + "f\" % (" + expr + "))"; }
 
   // ---- the explanations -> {kind, title, formula, lines, snippet} ----------------------------------
@@ -82,8 +82,9 @@
              snippet: snippet(cfg, ids, [printLine("tr[\"logits\"][" + t + ", " + id + "]")]) };
   }
 
-  // probability of token `id`: exp(logit/T − max/T) / Σ over the kept tokens
-  function prob(cfg, ids, logits, id, tokName, T, kept, t) {
+  // probability of token `id`: exp(logit/T − max/T) / Σ over the kept tokens. ko: the knock-outs
+  // of the pass the logits come from, when not the page's (the knock-out demo's full model)
+  function prob(cfg, ids, logits, id, tokName, T, kept, t, ko) {
     T = T || 1;
     var mx = -Infinity;
     kept = kept || logits.map(function (_, j) { return j; });
@@ -100,7 +101,7 @@
                 "e = np.exp(logits[keep] - logits[keep].max())", printLine("e[keep.index(" + id + ")] / e.sum()", 6)];
     return { kind: "prob", title: "Probability of " + tokName + (T !== 1 ? " at T = " + T : ""),
              formula: "p = exp((logit − max) / T) ÷ Σ exp((logit′ − max) / T)", lines: ls, pct: true,
-             snippet: snippet(cfg, ids, code) };
+             snippet: snippet(cfg, ids, code, ko) };
   }
 
   // attention score of position i on j in head h of layer l: q_i · k_j / √d_head
@@ -202,6 +203,25 @@
              snippet: snippet(cfg, ids, [printLine("tr[\"h\"][" + l + "][\"attn_out\"][" + t + ", " + c + "]")]) };
   }
 
+  // the logit lens: token `id`'s probability if the pass stopped at a stage whose residual row at
+  // position t is x: ln_f(x) · wte[id] for every token, then the softmax. pyStage: that row's array
+  // in the snippet's trace (tr["x"], tr["h"][l]["resid_mid"], ...).
+  function lens(cfg, w, ids, x, t, id, tokName, stageName, pyStage) {
+    var mean = sum(x) / x.length, v = 0;
+    x.forEach(function (a) { v += (a - mean) * (a - mean); });
+    var sd = Math.sqrt(v / x.length + cfg.ln_eps);
+    var h = x.map(function (a, c) { return (a - mean) / sd * w.ln_f.weight[c] + w.ln_f.bias[c]; });
+    var logits = w.wte.map(function (row) { var s = 0; for (var c = 0; c < row.length; c++) s += h[c] * row[c]; return s; });
+    var d = dotLines(h, w.wte[id], "ln_f(x)", "wte");
+    var p = prob(cfg, ids, logits, id, tokName, 1, null, t);
+    var ls = d.lines.concat([line("logit of " + tokName + " = sum of the " + cfg.n_embd + " products", "sum", d.prods, logits[id])], p.lines);
+    var code = ["z = ln(" + pyStage + "[" + t + "], W[\"ln_f\"]) @ A(W[\"wte\"]).T  # the lens: ln_f and the unembedding",
+                "e = np.exp(z - z.max())", printLine("e[" + id + "] / e.sum()", 6)];
+    return { kind: "lens", title: "Logit lens: " + tokName + " at position " + t + " " + stageName,
+             formula: "p = softmax(ln_f(x) · wteᵀ), x = the residual stream " + stageName, lines: ls, pct: true,
+             snippet: snippet(cfg, ids, code) };
+  }
+
   // cosine similarity of two rows of the token embedding table: a · b ÷ (|a| × |b|)
   function cosine(w, i, j, nameA, nameB) {
     var a = w.wte[i], b = w.wte[j];
@@ -226,7 +246,7 @@
              formula: "cos = a · b ÷ (|a| × |b|)", lines: ls, snippet: code.join("\n") + "\n" };
   }
 
-  var explain = { cosine: cosine, mix: mix, proj: proj, logit: logit, prob: prob, score: score, weight: weight, layerNorm: layerNorm, residual: residual, mlp: mlp, num: num };
+  var explain = { cosine: cosine, lens: lens, mix: mix, proj: proj, logit: logit, prob: prob, score: score, weight: weight, layerNorm: layerNorm, residual: residual, mlp: mlp, num: num };
 
   // ---- the browser side: numbers as buttons, one panel per demo section ----------------------------
   var OPS = { sum: " + ", mul: " × ", div: " ÷ ", sub: " − " };

@@ -52,12 +52,17 @@
       run();
     }
 
-    function lane(title, tr, last, cls) {
+    // ko: the knock-outs of this lane's pass; each probability opens to its softmax (explain.js),
+    // whose snippet replays the same pass
+    function lane(title, tr, ids, last, cls, ko) {
       var probs = tr.probs[last], order = U.argsort(probs).slice(0, 3);
       return U.el("div", { class: "nt-lane " + cls }, [
         U.el("p", { class: "nt-lane-title", text: title }),
         U.bars(order.map(function (id) {
-          return { label: t.tk.show(id), value: probs[id], text: U.pct(probs[id]), data: { token: t.tk.show(id), prob: probs[id] } };
+          var text = window.NTX ? window.NTX.button(U.pct(probs[id]), function () {
+            return window.NTX.explain.prob(m.config, ids, Array.from(tr.logits[last]), id, t.tk.show(id), 1, null, last, ko);
+          }, { label: title + ", " + t.tk.show(id) }) : U.pct(probs[id]);
+          return { label: t.tk.show(id), value: probs[id], text: text, data: { token: t.tk.show(id), prob: probs[id] } };
         }), { label: title + ": next-token probabilities" }),
         U.el("p", { class: "nt-pick" }, ["Answer: ", U.el("code", { class: "nt-pick-token", text: t.tk.show(order[0]) })])]);
     }
@@ -81,8 +86,8 @@
       var full = m.forward(r.ids);
       var knocked = m.forward(r.ids, { knockout: state });
       var a = U.argsort(full.probs[last])[0], b = U.argsort(knocked.probs[last])[0];
-      out.appendChild(lane("Full model", full, last, "nt-ko-full"));
-      out.appendChild(lane("Switched off: " + describe(), knocked, last, "nt-ko-knocked"));
+      out.appendChild(lane("Full model", full, r.ids, last, "nt-ko-full", { heads: [], mlp: false }));
+      out.appendChild(lane("Switched off: " + describe(), knocked, r.ids, last, "nt-ko-knocked", { heads: state.heads.slice(), mlp: state.mlp }));
       var same = a === b;
       out.appendChild(U.el("p", { class: "nt-ko-verdict", "data-full": t.tk.show(a), "data-knocked": t.tk.show(b),
         text: !state.heads.length && !state.mlp ? "Nothing is switched off: both passes are the same." :

@@ -13,16 +13,18 @@
     if (!m) throw new Error("the model script did not load");
     var msg = U.message();
     var prompt = U.textInput("Prompt", root.getAttribute("data-prompt") || (t.config.prompts || ["the cat sat on the"])[0], function () { run(); });
-    var out = U.el("div", { class: "nt-lens", "aria-live": "polite" });
+    var out = U.el("div", { class: "nt-lens nt-x-host", "aria-live": "polite" });
     live.appendChild(U.el("div", { class: "nt-controls" }, [prompt.wrap]));
     live.appendChild(msg.node);
     live.appendChild(out);
     document.addEventListener("nt-knockout", function () { run(); });
 
-    function cell(tag, probs, cls) {
-      var id = U.argsort(probs)[0];
-      return U.el(tag, { class: cls || null, "data-token": t.tk.show(id), "data-prob": probs[id] }, [
-        U.el("code", { text: t.tk.show(id) }), " ", U.el("span", { class: "nt-small", text: U.pct(probs[id]) })]);
+    // make(id) -> the explanation of the shown probability (explain.js), when that script is on the page
+    function cell(tag, probs, make) {
+      var id = U.argsort(probs)[0], text = U.pct(probs[id]);
+      var num = window.NTX && make ? window.NTX.button(text, function () { return make(id); }, { cls: "nt-small" })
+        : U.el("span", { class: "nt-small", text: text });
+      return U.el(tag, { "data-token": t.tk.show(id), "data-prob": probs[id] }, [U.el("code", { text: t.tk.show(id) }), " ", num]);
     }
 
     function run() {
@@ -43,14 +45,26 @@
       table.appendChild(U.el("thead", {}, [head]));
       var body = U.el("tbody");
       var nl = m.config.n_layer;
+      var cfg = m.config, w = window.NTData.tiny.weights, trace = res.trace;
       res.stages.forEach(function (st) {
         var name = NAMES[st.name] + (nl > 1 && st.layer !== null ? " (block " + (st.layer + 1) + ")" : "");
         var tr = U.el("tr", { "data-stage": st.name }, [U.el("th", { scope: "row", text: name })]);
-        st.probs.forEach(function (p) { tr.appendChild(cell("td", p)); });
+        // the stage's residual rows in the trace, and the same array in the snippet's numpy trace
+        var rows = st.layer === null ? trace.x : trace.h[st.layer][st.name === "attention" ? "resid_mid" : "resid_post"];
+        var py = st.layer === null ? "tr[\"x\"]" : "tr[\"h\"][" + st.layer + "][\"" + (st.name === "attention" ? "resid_mid" : "resid_post") + "\"]";
+        st.probs.forEach(function (p, i) {
+          tr.appendChild(cell("td", p, function (id) {
+            return window.NTX.explain.lens(cfg, w, r.ids, Array.from(rows[i]), i, id, t.tk.show(id), NAMES[st.name], py);
+          }));
+        });
         body.appendChild(tr);
       });
       var real = U.el("tr", { "data-stage": "answer", class: "nt-lens-answer" }, [U.el("th", { scope: "row", text: "the model's answer" })]);
-      res.probs.forEach(function (p) { real.appendChild(cell("td", p)); });
+      res.probs.forEach(function (p, i) {
+        real.appendChild(cell("td", p, function (id) {
+          return window.NTX.explain.prob(cfg, r.ids, Array.from(trace.logits[i]), id, t.tk.show(id), 1, null, i);
+        }));
+      });
       body.appendChild(real);
       table.appendChild(body);
       out.appendChild(U.el("div", { class: "nt-table-wrap" }, [table]));
