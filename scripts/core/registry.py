@@ -128,7 +128,7 @@ STAGES: tuple[Stage, ...] = (
         does="the tiny model's weights, tokenizer and traces as classic-script data for the demos, and the weights file readers download",
         steps=("scripts.site.tiny_js",), reads=("tiny",),
         outputs={"docs/js/data/tiny-model.js": None, "docs/js/data/tiny-snapshots.js": None,
-                 "docs/js/data/nexttoken-tiny-weights.json": None},
+                 "docs/js/data/nexttoken-tiny-weights.json": None, "docs/js/data/nexttoken-tiny-snapshots.json": None},
     ),
     Stage(
         name="tiny_init_js", kind="generator",

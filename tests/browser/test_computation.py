@@ -61,7 +61,7 @@ def _var(xs):
 
 OPS = {
     "sum": lambda t: sum(t), "sub": lambda t: t[0] - t[1], "mul": lambda t: t[0] * t[1], "div": lambda t: t[0] / t[1],
-    "exp": lambda t: math.exp(t[0]), "sqrt": lambda t: math.sqrt(t[0]), "gelu": lambda t: gelu(t[0]),
+    "exp": lambda t: math.exp(t[0]), "ln": lambda t: math.log(t[0]), "sqrt": lambda t: math.sqrt(t[0]), "gelu": lambda t: gelu(t[0]),
     "mean": lambda t: sum(t) / len(t), "var": _var,
 }
 
@@ -109,9 +109,10 @@ def check_open_number(page, button) -> str:
         assert abs(last - shown) <= 0.5 * 10 ** -d + 1e-9, (label, rows[-1]["eq"])
     assert panel.locator(".nt-x-shown-value").inner_text() == label
     code = panel.locator(".nt-x-code").text_content()  # inside a closed <details>
-    assert "nexttoken-tiny-weights.json" in code and "print(" in code
     href = panel.locator(".nt-x-repro a[download]").get_attribute("href")
     assert (SITE / href).is_file(), f"the weights file {href} is not in the built site"
+    # the snippet opens the file the panel offers (the final weights, or the training snapshots)
+    assert f'open("{href.split("/")[-1]}")' in code and "print(" in code
     return panel.locator(".nt-x-body").get_attribute("data-kind")
 
 
@@ -164,6 +165,23 @@ def test_knockout_lanes_open_to_their_own_pass(open_page):
     button = page.locator('.nt-lens tr[data-stage="mlp"] .nt-x-num').last
     assert check_open_number(page, button) == "lens"
     assert "off_heads, off_mlp = [1], False" in page.locator("#" + button.get_attribute("aria-controls") + " .nt-x-code").text_content()
+    clean(page)
+
+
+def test_training_view_losses_open_to_the_snapshots_pass(open_page):
+    """After the snapshots load: a position's loss opens to −ln p from that snapshot's softmax, the
+    sentence's mean to the mean of those; both add up, and the snippet loads the snapshots file."""
+    page = open_page("training.html")
+    ready(page)
+    root = page.locator('.nt-demo[data-demo="training"]')
+    root.locator('[data-role="load-snapshots"]').click()
+    root.locator(".nt-loss-col").first.wait_for(timeout=5000)
+    root.locator("input[type=range]").first.fill("5")  # an early snapshot: the losses are not yet small
+    kinds = [check_open_number(page, root.locator(".nt-loss-num .nt-x-num").nth(i)) for i in (0, 2)]
+    kinds.append(check_open_number(page, root.locator(".nt-train-mean .nt-x-num")))
+    assert kinds == ["loss", "loss", "mean"]
+    code = root.locator(".nt-x-panel .nt-x-code").text_content()
+    assert 'json.load(open("nexttoken-tiny-snapshots.json"))["snapshots"][5]["weights"]' in code
     clean(page)
 
 

@@ -13,6 +13,13 @@ if (process.argv[3]) globalThis.NT.knockoutState = JSON.parse(process.argv[3]); 
 const tr = m.forward(ids, { knockout: globalThis.NT.knockoutState || null }), t = ids.length - 1, B = tr.h[0];
 const top = tr.logits[t].indexOf(Math.max(...tr.logits[t]));
 const full = m.forward(ids);
+
+function snapshotLosses(k) {
+  const sm = globalThis.NT.training.snapshotModel(NTData.tiny, NTData.snapshots, k), snap = { index: k, step: NTData.snapshots.snapshots[k].step };
+  const all = ids.concat([tk.eotId]), pl = globalThis.NT.training.positionLosses(sm, all), st = sm.forward(ids);
+  return [X.loss(cfg, ids, Array.from(st.logits[1]), pl[1].target, tk.show(pl[1].target), 1, snap),
+          X.sentenceLoss(cfg, ids, pl.map((p) => p.loss), pl.map((p) => p.target), snap)];
+}
 const out = [
   X.logit(cfg, tr, ids, w, t, top, tk.show(top)),
   X.logit(cfg, tr, ids, w, 0, 5, tk.show(5)),
@@ -32,5 +39,7 @@ const out = [
   X.lens(cfg, w, ids, Array.from(B.resid_mid[1]), 1, 5, tk.show(5), "after attention", 'tr["h"][0]["resid_mid"]'),
   // the knock-out demo's full-model lane: its own pass, whatever the page's knock-outs
   X.prob(cfg, ids, Array.from(full.logits[t]), top, tk.show(top), 1, null, t, { heads: [], mlp: false }),
+  // the training view: a snapshot's losses (its own weights, from the snapshots file)
+  ...snapshotLosses(3),
 ];
 console.log(JSON.stringify(out.map((e) => ({ kind: e.kind, snippet: e.snippet, eq: e.lines[e.lines.length - 1].eq }))));

@@ -8,6 +8,7 @@
   "use strict";
   var D = 4;  // decimals of the arithmetic; the buttons show fewer, the last line says which
   var WEIGHTS_URL = "js/data/nexttoken-tiny-weights.json";
+  var SNAPSHOTS_URL = "js/data/nexttoken-tiny-snapshots.json";
   var GELU_TEXT = "GELU(a) = 0.5·a·(1 + tanh(√(2/π)·(a + 0.044715·a³)))";
 
   // Numbers with a real minus sign; the tests read it back.
@@ -31,12 +32,15 @@
     var ko = (window.NT && window.NT.knockoutState) || {};
     return { heads: (ko.heads || []).slice(), mlp: !!ko.mlp };
   }
-  function prelude(cfg, ids, ko) {
+  // src: the weights the pass uses, when not the final ones: {url, pick} (pick: Python indexing into
+  // the file, e.g. the training view's snapshot)
+  function prelude(cfg, ids, ko, src) {
     ko = ko || knockout();
+    var file = (src ? src.url : WEIGHTS_URL).split("/").pop();
     return [
       "import json, numpy as np",
-      "# " + WEIGHTS_URL.split("/").pop() + ": download it from the demo, next to this script",
-      "W = json.load(open(\"" + WEIGHTS_URL.split("/").pop() + "\"))[\"weights\"]",
+      "# " + file + ": download it from the demo, next to this script",
+      "W = json.load(open(\"" + file + "\"))" + (src ? src.pick : "[\"weights\"]"),
       "A = lambda a: np.array(a, dtype=np.float64)",
       "ln = lambda x, p: (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + " + cfg.ln_eps + ") * A(p[\"weight\"]) + A(p[\"bias\"])",
       "lin = lambda x, p: x @ A(p[\"weight\"]).T + A(p[\"bias\"])",
@@ -58,7 +62,7 @@
       "tr[\"ln_f\"] = ln(x, W[\"ln_f\"]); tr[\"logits\"] = tr[\"ln_f\"] @ A(W[\"wte\"]).T"
     ];
   }
-  function snippet(cfg, ids, body, ko) { return prelude(cfg, ids, ko).concat(body).join("\n") + "\n"; }
+  function snippet(cfg, ids, body, ko, src) { return prelude(cfg, ids, ko, src).concat(body).join("\n") + "\n"; }
   function printLine(expr, d) { return "print(\"%." + (d === undefined ? D : d) + "f\" % (" + expr + "))"; }
 
   // ---- the explanations -> {kind, title, formula, lines, snippet} ----------------------------------
@@ -222,6 +226,35 @@
              snippet: snippet(cfg, ids, code) };
   }
 
+  // the training view: a snapshot's loss at position t, −ln p(target) = ln Σ exp(z − max) − (z_target
+  // − max), the stable form (p itself can round to zero); snap: {index, step}, the snippet loads the
+  // snapshots file.
+  function loss(cfg, ids, logits, target, tokName, t, snap) {
+    var p = prob(cfg, ids, logits, target, tokName, 1, null, t);
+    var mx = Math.max.apply(null, logits), se = 0;
+    logits.forEach(function (z) { se += Math.exp(z - mx); });
+    var a = logits[target] - mx, lnS = Math.log(se);
+    var src = { url: SNAPSHOTS_URL, pick: "[\"snapshots\"][" + snap.index + "][\"weights\"]  # step " + snap.step };
+    var code = ["z = tr[\"logits\"][" + t + "]", printLine("np.log(np.exp(z - z.max()).sum()) - (z[" + target + "] - z.max())")];
+    return { kind: "loss", title: "Loss at position " + t + ": the next token is " + tokName + " (snapshot at step " + snap.step + ")",
+             formula: "loss = −ln p = ln Σ exp(logit′ − max) − (logit − max)", download: src.url,
+             lines: p.lines.concat([line("ln of the Σ", "ln", [num(se)], lnS),
+                                    line("loss = ln Σ − (logit − top logit)", "sub", [num(lnS), num(a)], -a + lnS)]),
+             snippet: snippet(cfg, ids, code, { heads: [], mlp: false }, src) };
+  }
+
+  // the training view: a sentence's mean loss, the mean over its positions (each opens on its own)
+  function sentenceLoss(cfg, ids, losses, targets, snap) {
+    var src = { url: SNAPSHOTS_URL, pick: "[\"snapshots\"][" + snap.index + "][\"weights\"]  # step " + snap.step };
+    var code = ["targets = " + JSON.stringify(Array.prototype.slice.call(targets)) + "  # the next token at each position",
+                "z = tr[\"logits\"]; m = z.max(-1, keepdims=True)",
+                "losses = np.log(np.exp(z - m).sum(-1)) - (z[np.arange(T), targets] - m[:, 0])",
+                printLine("losses.mean()")];
+    return { kind: "mean", title: "Mean loss on the sentence (snapshot at step " + snap.step + ")", formula: "mean of −ln p over the positions",
+             download: src.url, lines: [line("mean of the " + losses.length + " position losses", "mean", losses, sum(losses) / losses.length)],
+             snippet: snippet(cfg, ids, code, { heads: [], mlp: false }, src) };
+  }
+
   // cosine similarity of two rows of the token embedding table: a · b ÷ (|a| × |b|)
   function cosine(w, i, j, nameA, nameB) {
     var a = w.wte[i], b = w.wte[j];
@@ -246,7 +279,7 @@
              formula: "cos = a · b ÷ (|a| × |b|)", lines: ls, snippet: code.join("\n") + "\n" };
   }
 
-  var explain = { cosine: cosine, lens: lens, mix: mix, proj: proj, logit: logit, prob: prob, score: score, weight: weight, layerNorm: layerNorm, residual: residual, mlp: mlp, num: num };
+  var explain = { cosine: cosine, lens: lens, loss: loss, sentenceLoss: sentenceLoss, mix: mix, proj: proj, logit: logit, prob: prob, score: score, weight: weight, layerNorm: layerNorm, residual: residual, mlp: mlp, num: num };
 
   // ---- the browser side: numbers as buttons, one panel per demo section ----------------------------
   var OPS = { sum: " + ", mul: " × ", div: " ÷ ", sub: " − " };
@@ -260,7 +293,7 @@
       var terms = ln.terms.map(function (t) { return U.el("span", { class: "nt-x-t", text: t }); });
       if (OPS[ln.op]) terms.forEach(function (t, k) { if (k) li.appendChild(document.createTextNode(OPS[ln.op])); li.appendChild(t); });
       else {
-        var name = { exp: "exp", sqrt: "√", gelu: "GELU", mean: "mean", var: "var" }[ln.op];
+        var name = { exp: "exp", sqrt: "√", gelu: "GELU", mean: "mean", var: "var", ln: "ln" }[ln.op];
         li.appendChild(document.createTextNode(name + "("));
         terms.forEach(function (t, k) { if (k) li.appendChild(document.createTextNode(", ")); li.appendChild(t); });
         li.appendChild(document.createTextNode(")"));
@@ -275,7 +308,9 @@
     var pre = U.el("pre", { class: "nt-x-code" }, [U.el("code", { text: ex.snippet })]);
     box.appendChild(U.el("details", { class: "nt-x-repro" }, [
       U.el("summary", { text: "Reproduce it in Python (numpy)" }),
-      U.el("p", { class: "nt-small" }, ["Save ", U.el("a", { href: WEIGHTS_URL, download: "nexttoken-tiny-weights.json", text: "the tiny model's weights (JSON)" }),
+      U.el("p", { class: "nt-small" }, ["Save ", ex.download
+        ? U.el("a", { href: ex.download, download: ex.download.split("/").pop(), text: "the tiny model's training snapshots (JSON)" })
+        : U.el("a", { href: WEIGHTS_URL, download: "nexttoken-tiny-weights.json", text: "the tiny model's weights (JSON)" }),
         " next to the script; it prints the last line's number."]),
       pre]));
     return box;

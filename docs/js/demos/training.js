@@ -61,7 +61,7 @@
     var first = U.button("First snapshot", function () { idx = 0; snapSlider.set(0); render(); });
     var last = U.button("Last snapshot", function () { idx = snaps.length - 1; snapSlider.set(idx); render(); });
     var chart = U.el("div", { class: "nt-chart" });
-    var out = U.el("div", { class: "nt-output", "aria-live": "polite" });
+    var out = U.el("div", { class: "nt-output nt-x-host", "aria-live": "polite" });
     live.appendChild(U.el("div", { class: "nt-controls" }, [snapSlider.wrap, sentSel.wrap]));
     live.appendChild(U.el("div", { class: "nt-controls nt-buttons" }, [first, last]));
     live.appendChild(chart);
@@ -106,9 +106,15 @@
       pl.forEach(function (p) { mean += p.loss; });
       mean /= pl.length || 1;
       var maxLoss = Math.max(4, Math.max.apply(null, pl.map(function (p) { return p.loss; })));
-      out.appendChild(U.el("p", { class: "nt-train-mean", "data-mean": mean, "data-snapshot": idx,
-        text: "Snapshot " + (idx + 1) + " (step " + stepOf(idx) + "): mean loss on this sentence " + mean.toFixed(3) +
-          "; over the corpus " + lossOf(idx).toFixed(3) + "." }));
+      // each loss opens to its arithmetic (explain.js) over this snapshot's pass, when that script is here
+      var X = window.NTX, snap = { index: idx, step: stepOf(idx) }, inputs = enc.ids.slice(0, mi.config.n_ctx);
+      function num(text, make, label) { return X ? X.button(text, make, { label: label }) : text; }
+      out.appendChild(U.el("p", { class: "nt-train-mean", "data-mean": mean, "data-snapshot": idx }, [
+        "Snapshot " + (idx + 1) + " (step " + stepOf(idx) + "): mean loss on this sentence ",
+        num(mean.toFixed(3), function () {
+          return X.explain.sentenceLoss(mi.config, inputs, pl.map(function (p) { return p.loss; }), pl.map(function (p) { return p.target; }), snap);
+        }, "mean loss on this sentence"),
+        "; over the corpus " + lossOf(idx).toFixed(3) + "."]));
       var cols = U.el("div", { class: "nt-loss-cols", role: "list", "aria-label": "loss per position" });
       pl.forEach(function (p, i) {
         var bar = U.el("span", { class: "nt-loss-bar", "aria-hidden": "true" });
@@ -117,7 +123,9 @@
         var target = typeof p.target === "number" ? t.tk.show(p.target) : String(p.target);
         var ok = predId !== null && t.tk.show(predId) === target;
         cols.appendChild(U.el("div", { class: "nt-loss-col", role: "listitem", "data-loss": p.loss }, [
-          U.el("span", { class: "nt-loss-num", text: p.loss.toFixed(2) }),
+          U.el("span", { class: "nt-loss-num" }, [num(p.loss.toFixed(2), function () {
+            return X.explain.loss(mi.config, inputs, Array.from(tr.logits[i]), p.target, target, i, snap);
+          }, "loss at position " + i)]),
           U.el("span", { class: "nt-loss-track" }, [bar]),
           U.el("code", { class: "nt-loss-target", title: "correct next token", text: target }),
           U.el("span", { class: "nt-loss-pred" + (ok ? " nt-right" : ""), title: "this snapshot's most likely token",
