@@ -125,7 +125,7 @@ STAGES: tuple[Stage, ...] = (
     # ---- generators: git-ignored browser files, rebuilt by file times ------------------------------
     Stage(
         name="tiny_js", kind="generator",
-        does="the tiny model's weights, tokenizer and traces as classic-script data for the demos, and the weights file readers download",
+        does="the tiny model's weights, tokenizer and traces as classic-script data for the demos, and the weight files readers download (final, snapshots)",
         steps=("scripts.site.tiny_js",), reads=("tiny",),
         outputs={"docs/js/data/tiny-model.js": None, "docs/js/data/tiny-snapshots.js": None,
                  "docs/js/data/nexttoken-tiny-weights.json": None, "docs/js/data/nexttoken-tiny-snapshots.json": None},
