@@ -3,14 +3,18 @@ number shown, by mouse and keyboard; both colour schemes pass axe's contrast rul
 nothing widens a 360-px page; the sampling ruler and the 1,000 draws; the static map of the pass."""
 from __future__ import annotations
 
+import json
 import math
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "build" / "site"
+CONFIG = json.loads((ROOT / "site_data" / "tiny" / "config.json").read_text())
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 PAGES = sorted(p.name for p in SITE.glob("*.html") if p.name != "404.html")
 
@@ -109,10 +113,15 @@ def check_open_number(page, button) -> str:
         assert abs(last - shown) <= 0.5 * 10 ** -d + 1e-9, (label, rows[-1]["eq"])
     assert panel.locator(".nt-x-shown-value").inner_text() == label
     code = panel.locator(".nt-x-code").text_content()  # inside a closed <details>
-    href = panel.locator(".nt-x-repro a[download]").get_attribute("href")
-    assert (SITE / href).is_file(), f"the weights file {href} is not in the built site"
-    # the snippet opens the file the panel offers (the final weights, or the training snapshots)
-    assert f'open("{href.split("/")[-1]}")' in code and "print(" in code
+    link = panel.locator(".nt-x-repro a[download]")
+    href, name = link.get_attribute("href"), link.get_attribute("download")
+    if href.startswith("blob:"):  # the reader's own model, made into a file in the page
+        assert "weights" in json.loads(page.evaluate("h => fetch(h).then(r => r.text())", href))
+    else:
+        assert (SITE / href).is_file(), f"the weights file {href} is not in the built site"
+        assert name == href.split("/")[-1]
+    # the snippet opens the file the panel offers (the final weights, the snapshots, the reader's model)
+    assert f'open("{name}")' in code and "print(" in code
     return panel.locator(".nt-x-body").get_attribute("data-kind")
 
 
@@ -182,6 +191,54 @@ def test_training_view_losses_open_to_the_snapshots_pass(open_page):
     assert kinds == ["loss", "loss", "mean"]
     code = root.locator(".nt-x-panel .nt-x-code").text_content()
     assert 'json.load(open("nexttoken-tiny-snapshots.json"))["snapshots"][5]["weights"]' in code
+    clean(page)
+
+
+def run_snippet(page, button, folder: Path) -> str:
+    """Save the opened panel's weights file as the reader would, run its snippet, return what it prints."""
+    panel = page.locator("#" + button.get_attribute("aria-controls"))
+    link = panel.locator(".nt-x-repro a[download]")
+    href = link.get_attribute("href")
+    data = page.evaluate("h => fetch(h).then(r => r.text())", href) if href.startswith("blob:") else (SITE / href).read_text()
+    (folder / link.get_attribute("download")).write_text(data)
+    code = panel.locator(".nt-x-code").text_content()
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=folder)
+    assert run.returncode == 0, run.stderr
+    return run.stdout.strip()
+
+
+def test_your_models_numbers_reproduce_from_your_weights(open_page, tmp_path):
+    """Once the reader trains a model: the training page's comparison opens both models' probabilities,
+    each snippet over that model's weights (yours as a file made in the page); on another page, where
+    your model is now the one the demos run, an opened number's snippet loads your weights too. Every
+    snippet, run in Python, prints the number the panel ends with."""
+    page = open_page("training.html")
+    page.evaluate("localStorage.clear()")
+    page.reload(wait_until="load")
+    root = page.locator('.nt-demo[data-demo="train"]')
+    root.locator("textarea").fill("\n".join(CONFIG["corpus"] + ["the cow sat on the rug."]))
+    root.locator('button[data-role="train"]').click()
+    page.wait_for_function('document.querySelector(\'.nt-demo[data-demo="train"]\').getAttribute("data-trained") === "yes"',
+                           timeout=120000)
+    probe = root.locator('input[data-role="probe"]')
+    probe.fill("the cow sat on the")
+    probe.press("Enter")
+    row = root.locator(".nt-train-compare tbody tr").first
+    for column, file in ((1, "nexttoken-your-weights.json"), (2, "nexttoken-tiny-weights.json")):
+        button = row.locator("td").nth(column).locator(".nt-x-num")
+        assert check_open_number(page, button) == "prob"
+        last = page.locator("#" + button.get_attribute("aria-controls") + " .nt-x-eq").last.text_content()
+        assert run_snippet(page, button, tmp_path) == last
+        assert (tmp_path / file).is_file()
+    page.goto(page.url.replace("training.html", "index.html"), wait_until="load")
+    ready(page)
+    assert page.evaluate("window.NTData.tiny.yours === true")
+    button = page.locator(".nt-bars-axis .nt-x-num").first
+    assert check_open_number(page, button) == "logit"
+    last = page.locator("#" + button.get_attribute("aria-controls") + " .nt-x-eq").last.text_content()
+    assert run_snippet(page, button, tmp_path) == last.replace("\u2212", "-")
+    assert 'open("nexttoken-your-weights.json")' in page.locator("#" + button.get_attribute("aria-controls") + " .nt-x-code").text_content()
+    page.evaluate("localStorage.clear()")
     clean(page)
 
 

@@ -32,15 +32,32 @@
     var ko = (window.NT && window.NT.knockoutState) || {};
     return { heads: (ko.heads || []).slice(), mlp: !!ko.mlp };
   }
-  // src: the weights the pass uses, when not the final ones: {url, pick} (pick: Python indexing into
-  // the file, e.g. the training view's snapshot)
+  // Where a snippet's weights come from: {href (the link), name (the file the snippet opens), pick
+  // (Python indexing into it), text (the link's words)}. By default the weights the demos run: the
+  // built model's file, or, when the reader's own model is active (active.js), that model as a file
+  // made in the page, so "reproduce it" prints the number shown either way.
+  var yoursUrl = null;
+  function builtSource() {
+    return { href: WEIGHTS_URL, name: "nexttoken-tiny-weights.json", pick: "[\"weights\"]", text: "the tiny model's weights (JSON)" };
+  }
+  function yoursSource(weights) {
+    var url = typeof URL === "function" && URL.createObjectURL && typeof Blob === "function"
+      ? URL.createObjectURL(new Blob([JSON.stringify({ weights: weights })], { type: "application/json" })) : "#";
+    return { href: url, name: "nexttoken-your-weights.json", pick: "[\"weights\"]", text: "your model's weights (JSON)" };
+  }
+  function weightsSource() {
+    var d = root.NTData && root.NTData.tiny;
+    if (!(d && d.yours)) return builtSource();
+    if (!yoursUrl) yoursUrl = yoursSource(d.weights);
+    return yoursUrl;
+  }
   function prelude(cfg, ids, ko, src) {
     ko = ko || knockout();
-    var file = (src ? src.url : WEIGHTS_URL).split("/").pop();
+    src = src || weightsSource();
     return [
       "import json, numpy as np",
-      "# " + file + ": download it from the demo, next to this script",
-      "W = json.load(open(\"" + file + "\"))" + (src ? src.pick : "[\"weights\"]"),
+      "# " + src.name + ": download it from the demo, next to this script",
+      "W = json.load(open(\"" + src.name + "\"))" + src.pick,
       "A = lambda a: np.array(a, dtype=np.float64)",
       "ln = lambda x, p: (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + " + cfg.ln_eps + ") * A(p[\"weight\"]) + A(p[\"bias\"])",
       "lin = lambda x, p: x @ A(p[\"weight\"]).T + A(p[\"bias\"])",
@@ -87,8 +104,9 @@
   }
 
   // probability of token `id`: exp(logit/T − max/T) / Σ over the kept tokens. ko: the knock-outs
-  // of the pass the logits come from, when not the page's (the knock-out demo's full model)
-  function prob(cfg, ids, logits, id, tokName, T, kept, t, ko) {
+  // of the pass the logits come from, when not the page's (the knock-out demo's full model); src:
+  // its weights, when not the demos' (the training page's comparison of two models)
+  function prob(cfg, ids, logits, id, tokName, T, kept, t, ko, src) {
     T = T || 1;
     var mx = -Infinity;
     kept = kept || logits.map(function (_, j) { return j; });
@@ -104,8 +122,8 @@
     var code = ["logits = tr[\"logits\"][" + t + "] / " + T, "keep = " + JSON.stringify(kept.slice().sort(function (a, b) { return a - b; })),
                 "e = np.exp(logits[keep] - logits[keep].max())", printLine("e[keep.index(" + id + ")] / e.sum()", 6)];
     return { kind: "prob", title: "Probability of " + tokName + (T !== 1 ? " at T = " + T : ""),
-             formula: "p = exp((logit − max) / T) ÷ Σ exp((logit′ − max) / T)", lines: ls, pct: true,
-             snippet: snippet(cfg, ids, code, ko) };
+             formula: "p = exp((logit − max) / T) ÷ Σ exp((logit′ − max) / T)", lines: ls, pct: true, download: src,
+             snippet: snippet(cfg, ids, code, ko, src) };
   }
 
   // attention score of position i on j in head h of layer l: q_i · k_j / √d_head
@@ -226,6 +244,11 @@
              snippet: snippet(cfg, ids, code) };
   }
 
+  function snapshotSource(snap) {
+    return { href: SNAPSHOTS_URL, name: "nexttoken-tiny-snapshots.json", text: "the tiny model's training snapshots (JSON)",
+             pick: "[\"snapshots\"][" + snap.index + "][\"weights\"]  # step " + snap.step };
+  }
+
   // the training view: a snapshot's loss at position t, −ln p(target) = ln Σ exp(z − max) − (z_target
   // − max), the stable form (p itself can round to zero); snap: {index, step}, the snippet loads the
   // snapshots file.
@@ -234,10 +257,10 @@
     var mx = Math.max.apply(null, logits), se = 0;
     logits.forEach(function (z) { se += Math.exp(z - mx); });
     var a = logits[target] - mx, lnS = Math.log(se);
-    var src = { url: SNAPSHOTS_URL, pick: "[\"snapshots\"][" + snap.index + "][\"weights\"]  # step " + snap.step };
+    var src = snapshotSource(snap);
     var code = ["z = tr[\"logits\"][" + t + "]", printLine("np.log(np.exp(z - z.max()).sum()) - (z[" + target + "] - z.max())")];
     return { kind: "loss", title: "Loss at position " + t + ": the next token is " + tokName + " (snapshot at step " + snap.step + ")",
-             formula: "loss = −ln p = ln Σ exp(logit′ − max) − (logit − max)", download: src.url,
+             formula: "loss = −ln p = ln Σ exp(logit′ − max) − (logit − max)", download: src,
              lines: p.lines.concat([line("ln of the Σ", "ln", [num(se)], lnS),
                                     line("loss = ln Σ − (logit − top logit)", "sub", [num(lnS), num(a)], -a + lnS)]),
              snippet: snippet(cfg, ids, code, { heads: [], mlp: false }, src) };
@@ -245,13 +268,13 @@
 
   // the training view: a sentence's mean loss, the mean over its positions (each opens on its own)
   function sentenceLoss(cfg, ids, losses, targets, snap) {
-    var src = { url: SNAPSHOTS_URL, pick: "[\"snapshots\"][" + snap.index + "][\"weights\"]  # step " + snap.step };
+    var src = snapshotSource(snap);
     var code = ["targets = " + JSON.stringify(Array.prototype.slice.call(targets)) + "  # the next token at each position",
                 "z = tr[\"logits\"]; m = z.max(-1, keepdims=True)",
                 "losses = np.log(np.exp(z - m).sum(-1)) - (z[np.arange(T), targets] - m[:, 0])",
                 printLine("losses.mean()")];
     return { kind: "mean", title: "Mean loss on the sentence (snapshot at step " + snap.step + ")", formula: "mean of −ln p over the positions",
-             download: src.url, lines: [line("mean of the " + losses.length + " position losses", "mean", losses, sum(losses) / losses.length)],
+             download: src, lines: [line("mean of the " + losses.length + " position losses", "mean", losses, sum(losses) / losses.length)],
              snippet: snippet(cfg, ids, code, { heads: [], mlp: false }, src) };
   }
 
@@ -269,10 +292,11 @@
       line("|b|", "sqrt", [num(sum(sqB))], nB),
       line("|a| × |b|", "mul", [num(nA), num(nB)], nA * nB),
       line("cosine", "div", [num(dot), num(nA * nB)], dot / (nA * nB))]);
+    var src = weightsSource();  // the embeddings demo compares the rows of the model the demos run
     var code = [
       "import json, numpy as np",
-      "# " + WEIGHTS_URL.split("/").pop() + ": download it from the demo, next to this script",
-      "wte = np.array(json.load(open(\"" + WEIGHTS_URL.split("/").pop() + "\"))[\"weights\"][\"wte\"], dtype=np.float64)",
+      "# " + src.name + ": download it from the demo, next to this script",
+      "wte = np.array(json.load(open(\"" + src.name + "\"))" + src.pick + "[\"wte\"], dtype=np.float64)",
       "a, b = wte[" + i + "], wte[" + j + "]  # " + nameA + ", " + nameB,
       printLine("a @ b / (np.linalg.norm(a) * np.linalg.norm(b))")];
     return { kind: "cosine", title: "Cosine similarity of " + nameA + " (wte row " + i + ") and " + nameB + " (wte row " + j + ")",
@@ -284,6 +308,7 @@
   // ---- the browser side: numbers as buttons, one panel per demo section ----------------------------
   var OPS = { sum: " + ", mul: " × ", div: " ÷ ", sub: " − " };
   function render(U, ex, shown) {
+    var dl = ex.download || weightsSource();
     var box = U.el("div", { class: "nt-x-body", "data-kind": ex.kind });
     box.appendChild(U.el("p", { class: "nt-x-title", text: ex.title }));
     box.appendChild(U.el("p", { class: "nt-x-formula", text: ex.formula }));
@@ -308,9 +333,7 @@
     var pre = U.el("pre", { class: "nt-x-code" }, [U.el("code", { text: ex.snippet })]);
     box.appendChild(U.el("details", { class: "nt-x-repro" }, [
       U.el("summary", { text: "Reproduce it in Python (numpy)" }),
-      U.el("p", { class: "nt-small" }, ["Save ", ex.download
-        ? U.el("a", { href: ex.download, download: ex.download.split("/").pop(), text: "the tiny model's training snapshots (JSON)" })
-        : U.el("a", { href: WEIGHTS_URL, download: "nexttoken-tiny-weights.json", text: "the tiny model's weights (JSON)" }),
+      U.el("p", { class: "nt-small" }, ["Save ", U.el("a", { href: dl.href, download: dl.name, text: dl.text }),
         " next to the script; it prints the last line's number."]),
       pre]));
     return box;
@@ -354,7 +377,7 @@
     if (b.getAttribute("aria-expanded") === "true") b.click();
   }
 
-  var NTX = { explain: explain, button: button, relabel: relabel, render: render, WEIGHTS_URL: WEIGHTS_URL, D: D };
+  var NTX = { explain: explain, builtSource: builtSource, yoursSource: yoursSource, button: button, relabel: relabel, render: render, WEIGHTS_URL: WEIGHTS_URL, D: D };
   root.NTX = NTX;
   if (typeof module === "object" && module.exports) module.exports = NTX;
 })(typeof window !== "undefined" ? window : globalThis);

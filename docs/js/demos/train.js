@@ -44,7 +44,7 @@
     var bar = U.el("progress", { max: String(steps), value: "0", class: "nt-train-progress", "aria-label": "training progress" });
     var status = U.el("p", { class: "nt-small nt-train-status", "aria-live": "polite", text: "Not trained yet: press Train (" + steps + " steps)." });
     var chart = U.el("div", { class: "nt-chart" });
-    var result = U.el("div", { class: "nt-train-result", "aria-live": "polite" });
+    var result = U.el("div", { class: "nt-train-result nt-x-host", "aria-live": "polite" });
     var probe = U.textInput("Compare the two models on", root.getAttribute("data-probe") || cfg.prompts[0], function () { compare(); }, { role: "probe" });
     var switchBox = U.el("div", { class: "nt-train-switch" });
     live.appendChild(U.field("Corpus: one sentence per line (lines starting with # are skipped)", area));
@@ -56,7 +56,7 @@
     live.appendChild(probe.wrap);
     live.appendChild(result);
 
-    var mine = A.yours ? { model: window.NT.model.create(A.yours), tk: window.NT.tokenizer.create(A.yours.tokenizer) } : null;
+    var mine = A.yours ? { model: window.NT.model.create(A.yours), tk: window.NT.tokenizer.create(A.yours.tokenizer), weights: A.yours.weights } : null;
 
     function need(cb) {
       var todo = [];
@@ -126,7 +126,7 @@
             var m = window.NT.model.create({ config: mcfg, weights: weights });
             var saved = { config: mcfg, tokenizer: tj, weights: weights, summary: summarise(m, tk, mcfg),
                           trained: { steps: steps, loss_first: losses[0], loss_last: losses[losses.length - 1], seconds: seconds } };
-            mine = { model: m, tk: tk };
+            mine = { model: m, tk: tk, weights: weights };
             status.textContent = "Trained: " + steps + " steps in " + seconds.toFixed(1) + " s; loss " + losses[0].toFixed(3) + " → " + losses[losses.length - 1].toFixed(3) + ".";
             try {
               A.save(saved);
@@ -155,26 +155,38 @@
         yoursActive ? "yours" : "built", function (v) { A.use(v); }));
     }
 
-    function top(m, tk, text) {
+    // A model's pass over the probe: {ids, last, tr} or null when the model cannot read it.
+    function pass(m, tk, text) {
       var r = tk.encode(text);
       if (!r.ok || r.ids.length > m.config.n_ctx) return null;
-      return m.forward(r.ids).probs[r.ids.length - 1];
+      return { ids: r.ids, last: r.ids.length - 1, tr: m.forward(r.ids) };
     }
 
-    // Your model's three likeliest next tokens for the probe, and what the built model gives each.
+    // Your model's three likeliest next tokens for the probe, and what the built model gives each;
+    // every probability opens to its softmax (explain.js), the snippet over that model's weights.
     function compare() {
       U.clear(result);
       if (!mine) return;
       var text = probe.input.value.toLowerCase();
-      var py = top(mine.model, mine.tk, text), pb = top(builtModel, builtTk, text);
-      if (!py) { result.appendChild(U.el("p", { class: "nt-msg nt-error", text: "Your model cannot read “" + text + "”: a character outside its vocabulary, or more than " + mc.n_ctx + " tokens." })); return; }
+      var yp = pass(mine.model, mine.tk, text), bp = pass(builtModel, builtTk, text);
+      if (!yp) { result.appendChild(U.el("p", { class: "nt-msg nt-error", text: "Your model cannot read “" + text + "”: a character outside its vocabulary, or more than " + mc.n_ctx + " tokens." })); return; }
+      var X = window.NTX, off = { heads: [], mlp: false };
+      if (X && !mine.src) mine.src = X.yoursSource(mine.weights);  // one download link per trained model
+      var yoursSrc = mine.src, builtSrc = X ? X.builtSource() : null;
+      function cellFor(p, id, name, src, label) {
+        var text = U.pct(p.tr.probs[p.last][id]);
+        return X ? U.el("td", {}, [X.button(text, function () {
+          return X.explain.prob(mine.model.config, p.ids, Array.from(p.tr.logits[p.last]), id, name, 1, null, p.last, off, src);
+        }, { label: label + ", " + name })]) : U.el("td", { text: text });
+      }
       var builtIndex = {};
       builtTk.vocab.forEach(function (v, i) { builtIndex[v] = i; });
+      var py = yp.tr.probs[yp.last];
       var rows = U.argsort(py).slice(0, 3).map(function (id) {
-        var s = mine.tk.vocab[id], bid = builtIndex[s], b = pb && bid !== undefined ? pb[bid] : null;
+        var s = mine.tk.vocab[id], bid = builtIndex[s], b = bp && bid !== undefined ? bp.tr.probs[bp.last][bid] : null;
         return U.el("tr", { "data-token": mine.tk.show(id), "data-yours": py[id], "data-built": b === null ? "" : b }, [
-          U.el("td", {}, [U.el("code", { text: mine.tk.show(id) })]), U.el("td", { text: U.pct(py[id]) }),
-          U.el("td", { text: b === null ? "not readable" : U.pct(b) })]);
+          U.el("td", {}, [U.el("code", { text: mine.tk.show(id) })]), cellFor(yp, id, mine.tk.show(id), yoursSrc, "your model"),
+          b === null ? U.el("td", { text: "not readable" }) : cellFor(bp, bid, builtTk.show(bid), builtSrc, "built model")]);
       });
       result.appendChild(U.el("div", { class: "nt-table-wrap" }, [U.el("table", { class: "nt-train-compare" }, [
         U.el("caption", { text: "After “" + text + "”: your model's top tokens" }),
