@@ -2,7 +2,7 @@
 Python over the site's own weights file and print the number the page's arithmetic ends with.
 
 The samples (every kind: logit, probability with and without temperature and filters, attention score and
-weight, head output, output projection, LayerNorm, residual, MLP, cosine of two embeddings, logit lens, a snapshot's loss and mean loss) come from node running the same module the pages load."""
+weight, head output, output projection, LayerNorm, residual, MLP, cosine of two embeddings, logit lens, a snapshot's loss and mean loss, a K or V cache cell, a step's multiply-adds) come from node running the same module the pages load."""
 from __future__ import annotations
 
 import json
@@ -36,7 +36,7 @@ def test_snippets_print_the_number_shown(tmp_path, prompt, knockout):
     shutil.copy(ROOT / "docs" / "js" / "data" / "nexttoken-tiny-snapshots.json", tmp_path)  # written by make site
     got = samples(prompt, knockout)
     kinds = {s["kind"] for s in got}
-    assert kinds == {"logit", "prob", "score", "weight", "layernorm", "residual", "mlp", "mix", "proj", "cosine", "lens", "loss", "mean"}
+    assert kinds == {"logit", "prob", "score", "weight", "layernorm", "residual", "mlp", "mix", "proj", "cosine", "lens", "loss", "mean", "kv", "ops"}
     for s in got:
         run = subprocess.run([sys.executable, "-c", s["snippet"]], capture_output=True, text=True, cwd=tmp_path)
         assert run.returncode == 0, f"{s['kind']} snippet failed:\n{run.stderr}"

@@ -14,6 +14,12 @@ const tr = m.forward(ids, { knockout: globalThis.NT.knockoutState || null }), t 
 const top = tr.logits[t].indexOf(Math.max(...tr.logits[t]));
 const full = m.forward(ids);
 
+// the generation demo's count: a prefill of the prompt (every row), with the ops the runtime counted
+function opsSample() {
+  const r = globalThis.NT.kv.createCache(m).prefill(ids);
+  return X.ops(cfg, 0, ids.length - 1, r.ops);
+}
+
 function snapshotLosses(k) {
   const sm = globalThis.NT.training.snapshotModel(NTData.tiny, NTData.snapshots, k), snap = { index: k, step: NTData.snapshots.snapshots[k].step };
   const all = ids.concat([tk.eotId]), pl = globalThis.NT.training.positionLosses(sm, all), st = sm.forward(ids);
@@ -41,5 +47,8 @@ const out = [
   X.prob(cfg, ids, Array.from(full.logits[t]), top, tk.show(top), 1, null, t, { heads: [], mlp: false }),
   // the training view: a snapshot's losses (its own weights, from the snapshots file)
   ...snapshotLosses(3),
+  X.kv(cfg, tr, w, ids, 0, "k", t, 5),
+  X.kv(cfg, tr, w, ids, 0, "v", 1, 2),
+  opsSample(),
 ];
 console.log(JSON.stringify(out.map((e) => ({ kind: e.kind, snippet: e.snippet, eq: e.lines[e.lines.length - 1].eq }))));

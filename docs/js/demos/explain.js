@@ -278,6 +278,43 @@
              snippet: snippet(cfg, ids, code, { heads: [], mlp: false }, src) };
   }
 
+  // a cell of the K or V cache: row `pos`'s ln_1 output through c_attn's key (or value) rows, cell c
+  // of the heads side by side (head c / d_head, dimension c % d_head)
+  function kv(cfg, tr, w, ids, l, which, pos, c) {
+    var C = cfg.n_embd, hs = cfg.d_head, h = Math.floor(c / hs), d = c % hs, r = (which === "k" ? C : 2 * C) + c;
+    var A = w.h[l].attn.c_attn, x = tr.h[l].ln_1[pos], ls = [], terms = [];
+    for (var j = 0; j < C; j++) {
+      terms.push(A.weight[r][j] * x[j]);
+      ls.push(line("c_attn[" + r + "][" + j + "] × ln_1[" + j + "]", "mul", [A.weight[r][j], x[j]], terms[j]));
+    }
+    terms.push(A.bias[r]);
+    ls.push(line("sum, + bias", "sum", terms, tr.h[l][which][h][pos][d]));
+    var name = which === "k" ? "Key" : "Value";
+    return { kind: "kv", title: name + " cache, row " + pos + ", cell " + c + " (head " + (h + 1) + ", dimension " + d + ")",
+             formula: which + "[c] = Σ_j c_attn[" + (which === "k" ? "C" : "2C") + " + c][j] × ln_1[j] + b   (c_attn's " + (which === "k" ? "key" : "value") + " rows)",
+             lines: ls, snippet: snippet(cfg, ids, [printLine("tr[\"h\"][" + l + "][\"" + which + "\"][" + h + "][" + pos + ", " + d + "]")]) };
+  }
+
+  // multiply-adds of one generation step: rows first..last of the window computed, each row p
+  // attending over p + 1 rows, in every layer; then the logits of the last position
+  function ops(cfg, first, last, total) {
+    var C = cfg.n_embd, F = cfg.d_mlp, V = cfg.vocab_size, L = cfg.n_layer, ls = [], rows = [];
+    for (var p = first; p <= last; p++) {
+      var n = p + 1, row = L * (3 * C * C + 2 * n * C + C * C + 2 * C * F);
+      rows.push(row);
+      ls.push(line("row " + p + (L > 1 ? ", × " + L + " layers" : "") + ": 3C² + 2·" + n + "·C + C² + 2·C·d_mlp", "sum",
+                   L > 1 ? [row] : [3 * C * C, 2 * n * C, C * C, 2 * C * F], row, { d: 0 }));
+    }
+    ls.push(line("the logits of the last position: V × C", "mul", [V, C], V * C, { d: 0 }));
+    ls.push(line("total", "sum", rows.concat([V * C]), total, { d: 0 }));
+    var code = ["C, F, V, L = " + C + ", " + F + ", " + V + ", " + L + "  # n_embd, d_mlp, vocab_size, n_layer",
+                "rows = range(" + first + ", " + (last + 1) + ")  # the positions computed at this step",
+                "print(sum(L * (3*C*C + 2*(p + 1)*C + C*C + 2*C*F) for p in rows) + V*C)"];
+    return { kind: "ops", title: "Multiply-adds of this step: rows " + first + " to " + last,
+             formula: "per row and layer: q, k, v 3C² + q·k and weights × v 2·n·C + c_proj C² + MLP 2·C·d_mlp; then V·C for the logits",
+             lines: ls, snippet: code.join("\n") + "\n", noWeights: true };
+  }
+
   // cosine similarity of two rows of the token embedding table: a · b ÷ (|a| × |b|)
   function cosine(w, i, j, nameA, nameB) {
     var a = w.wte[i], b = w.wte[j];
@@ -303,7 +340,7 @@
              formula: "cos = a · b ÷ (|a| × |b|)", lines: ls, snippet: code.join("\n") + "\n" };
   }
 
-  var explain = { cosine: cosine, lens: lens, loss: loss, sentenceLoss: sentenceLoss, mix: mix, proj: proj, logit: logit, prob: prob, score: score, weight: weight, layerNorm: layerNorm, residual: residual, mlp: mlp, num: num };
+  var explain = { cosine: cosine, kv: kv, ops: ops, lens: lens, loss: loss, sentenceLoss: sentenceLoss, mix: mix, proj: proj, logit: logit, prob: prob, score: score, weight: weight, layerNorm: layerNorm, residual: residual, mlp: mlp, num: num };
 
   // ---- the browser side: numbers as buttons, one panel per demo section ----------------------------
   var OPS = { sum: " + ", mul: " × ", div: " ÷ ", sub: " − " };
@@ -329,12 +366,12 @@
     });
     box.appendChild(list);
     box.appendChild(U.el("p", { class: "nt-x-shown" }, ["Shown as ", U.el("strong", { class: "nt-x-shown-value", text: shown }),
-      ex.pct ? " (the last line × 100, rounded)." : " (the last line, rounded)."]));
+      ex.pct ? " (the last line × 100, rounded)." : ex.noWeights ? " (the last line)." : " (the last line, rounded)."]));
     var pre = U.el("pre", { class: "nt-x-code" }, [U.el("code", { text: ex.snippet })]);
     box.appendChild(U.el("details", { class: "nt-x-repro" }, [
-      U.el("summary", { text: "Reproduce it in Python (numpy)" }),
-      U.el("p", { class: "nt-small" }, ["Save ", U.el("a", { href: dl.href, download: dl.name, text: dl.text }),
-        " next to the script; it prints the last line's number."]),
+      U.el("summary", { text: ex.noWeights ? "Reproduce it in Python" : "Reproduce it in Python (numpy)" }),
+      U.el("p", { class: "nt-small" }, ex.noWeights ? ["It counts from the model's sizes alone and prints the last line's number."]
+        : ["Save ", U.el("a", { href: dl.href, download: dl.name, text: dl.text }), " next to the script; it prints the last line's number."]),
       pre]));
     return box;
   }

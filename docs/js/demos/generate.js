@@ -58,6 +58,15 @@
       reveal(0);
     }
 
+    // A step's multiply-adds open to their count (explain.js): the rows it computed are the last
+    // s.rows of its window.
+    function opsCell(s) {
+      var text = (s.ops || 0).toLocaleString("en"), X = window.NTX;
+      if (!X) return text;
+      var last = s.window.length - 1, first = s.window.length - s.rows;
+      return X.button(text, function () { return X.explain.ops(m.config, first, last, s.ops); }, { label: "multiply-adds of this step" });
+    }
+
     function reveal(n) {
       if (!runs) return;
       var total = runs[0].steps.length;
@@ -76,7 +85,7 @@
             U.el("td", { text: String(i + 1) + (run.useCache && i === 0 ? " (prefill)" : "") }),
             U.el("td", null, [U.el("code", { text: t.tk.show(s.id) })]),
             U.el("td", { class: "nt-num", text: String(rw) + (s.rebuilt ? " (rebuilt)" : "") }),
-            U.el("td", { class: "nt-num", text: (s.ops || 0).toLocaleString("en") })]));
+            U.el("td", { class: "nt-num" }, [opsCell(s)])]));
         });
         var table = U.el("table", { class: "nt-table" }, [
           U.el("thead", null, [U.el("tr", null, [U.el("th", { text: "step" }), U.el("th", { text: "pick" }),
@@ -111,7 +120,8 @@
           var isNew = pos >= win.length - fresh;
           grid.appendChild(U.el("span", { class: "nt-num", text: String(pos) }));
           grid.appendChild(U.el("code", { class: isNew ? "nt-kv-new" : null, text: t.tk.show(win[pos]) }));
-          var st = U.strip(row, (which === "k" ? "key" : "value") + " row " + pos + (isNew ? " (new)" : ""), { top: top });
+          var st = U.strip(row, (which === "k" ? "key" : "value") + " row " + pos + (isNew ? " (new)" : ""), { top: top,
+            explain: window.NTX ? function (c) { return function () { return window.NTX.explain.kv(m.config, tr, window.NTData.tiny.weights, win, L, which, pos, c); }; } : null });
           if (isNew) st.classList.add("nt-kv-new");
           grid.appendChild(st);
         });
