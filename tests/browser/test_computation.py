@@ -367,6 +367,7 @@ def test_contrast_in_both_schemes(open_page, name, scheme):
     for b in page.locator(".nt-demo .nt-primary").all()[:1]:
         if b.is_enabled():
             b.click()
+    page.wait_for_timeout(400)  # colours settle: the theme's transitions (up to 250 ms) after the click and the scheme change
     page.add_script_tag(path=str(AXE))
     res = page.evaluate("() => axe.run(document, {runOnly: ['color-contrast'], resultTypes: ['violations']})")
     nodes = [n["target"] for v in res["violations"] for n in v["nodes"]]

@@ -5,7 +5,8 @@
 "use strict";
 const path = require("node:path");
 const { NTData, model, tokenizer } = require(path.join(__dirname, "..", "js", "load.js"));
-const X = require(path.join(__dirname, "..", "..", "docs", "js", "demos", "explain.js")).explain;
+require(path.join(__dirname, "..", "..", "docs", "js", "demos", "explain.js"));
+const X = require(path.join(__dirname, "..", "..", "docs", "js", "demos", "explain-pass.js"));  // NTX.explain, every kind
 
 const m = model(), tk = tokenizer(), cfg = m.config, w = NTData.tiny.weights;
 const ids = tk.encode(process.argv[2] || "the cat sat on the").ids;
