@@ -108,3 +108,27 @@ def test_every_real_model_badge_shows_its_whole_source():
         assert html.unescape(re.search(r'title="([^"]*)"', badge).group(1)) == w["source"]
         if w["status"] == "published":
             assert badge_text(badge) == "published: " + w["source"]
+
+
+def test_the_build_fails_on_a_cut_badge_and_passes_the_real_ones():
+    """The badge check runs on each page's HTML once the numbers are in: the pre-fix rendering (the
+    source cut at its first quote, the rest spilled into stray attributes) fails it, naming the page."""
+    source = 'engineering.fm, episode 02, "50,257 bars, one word" (2026)'
+    cut = (f'<p>Bars <a class="nt-status nt-published" href="sources.html" title="{source}">'
+           f'published: {source.split(chr(34))[0]}</a></p>')
+    page = fake_page(ROOT / "docs" / "real-models.md")
+    with pytest.raises(PluginError, match=r"real-models.md: HTML line 1: badge .* stray attributes"):
+        checks.on_page_content(cut, page, {}, None)
+    whole = "<p>" + numbers.status({"value": 1, "status": "published", "source": source}) + "</p>"
+    assert checks.on_page_content(whole, page, {}, None) == whole
+    untitled = '<span class="nt-status nt-measured" title="">measured by this build</span>'
+    assert checks.badge_errors(untitled) == ["HTML line 1: badge 'measured by this build' names no source"]
+    built = sorted((ROOT / "build" / "site").glob("*.html"))
+    if not built:
+        pytest.fail("build/site is missing: run `make site` first", pytrace=False)
+    badges = 0
+    for path in built:
+        text = path.read_text(encoding="utf-8")
+        badges += text.count("nt-status ")
+        assert checks.badge_errors(text) == [], path.name
+    assert badges > 10

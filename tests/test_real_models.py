@@ -213,3 +213,21 @@ def test_committed_smollm2_numbers_are_reproduced():
         assert new["top_p"] == old["top_p"] and new["sink_heads"] == old["sink_heads"]
         assert new.get("attends_most", {}).get("head") == old.get("attends_most", {}).get("head")
         assert [r["rank"] for r in new.get("ranks", [])] == [r["rank"] for r in old.get("ranks", [])]
+
+
+def test_stored_bits_come_from_the_gguf_metadata_of_the_same_file(tmp_path):
+    """The quantisation note's bits are what the distributions stage read from the weights file's own
+    metadata, for the file the measurements used (same sha256), not guessed from its name."""
+    from scripts.real.context import stored
+    site = tmp_path / "site_data"
+    shutil.copytree(SITE / "smollm2", site / "smollm2")
+    sha = read_json(SITE / "smollm2" / "measurements.json")["provenance"]["weights_sha256"]
+    q = read_json(sorted((SITE / "smollm2" / "distributions").glob("*.json"))[0])["provenance"]["quantisation"]
+    got = stored(site, sha)
+    assert got["bits"] == q["bits"] == 4
+    assert got["share"] == pytest.approx(sum(t["share"] for t in q["tensor_types"] if t["type"] == q["file_type"]))
+    assert 0 < got["share"] < 1  # the rest is stored in other types (the note says "most")
+    assert stored(site, "0" * 64) == {"bits": None, "share": None}  # another file's measurements: no claim
+    for path in (site / "smollm2" / "distributions").glob("*.json"):
+        path.unlink()
+    assert stored(site, sha) == {"bits": None, "share": None}

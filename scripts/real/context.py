@@ -30,8 +30,9 @@ Keys of both models (prompt keys as in scripts/config/real_models.json: cat, cap
   embedding           {token, id, length, vector} of " cat"
   config              {n_layer, n_head, n_kv_heads, d_model, d_head, d_ff, vocab_size, n_ctx, ...}, each wrapped
   provenance          {status, source, ...}: where this model's numbers came from; measured models add
-                      stored_bits (bits per weight in the file, from a GGUF file's quantisation type,
-                      e.g. Q4_1 -> 4; None otherwise) beside the record's dtype (what the build computed
+                      stored_bits and stored_share (bits per weight of the file's quantisation type, e.g.
+                      Q4_1 -> 4, and the share of the weights stored so: the GGUF metadata as the
+                      distributions stage recorded it; None otherwise) beside the record's dtype (what the build computed
                       in) and dtype_bits (its width, float32 -> 32)
 gpt2 also has
   tokenizer           site_data/gpt2/tokenizer_facts.json: ids_of, pieces_of, first_piece, vocabulary
@@ -62,10 +63,17 @@ def wrap(value: Any, status: str, source: str) -> dict:
     return {"value": value, "status": status, "source": source}
 
 
-def stored_bits(weights_file: str) -> int | None:
-    """Bits per weight of a GGUF file's quantisation type, read from its name (llama.cpp's Q4_1 -> 4)."""
-    m = re.search(r"\.Q(\d+)_[0-9A-Z]+\.gguf$", weights_file)
-    return int(m.group(1)) if m else None
+def stored(site_data: Path, weights_sha256: str | None) -> dict:
+    """The weights file's quantisation as the distributions stage read it from the GGUF file's own
+    metadata, for the same file (same sha256): {bits (general.file_type: Q4_1 -> 4), share (of the
+    weights stored in that type)}, or Nones."""
+    for path in sorted((site_data / "smollm2" / "distributions").glob("*.json"))[:1]:
+        prov = _object(path).get("provenance", {})
+        q = prov.get("quantisation") or {}
+        if weights_sha256 and prov.get("weights_sha256") == weights_sha256 and q.get("bits"):
+            share = sum(t["share"] for t in q.get("tensor_types", []) if t["type"] == q["file_type"])
+            return {"bits": q["bits"], "share": share or None}
+    return {"bits": None, "share": None}
 
 
 def gpt2_param_count(c: dict) -> int:
@@ -74,7 +82,7 @@ def gpt2_param_count(c: dict) -> int:
                                     c.get("n_inner") or 4 * c["n_embd"]).values())
 
 
-def from_measurements(m: dict, path: Path) -> dict:
+def from_measurements(m: dict, path: Path, site_data: Path = SITE_DATA) -> dict:
     """The page keys of one measurements.json (shape checked by its schema when it was written)."""
     try:
         prompts = {p["key"]: p for p in m["prompts"]}
@@ -106,7 +114,7 @@ def from_measurements(m: dict, path: Path) -> dict:
         out = {k: wrap(values[k], "measured", src) for k in KEYS}
         out["config"] = {k: wrap(v, "measured", src) for k, v in m["config"].items()}
         out["provenance"] = {"status": "measured", "source": src, **m["provenance"],
-                             "stored_bits": stored_bits(m["provenance"]["weights_file"]),
+                             **{"stored_" + k: v for k, v in stored(site_data, m["provenance"].get("weights_sha256")).items()},
                              "dtype_bits": dtype_bits(m["provenance"].get("dtype"))}
         out["disagreements"] = m.get("disagreements", [])
     except (KeyError, TypeError, StopIteration) as exc:
@@ -196,5 +204,5 @@ def load_real_models(site_data: Path = SITE_DATA) -> dict:
     except KeyError as exc:
         raise StageError(f"{rel(facts_path)}: missing entry {exc}") from None
     smol = site_data / "smollm2" / "measurements.json"
-    return {"gpt2": gpt2, "smollm2": from_measurements(_object(smol), smol), "llama3": llama3_published(published, pub),
+    return {"gpt2": gpt2, "smollm2": from_measurements(_object(smol), smol, site_data), "llama3": llama3_published(published, pub),
             "settings": read_json(CONFIG / "real_models.json")}

@@ -1,4 +1,5 @@
-"""MkDocs hook: the build checks the pages' own text, so that a typed number or a broken header fails it.
+"""MkDocs hook: the build checks the pages' own text, so that a typed number, a broken header or a cut
+source fails it.
 
 Two checks on every page's source (docs/*.md, read from disk, so the order of hooks does not matter):
   front matter  the page starts with a YAML block (`---` ... `---`) that parses to a mapping with a
@@ -10,11 +11,17 @@ Two checks on every page's source (docs/*.md, read from disk, so the order of ho
                 with their attributes, attribute lists ({ #id }) and link targets are masked; a digit
                 left over fails the build unless an entry of scripts/site/prose_allowlist.yaml (each
                 with a reason: a model's name, a year, ...) covers it.
+And one on every page's HTML once the numbers are in (on_page_content, after numbers.py's markdown hook):
+  badges        each status badge (.nt-status, numbers.py's `status` filter) names its whole source: a
+                non-empty title with no attribute other than class, href and title (a quote in the
+                source that was not escaped splits it into stray attributes), and a published badge's
+                text is "published: " followed by exactly that title.
 Any failure raises PluginError naming the page and line.
 """
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import yaml
@@ -134,6 +141,46 @@ def page_errors(source: str, page: str, allow: list[dict]) -> list[str]:
     return front_matter_errors(source) + prose_digits(body, allow, page, offset + 1)
 
 
+class _Badges(HTMLParser):
+    """Collects each .nt-status element: its attributes, its text and its line."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.badges: list[dict] = []
+        self._open: dict | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if "nt-status" in (dict(attrs).get("class") or "").split():
+            self._open = {"tag": tag, "attrs": attrs, "text": "", "line": self.getpos()[0]}
+
+    def handle_data(self, data):
+        if self._open is not None:
+            self._open["text"] += data
+
+    def handle_endtag(self, tag):
+        if self._open is not None and tag == self._open["tag"]:
+            self.badges.append(self._open)
+            self._open = None
+
+
+def badge_errors(html_text: str) -> list[str]:
+    parser = _Badges()
+    parser.feed(html_text)
+    errors = []
+    for b in parser.badges:
+        attrs = dict(b["attrs"])
+        where = f"HTML line {b['line']}: badge {b['text'].strip()[:60]!r}"
+        stray = [k for k, _ in b["attrs"] if k not in ("class", "href", "title")]
+        if stray:
+            errors.append(f"{where} has stray attributes {stray}: its source was cut at a quote")
+        title = (attrs.get("title") or "").strip()
+        if not title:
+            errors.append(f"{where} names no source")
+        elif "nt-published" in attrs.get("class", "").split() and b["text"].strip() != f"published: {title}":
+            errors.append(f"{where} does not show its whole source ({title!r})")
+    return errors
+
+
 _allow: list[dict] | None = None
 
 
@@ -153,3 +200,11 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
                           + " (take numbers from the data, or add an entry with its reason to "
                           "scripts/site/prose_allowlist.yaml)")
     return markdown
+
+
+def on_page_content(html_text, page, config, files, **kwargs):
+    errors = badge_errors(html_text)
+    if errors:
+        src = page.file.src_path
+        raise PluginError(f"checks hook: {src}: " + f"; {src}: ".join(errors))
+    return html_text
