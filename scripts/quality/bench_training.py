@@ -96,7 +96,7 @@ def main() -> None:
     figures["speedup_vs_pytorch"] = figures["pytorch_train_s"] / figures["chromium_train_s"]
     first = first_load_gzip("training.html")
     figures["training_page_gzip_kb"] = sum(first.values()) / 1000
-    figures["training_code_gzip_kb"] = (gz(SITE / "js/runtime/learn.js") + gz(SITE / "js/demos/train.js")) / 1000
+    figures["training_code_gzip_kb"] = sum(gz(SITE / f) for f in ("js/runtime/corpus.js", "js/runtime/learn.js", "js/demos/train.js")) / 1000
     figures["initial_weights_gzip_kb"] = gz(SITE / "js/data/tiny-init.js") / 1000
     figures["snapshots_on_demand_gzip_kb"] = gz(SITE / "js/data/tiny-snapshots.js") / 1000
     for k, v in figures.items():

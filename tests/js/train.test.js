@@ -7,6 +7,7 @@ const assert = require("node:assert");
 const fs = require("node:fs");
 const path = require("node:path");
 const { ROOT, NT, NTData, maxDiff } = require("./load.js");
+require(path.join(ROOT, "docs/js/runtime/corpus.js"));
 require(path.join(ROOT, "docs/js/runtime/learn.js"));
 
 const parity = (name) => JSON.parse(fs.readFileSync(path.join(ROOT, "site_data", "parity", name + ".json"), "utf8"));

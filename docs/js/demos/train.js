@@ -1,9 +1,9 @@
 // Train it yourself: the reader edits the corpus and trains the tiny model in the page. The
 // tokenizer is learned again by the rule of scripts/tiny/tokenizer.py, the model starts from the
 // build's own initial weights and trains for the build's number of full-batch Adam steps
-// (js/runtime/learn.js), in slices so the page stays responsive. The result is saved in this
+// (js/runtime/corpus.js and learn.js), in slices so the page stays responsive. The result is saved in this
 // browser and becomes "your model", which every demo then uses (js/runtime/active.js).
-// learn.js and the initial weights load when the reader first presses Train.
+// corpus.js, learn.js and the initial weights load when the reader first presses Train.
 (function () {
   "use strict";
   var U = window.NTUI;
@@ -60,7 +60,9 @@
 
     function need(cb) {
       var todo = [];
-      if (!window.NT.learn) todo.push("runtime/learn.js");
+      var L = window.NT.learn || {};
+      if (!L.learnBPE) todo.push("runtime/corpus.js");
+      if (!L.createTrainer) todo.push("runtime/learn.js");
       if (!window.NTData.tinyInit) todo.push("data/tiny-init.js");
       (function next() {
         if (!todo.length) return cb();

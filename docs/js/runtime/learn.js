@@ -1,12 +1,6 @@
-// Training the tiny model in the browser: the BPE learner of scripts/tiny/tokenizer.py, the batch
-// of scripts/tiny/checkpoint.py, and full-batch Adam with the backward pass written out by hand.
-// Loaded only on the training page (after model.js and tokenizer.js).
+// Training the tiny model in the browser: full-batch Adam with the backward pass written out by hand,
+// on the rows of corpus.js. Loaded only on the training page (after model.js, tokenizer.js and corpus.js).
 //
-// NT.learn.checkCorpus(text, cfg)      -> {ok, lines} or {ok: false, message}: the reader's corpus,
-//                                         judged before anything changes
-// NT.learn.learnBPE(lines, vocabSize)  -> {chars, merges} (throws Error with Python's message)
-// NT.learn.tokenizerJson(chars, merges, like) -> a tokenizer.json object for NT.tokenizer.create
-// NT.learn.makeBatch(tk, lines, nCtx)  -> [{x, y}] one row per sentence (throws on a long sentence)
 // NT.learn.createTrainer(modelCfg, initWeights, rows, tcfg) -> tr:
 //   tr.lossAndGrad() -> loss (tr.grad filled), tr.step() -> loss before the step, tr.weights() (nested)
 //   tr.params / tr.grad are flat Float64Arrays in the order of the nested weights (depth first)
@@ -15,112 +9,7 @@
 (function (root) {
   "use strict";
   var NT = root.NT = root.NT || {};
-  var EOT = "<|endoftext|>";
   var GELU_C = Math.sqrt(2 / Math.PI);
-
-  // ---- the corpus --------------------------------------------------------------------------
-  // Python's read_corpus: strip lines, drop blanks and # comments.
-  function corpusLines(text) {
-    return String(text).split(/\r\n|\r|\n/).map(function (l) { return l.trim(); })
-      .filter(function (l) { return l && l.charAt(0) !== "#"; });
-  }
-
-  // The reader's text -> sentences, or one line saying what is wrong. Printable ASCII only: the
-  // tokenizer starts from the corpus's own characters, and the pre-tokenizer (a JS RegExp) splits
-  // by UTF-16 unit, so emoji and other scripts are refused here rather than split differently.
-  function checkCorpus(text, limits) {
-    var lines = corpusLines(text);
-    if (!lines.length) return { ok: false, message: "The corpus is empty: write at least one sentence per line." };
-    if (lines.length > limits.maxSentences) {
-      return { ok: false, message: "That is " + lines.length + " sentences; the browser trains at most " + limits.maxSentences + " (the build's corpus has " + limits.builtSentences + ")." };
-    }
-    for (var n = 0; n < lines.length; n++) {
-      var line = lines[n];
-      if (/[<>]/.test(line)) return { ok: false, message: "Line " + (n + 1) + " looks like markup (“<” or “>”): write plain sentences only." };
-      for (var ch of line) {
-        var code = ch.codePointAt(0);
-        if (code < 32 || code > 126) {
-          return { ok: false, message: "Line " + (n + 1) + " has “" + ch + "” (U+" + code.toString(16).toUpperCase().padStart(4, "0") + "): use plain ASCII letters, digits, spaces and punctuation." };
-        }
-      }
-      if (line.length > limits.maxChars) return { ok: false, message: "Line " + (n + 1) + " is " + line.length + " characters long; a sentence must fit " + limits.nCtx + " tokens." };
-    }
-    return { ok: true, lines: lines };
-  }
-
-  // ---- BPE, the rule of scripts/tiny/tokenizer.py ------------------------------------------
-  var PRETOKENIZER = " ?[a-z]+| ?[^ a-z]| ";
-  function chunks(text, pattern) { return text.match(new RegExp(pattern || PRETOKENIZER, "gu")) || []; }
-
-  function mergePair(symbols, a, b) {
-    var out = [];
-    for (var i = 0; i < symbols.length; i++) {
-      if (i + 1 < symbols.length && symbols[i] === a && symbols[i + 1] === b) { out.push(a + b); i++; }
-      else out.push(symbols[i]);
-    }
-    return out;
-  }
-
-  // Most frequent adjacent pair first; a tie goes to the pair seen first in the corpus (Maps keep
-  // insertion order, as Python's Counter does). Stops at end-of-text + characters + merges = vocabSize.
-  function learnBPE(lines, vocabSize, pattern) {
-    var counts = new Map();
-    lines.forEach(function (line) {
-      chunks(line, pattern).forEach(function (c) { counts.set(c, (counts.get(c) || 0) + 1); });
-    });
-    var charSet = {};
-    counts.forEach(function (_, c) { for (var ch of c) charSet[ch] = true; });
-    var chars = Object.keys(charSet).sort(function (a, b) { return a < b ? -1 : a > b ? 1 : 0; });
-    if (1 + chars.length > vocabSize) {
-      throw new Error("the corpus uses " + chars.length + " different characters; with end-of-text that is more than the vocabulary of " + vocabSize);
-    }
-    var words = new Map();
-    counts.forEach(function (_, c) { words.set(c, Array.from(c)); });
-    var merges = [];
-    while (1 + chars.length + merges.length < vocabSize) {
-      var pairs = new Map();
-      counts.forEach(function (n, c) {
-        var s = words.get(c);
-        for (var i = 0; i + 1 < s.length; i++) {
-          var key = s[i] + "\u0000" + s[i + 1];
-          pairs.set(key, (pairs.get(key) || 0) + n);
-        }
-      });
-      if (!pairs.size) {
-        throw new Error("the corpus is fully merged after " + merges.length + " merges; vocabulary " +
-          (1 + chars.length + merges.length) + " < " + vocabSize + ": add words or lower vocab_size");
-      }
-      var best = -1, bestKey = null;
-      pairs.forEach(function (n, k) { if (n > best) { best = n; bestKey = k; } });  // strict >: first wins ties
-      var ab = bestKey.split("\u0000");
-      merges.push(ab);
-      words.forEach(function (s, c) { words.set(c, mergePair(s, ab[0], ab[1])); });
-    }
-    return { chars: chars, merges: merges };
-  }
-
-  function tokenizerJson(chars, merges, like) {
-    return {
-      schema_version: like ? like.schema_version : 1, eot: EOT, eot_id: 0,
-      space_marker: like ? like.space_marker : "\u00b7", pretokenizer: like ? like.pretokenizer : PRETOKENIZER,
-      chars: chars.slice(), merges: merges.map(function (m) { return m.slice(); }),
-      vocab: [EOT].concat(chars, merges.map(function (m) { return m[0] + m[1]; }))
-    };
-  }
-
-  // One row per sentence: inputs its tokens, targets the same shifted by one, ending in
-  // end-of-text. checkpoint.py pads rows to one width and ignores the padded targets; padding
-  // changes no loss or gradient (the causal mask keeps it from earlier positions), so rows here
-  // simply have their own lengths.
-  function makeBatch(tk, lines, nCtx) {
-    return lines.map(function (line) {
-      var r = tk.encode(line);
-      if (!r.ok) throw new Error(r.error.message);
-      var ids = r.ids.concat([tk.eotId]);
-      if (ids.length > nCtx) throw new Error("“" + line + "” needs " + ids.length + " tokens with its end marker; the window (n_ctx) is " + nCtx);
-      return { x: ids.slice(0, -1), y: ids.slice(1) };
-    });
-  }
 
   // ---- parameters: one flat vector, in the depth-first order of the nested weights ----------
   function flatten(tree, out) {
@@ -416,9 +305,7 @@
     return { cancel: function () { cancelled = true; if (chan) chan.port1.close(); } };
   }
 
-  NT.learn = {
-    corpusLines: corpusLines, checkCorpus: checkCorpus, learnBPE: learnBPE, tokenizerJson: tokenizerJson,
-    makeBatch: makeBatch, createTrainer: createTrainer, run: run, flatten: function (t) { return flatten(t, []); }
-  };
-  if (typeof module === "object" && module.exports) module.exports = NT.learn;
+  var L = NT.learn = NT.learn || {};
+  L.createTrainer = createTrainer; L.run = run; L.flatten = function (t) { return flatten(t, []); };
+  if (typeof module === "object" && module.exports) module.exports = L;
 })(typeof window !== "undefined" ? window : globalThis);
