@@ -109,11 +109,12 @@ def snapshots_download(training: dict) -> str:
 
 
 def main() -> None:
-    files = build(load_tiny())
+    tiny = load_tiny()
+    files = build(tiny)
     for name, text in files.items():
         write_text_atomic(OUT / name, text)
     write_text_atomic(OUT / "nexttoken-tiny-weights.json", (SITE_DATA / "tiny" / "weights.json").read_text())
-    write_text_atomic(OUT / "nexttoken-tiny-snapshots.json", snapshots_download(read_json(SITE_DATA / "tiny" / "training.json")))
+    write_text_atomic(OUT / "nexttoken-tiny-snapshots.json", snapshots_download(tiny["training"]))
     print("js_data: " + ", ".join(f"{n} {len(t.encode()) / 1000:.1f} kB" for n, t in files.items()))
 
 

@@ -7,8 +7,7 @@
   "use strict";
   var NTX = root.NTX;
   if (!NTX) throw new Error("explain.js must load before explain-pass.js");
-  var L = NTX.lib, D = NTX.D, num = L.num, line = L.line, sum = L.sum, dotLines = L.dotLines, printLine = L.printLine;
-  var weightsSource = L.weightsSource;
+  var L = NTX.lib, num = L.num, line = L.line, sum = L.sum, dotLines = L.dotLines, printLine = L.printLine;
   var SNAPSHOTS_URL = "js/data/nexttoken-tiny-snapshots.json";
   var GELU_TEXT = "GELU(a) = 0.5·a·(1 + tanh(√(2/π)·(a + 0.044715·a³)))";
 
@@ -20,11 +19,7 @@
   }
   function prelude(cfg, ids, ko, src) {
     ko = ko || knockout();
-    src = src || weightsSource();
-    return [
-      "import json, numpy as np",
-      "# " + src.name + ": download it from the demo, next to this script",
-      "W = json.load(open(\"" + src.name + "\"))" + src.pick,
+    return L.loadWeights(src).concat([
       "A = lambda a: np.array(a, dtype=np.float64)",
       "ln = lambda x, p: (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + " + cfg.ln_eps + ") * A(p[\"weight\"]) + A(p[\"bias\"])",
       "lin = lambda x, p: x @ A(p[\"weight\"]).T + A(p[\"bias\"])",
@@ -44,7 +39,7 @@
       "    b[\"ln_2\"] = ln(x, p[\"ln_2\"]); b[\"mlp_pre\"] = lin(b[\"ln_2\"], p[\"mlp\"][\"c_fc\"]); b[\"mlp_hidden\"] = gelu(b[\"mlp_pre\"])",
       "    b[\"mlp_out\"] = (not off_mlp) * lin(b[\"mlp_hidden\"], p[\"mlp\"][\"c_proj\"]); x = x + b[\"mlp_out\"]; b[\"resid_post\"] = x; tr[\"h\"].append(b)",
       "tr[\"ln_f\"] = ln(x, W[\"ln_f\"]); tr[\"logits\"] = tr[\"ln_f\"] @ A(W[\"wte\"]).T"
-    ];
+    ]);
   }
   function snippet(cfg, ids, body, ko, src) { return prelude(cfg, ids, ko, src).concat(body).join("\n") + "\n"; }
 

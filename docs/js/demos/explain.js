@@ -18,7 +18,7 @@
     if (Number(t) === 0) t = t.replace("-", "");
     return t.replace("-", "−");
   }
-  // A line of arithmetic: op over the terms gives eq. Ops: sum, mul, div, sub, exp, sqrt, gelu,
+  // A line of arithmetic: op over the terms gives eq. Ops: sum, mul, div, sub, exp, ln, sqrt, gelu,
   // mean, var (biased, as LayerNorm), each checkable from the terms as displayed.
   function line(label, op, terms, eq, opts) {
     opts = opts || {};
@@ -31,7 +31,7 @@
   // (Python indexing into it), text (the link's words)}. By default the weights the demos run: the
   // built model's file, or, when the reader's own model is active (active.js), that model as a file
   // made in the page, so "reproduce it" prints the number shown either way.
-  var yoursUrl = null;
+  var yoursCached = null;
   function builtSource() {
     return { href: WEIGHTS_URL, name: "nexttoken-tiny-weights.json", pick: "[\"weights\"]", text: "the tiny model's weights (JSON)" };
   }
@@ -43,8 +43,15 @@
   function weightsSource() {
     var d = root.NTData && root.NTData.tiny;
     if (!(d && d.yours)) return builtSource();
-    if (!yoursUrl) yoursUrl = yoursSource(d.weights);
-    return yoursUrl;
+    if (!yoursCached) yoursCached = yoursSource(d.weights);
+    return yoursCached;
+  }
+  // A snippet's first lines: numpy, and the weights as W (src: weightsSource() unless given).
+  function loadWeights(src) {
+    src = src || weightsSource();
+    return ["import json, numpy as np",
+            "# " + src.name + ": download it from the demo, next to this script",
+            "W = json.load(open(\"" + src.name + "\"))" + src.pick];
   }
   function printLine(expr, d) { return "print(\"%." + (d === undefined ? D : d) + "f\" % (" + expr + "))"; }
 
@@ -71,13 +78,11 @@
       line("|b|", "sqrt", [num(sum(sqB))], nB),
       line("|a| × |b|", "mul", [num(nA), num(nB)], nA * nB),
       line("cosine", "div", [num(dot), num(nA * nB)], dot / (nA * nB))]);
-    var src = weightsSource();  // the embeddings demo compares the rows of the model the demos run
-    var code = [
-      "import json, numpy as np",
-      "# " + src.name + ": download it from the demo, next to this script",
-      "wte = np.array(json.load(open(\"" + src.name + "\"))" + src.pick + "[\"wte\"], dtype=np.float64)",
+    // the embeddings demo compares the rows of the model the demos run
+    var code = loadWeights().concat([
+      "wte = np.array(W[\"wte\"], dtype=np.float64)",
       "a, b = wte[" + i + "], wte[" + j + "]  # " + nameA + ", " + nameB,
-      printLine("a @ b / (np.linalg.norm(a) * np.linalg.norm(b))")];
+      printLine("a @ b / (np.linalg.norm(a) * np.linalg.norm(b))")]);
     return { kind: "cosine", title: "Cosine similarity of " + nameA + " (wte row " + i + ") and " + nameB + " (wte row " + j + ")",
              formula: "cos = a · b ÷ (|a| × |b|)", lines: ls, snippet: code.join("\n") + "\n" };
   }
@@ -158,7 +163,7 @@
 
   var NTX = { explain: explain, button: button, relabel: relabel, render: render, WEIGHTS_URL: WEIGHTS_URL, D: D,
               builtSource: builtSource, yoursSource: yoursSource,
-              lib: { num: num, line: line, sum: sum, dotLines: dotLines, printLine: printLine, weightsSource: weightsSource } };
+              lib: { num: num, line: line, sum: sum, dotLines: dotLines, printLine: printLine, weightsSource: weightsSource, loadWeights: loadWeights } };
   root.NTX = NTX;
   if (typeof module === "object" && module.exports) module.exports = NTX;
 })(typeof window !== "undefined" ? window : globalThis);

@@ -50,8 +50,9 @@
         var name = NAMES[st.name] + (nl > 1 && st.layer !== null ? " (block " + (st.layer + 1) + ")" : "");
         var tr = U.el("tr", { "data-stage": st.name }, [U.el("th", { scope: "row", text: name })]);
         // the stage's residual rows in the trace, and the same array in the snippet's numpy trace
-        var rows = st.layer === null ? trace.x : trace.h[st.layer][st.name === "attention" ? "resid_mid" : "resid_post"];
-        var py = st.layer === null ? "tr[\"x\"]" : "tr[\"h\"][" + st.layer + "][\"" + (st.name === "attention" ? "resid_mid" : "resid_post") + "\"]";
+        var key = st.name === "attention" ? "resid_mid" : "resid_post";
+        var rows = st.layer === null ? trace.x : trace.h[st.layer][key];
+        var py = st.layer === null ? "tr[\"x\"]" : "tr[\"h\"][" + st.layer + "][\"" + key + "\"]";
         st.probs.forEach(function (p, i) {
           tr.appendChild(cell("td", p, function (id) {
             return window.NTX.explain.lens(cfg, w, r.ids, Array.from(rows[i]), i, id, t.tk.show(id), NAMES[st.name], py);

@@ -234,9 +234,10 @@
       g.font = font + "px sans-serif";
       g.fillStyle = bg;
       g.fillRect(0, 0, W, H);
-      axes.textContent = state.log
+      var caption = state.log
         ? "Across: rank, most likely first, on a log scale. Up: probability, on a log scale from the smallest bar."
         : "Across: rank, most likely first (" + d.vocab_size.toLocaleString("en") + " ranks). Up: probability, from zero.";
+      if (axes.textContent !== caption) axes.textContent = caption;  // draw runs on every cursor move
       var top = probs[0], min = probs[d.vocab_size - 1], minLog = Math.log(min);
       var yt = yTicks(top, min), labelW = 0;
       yt.forEach(function (t) { labelW = Math.max(labelW, labelWidth(g, t[1], font)); });
@@ -285,9 +286,9 @@
         g.setLineDash([4 * dpr, 3 * dpr]);
         g.beginPath(); g.moveTo(cx, box.y0); g.lineTo(cx, box.y1); g.stroke();
         g.setLineDash([]);
-        var label = c[1] + ": " + U.pct(c[2], 1) + " | " + U.pct(1 - c[2], 1);
-        var tw = g.measureText(label).width;
-        g.fillText(label, Math.min(cx + 3 * dpr, W - tw - 2 * dpr), box.y0 + (10 + 14 * i) * dpr);
+        var text = c[1] + ": " + U.pct(c[2], 1) + " | " + U.pct(1 - c[2], 1);
+        var tw = g.measureText(text).width;
+        g.fillText(text, Math.min(cx + 3 * dpr, W - tw - 2 * dpr), box.y0 + (10 + 14 * i) * dpr);
       });
       // the reader's rank: a marker above the plot, not a line over the bars
       var cx2 = Math.round(xOf(state.cursor)) + 0.5;

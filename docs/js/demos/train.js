@@ -157,11 +157,11 @@
         yoursActive ? "yours" : "built", function (v) { A.use(v); }));
     }
 
-    // A model's pass over the probe: {ids, last, tr} or null when the model cannot read it.
+    // A model's pass over the probe: {model, ids, last, tr} or null when the model cannot read it.
     function pass(m, tk, text) {
       var r = tk.encode(text);
       if (!r.ok || r.ids.length > m.config.n_ctx) return null;
-      return { ids: r.ids, last: r.ids.length - 1, tr: m.forward(r.ids) };
+      return { model: m, ids: r.ids, last: r.ids.length - 1, tr: m.forward(r.ids) };
     }
 
     // Your model's three likeliest next tokens for the probe, and what the built model gives each;
@@ -178,7 +178,7 @@
       function cellFor(p, id, name, src, label) {
         var text = U.pct(p.tr.probs[p.last][id]);
         return X ? U.el("td", {}, [X.button(text, function () {
-          return X.explain.prob(mine.model.config, p.ids, Array.from(p.tr.logits[p.last]), id, name, 1, null, p.last, off, src);
+          return X.explain.prob(p.model.config, p.ids, Array.from(p.tr.logits[p.last]), id, name, 1, null, p.last, off, src);
         }, { label: label + ", " + name })]) : U.el("td", { text: text });
       }
       var builtIndex = {};
