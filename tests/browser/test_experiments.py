@@ -16,6 +16,8 @@ CONFIG = json.loads((ROOT / "site_data" / "tiny" / "config.json").read_text())
 EXPERIMENTS = {e["prompt"]: e for e in json.loads((ROOT / "site_data" / "parity" / "experiments.json").read_text())["prompts"]}
 KEY = "nexttoken.yourModel.v1"
 
+pytestmark = pytest.mark.browser
+
 
 def demo(page, name):
     root = page.locator(f'.nt-demo[data-demo="{name}"]').first
@@ -160,7 +162,7 @@ def test_snapshots_load_only_when_asked(open_page):
 
 def test_the_block_demo_and_its_arithmetic_follow_a_knock_out(open_page):
     """Switching off the subject head reruns the two-heads demo: its note says so, and an opened number's
-    "reproduce it" snippet replays the same knock-out (tests/test_explain_snippets.py runs such snippets)."""
+    "reproduce it" snippet replays the same knock-out (tests/site/test_explain_snippets.py runs such snippets)."""
     page = open_page("block.html", "http")
     sh = SUMMARY["subject_head"]["head"]
     two = demo(page, "two-heads")

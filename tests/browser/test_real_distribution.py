@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 
 from scripts.core.io import SITE_DATA, read_json
-from tests.test_real_distributions import bucket_probs
+from tests.helpers.distributions import bucket_probs
+
+pytestmark = pytest.mark.browser
 
 PAGE = "real-models.html"
 

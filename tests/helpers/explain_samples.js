@@ -1,5 +1,5 @@
 // Prints, as JSON, a sample of every kind of explanation the demos open (docs/js/demos/explain.js),
-// each with its "reproduce it" snippet and the last line's number: tests/test_explain_snippets.py
+// each with its "reproduce it" snippet and the last line's number: tests/site/test_explain_snippets.py
 // runs the snippets and compares. Usage: node tests/helpers/explain_samples.js "the cat sat on the" [knock-out]
 // where the knock-out is JSON as knockout.js publishes it, e.g. '{"heads": [1], "mlp": true}'.
 "use strict";

@@ -1,4 +1,4 @@
-"""Page weight and request classification: pure functions over the built site (tested in tests/test_report.py)."""
+"""Page weight and request classification: pure functions over the built site (tested in tests/quality/test_report.py)."""
 from __future__ import annotations
 
 import functools

@@ -11,7 +11,7 @@ import pytest
 
 from scripts.site.hooks import numbers
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 PAGES = sorted(DOCS.glob("*.md"))
 
 

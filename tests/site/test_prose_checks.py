@@ -16,7 +16,7 @@ from mkdocs.exceptions import PluginError
 from scripts.real.context import load_real_models
 from scripts.site.hooks import checks, numbers
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted((ROOT / "docs").glob("*.md"))
 ALLOW = checks.load_allowlist()
 

@@ -22,7 +22,7 @@ import pytest
 from scripts.core import registry
 from scripts.tiny import settings
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PY = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
 SKIP = {".git", ".venv", "node_modules", "build", "__pycache__", ".pytest_cache"}
 
@@ -73,6 +73,7 @@ def test_a_damaged_output_makes_its_stage_stale(repo):
     assert proc.returncode == 1 and "output differs from the recorded one: site_data/tiny/summary.json" in proc.stdout
 
 
+@pytest.mark.slow
 def test_make_data_rebuilds_a_deleted_output_byte_for_byte(repo):
     before = digest(repo / "site_data")
     (repo / "site_data/gpt2/tokenizer_parity.json").unlink()
@@ -111,6 +112,7 @@ def test_a_run_killed_between_two_moves_is_finished_by_the_next_command(repo):
 
 
 # ---- 2. a stage changes committed files all at once or not at all ------------------------------------
+@pytest.mark.slow
 def test_a_failing_stage_leaves_site_data_untouched(repo):
     before = digest(repo / "site_data")
     with open(repo / "scripts/config/corpus.txt", "a") as fh:
@@ -122,6 +124,7 @@ def test_a_failing_stage_leaves_site_data_untouched(repo):
     assert digest(repo / "site_data") == before
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_training_deletes_and_changes_nothing(repo):
     before = digest(repo / "site_data")
     cfg_path = repo / "scripts/config/tiny.json"
@@ -141,6 +144,7 @@ def test_ctrl_c_during_training_deletes_and_changes_nothing(repo):
 
 
 # ---- 3. a check that cannot read the manifest is an error, not "stale" -------------------------------
+@pytest.mark.slow
 def test_a_corrupt_manifest_is_one_line_error_not_a_rebuild(repo):
     (repo / "site_data/manifest.json").write_text("{ not json")
     proc = stage_cmd(repo, "check", "tiny")
@@ -217,6 +221,7 @@ def test_the_browser_tokenizer_matches_python_on_astral_characters(tmp_path):
 
 
 # ---- 6. a failed site build keeps the previous site --------------------------------------------------
+@pytest.mark.slow
 def test_a_failed_site_build_keeps_the_previous_site(repo):
     site = repo / "build" / "site"
     site.mkdir(parents=True)

@@ -12,6 +12,7 @@ import pytest
 from scripts.core.io import ROOT, SITE_DATA, read_json
 from scripts.core.registry import BY_NAME, DIST_KEYS
 from scripts.real import distributions as rd
+from tests.helpers.distributions import bucket_probs
 
 FILES = [SITE_DATA / "smollm2" / "distributions" / f"{k}.json" for k in DIST_KEYS]
 SCHEMA = read_json(SITE_DATA / "schema" / "real_distribution.schema.json")
@@ -64,20 +65,6 @@ def test_chat_prompt_is_templated(records):
         assert len(rec["ids"]) > len(raw["ids"])
 
 
-def bucket_probs(rec: dict, temperature: float) -> np.ndarray:
-    """The demo's reconstruction (docs/js/demos/real-distribution.js, expand + probsAt) in numpy."""
-    logits = np.empty(rec["vocab_size"])
-    n = len(rec["head"]["logits"])
-    logits[:n] = rec["head"]["logits"]
-    for b in rec["tail"]["buckets"]:
-        c = b["count"]
-        ls = np.linspace(b["max_logit"], b["min_logit"], c) if c > 1 else np.array([b["max_logit"]])
-        s = np.exp(ls - rec["max_logit"]).sum()
-        logits[b["start"]:b["start"] + c] = ls + (math.log(b["sum_exp"] / s) if s > 0 and b["sum_exp"] > 0 else 0)
-    e = np.exp((logits - rec["max_logit"]) / temperature)
-    return e / e.sum()
-
-
 def test_tail_reconstruction_keeps_the_mass(records):
     for key, rec in records.items():
         p = bucket_probs(rec, 1.0)
@@ -97,6 +84,7 @@ def smollm2():
     return model, tok
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", ["cat", "question_chat"])
 def test_recomputed_from_the_model(smollm2, records, key):
     """Top-10 probabilities and the tail's mass from a fresh forward pass over the full softmax."""
