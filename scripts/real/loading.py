@@ -7,6 +7,8 @@ from __future__ import annotations
 import importlib.metadata as md
 import importlib.util
 import os
+import re
+from collections import Counter
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -78,3 +80,24 @@ def load(name: str, spec: dict):
     weights = weights_file(folder)
     model, tok = load_folder(folder)
     return model, tok, weights, revision
+
+
+def quantisation(path: Path) -> dict | None:
+    """What a GGUF stores, read from its own metadata: the file type and each tensor type's share
+    (None for a file that is not a GGUF: its weights are stored as they are computed)."""
+    if path.suffix != ".gguf":
+        return None
+    import gguf
+
+    reader = gguf.GGUFReader(path)
+    field = reader.fields.get("general.file_type")
+    if field is None:
+        raise StageError(f"{rel(path)}: no general.file_type in its metadata")
+    file_type = gguf.LlamaFileType(field.contents()).name.removeprefix("MOSTLY_")
+    digits = re.search(r"\d+", file_type)  # Q4_1 -> 4 bits, Q8_0 -> 8, F16 -> 16
+    counts: Counter = Counter()
+    for t in reader.tensors:
+        counts[t.tensor_type.name] += int(t.n_elements)
+    total = sum(counts.values())
+    return {"file_type": file_type, "bits": int(digits.group()) if digits else None,
+            "tensor_types": [{"type": name, "elements": n, "share": n / total} for name, n in counts.most_common()]}

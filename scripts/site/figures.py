@@ -213,12 +213,15 @@ def draw_all(out: Path, site_data: Path = SITE_DATA) -> dict[str, str]:
     ctx = load_real_models(site_data)
     summary = read_json(site_data / "tiny" / "summary.json")
     alt: dict[str, str] = {}
-    measured = {}
+    measured, heads = {}, {}
     for model in ("gpt2", "smollm2"):
         path = site_data / model / "measurements.json"
         if path.exists():
             m = read_json(path)
             measured[model] = next(p for p in m["prompts"] if p["key"] == m["main_prompt"])
+            # every head's weight on the first token, stored once, with the prompt's whole distribution
+            dist = read_json(site_data / model / "distributions" / f"{m['main_prompt']}.json")
+            heads[model] = [layer["first"] for layer in dist["attention"]["layers"]]
     for model in ("gpt2", "smollm2"):
         bars = ctx[model]["top_bars"]
         prompt = measured[model]["text"] if model in measured else "The cat sat on the"
@@ -227,7 +230,7 @@ def draw_all(out: Path, site_data: Path = SITE_DATA) -> dict[str, str]:
     for model in ("gpt2", "smollm2"):
         if model in measured:
             p = measured[model]
-            alt[f"sink_grid_{model}"] = head_grid(out, f"sink_grid_{model}", model, p["first_token_weight"], p["sink_heads"], p["text"])
+            alt[f"sink_grid_{model}"] = head_grid(out, f"sink_grid_{model}", model, heads[model], p["sink_heads"], p["text"])
             alt[f"cumulative_{model}"] = cumulative(out, f"cumulative_{model}", model, p["cumulative"], p["top_p"], p["text"])
             alt[f"logit_histogram_{model}"] = logit_hist(out, f"logit_histogram_{model}", model, p["logits"], p["text"])
         else:

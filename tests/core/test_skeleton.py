@@ -261,6 +261,29 @@ def test_architecture_table_is_the_registry():
     assert block.group(1) == registry.table(), "regenerate it: python3 -m scripts.core.stage table"
 
 
+def test_data_contract_lists_every_site_data_file():
+    """ARCHITECTURE.md's data-contract table is the registry's, and every committed site_data/ file and
+    every stage output falls under exactly one of its rows."""
+    text = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- data:begin -->\n(.*?)<!-- data:end -->", text, re.S)
+    assert block, "ARCHITECTURE.md needs the data-contract table between <!-- data:begin --> and <!-- data:end -->"
+    assert block.group(1) == registry.contract_table(), "regenerate it: python3 -m scripts.core.stage contract"
+    tracked = subprocess.run(["git", "ls-files", "site_data"], cwd=ROOT, capture_output=True, text=True,
+                             check=True).stdout.split()
+    outputs = [p for s in registry.DATA for p in s.outputs]
+    paths = sorted(set(tracked) | set(outputs))
+    assert len(tracked) > 40 and "site_data/parity/grads.json" in paths
+    rows, unlisted = registry.contract_rows(paths)
+    assert unlisted == [], f"site_data/ files with no row (or several) in registry.CONTRACT: {unlisted}"
+    for row, matched in rows:  # a row for a file nothing writes any more is stale
+        assert matched or row.writer == "`make gpt2` (`scripts.real.measurements gpt2`)", f"contract row {row.pattern} matches no file"
+    # a new file with no row is caught, by name
+    planted = "site_data/smollm2/new_figure_data.json"
+    assert registry.contract_rows([*paths, planted])[1] == [planted]
+    distributions = next(matched for row, matched in rows if row.pattern == "smollm2/distributions/<key>.json")
+    assert len(distributions) == len(registry.DIST_KEYS)
+
+
 def test_every_stage_input_exists_and_every_step_module_is_an_input():
     for s in registry.STAGES:
         for path in s.inputs:

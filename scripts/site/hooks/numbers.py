@@ -13,7 +13,7 @@ Context (see `build_context`):
              per-position losses)
   traces     the forward traces of site_data/tiny/traces.json, keyed by prompt; sliding, greedy
   gpt2, smollm2, llama3   scripts.real.context.load_real_models(): each number {value, status, source}
-  real_settings   scripts/config/real_models.json (the real-model prompts, mass_n, top_k, top_p)
+  real_settings   scripts/config/real_models.json and real_prompts.json (the real-model prompts, mass_n, top_k, top_p)
   facts      numbers derived here from the data above: corpus counts, the weight breakdown, the corpus's
              own loss floor, first merges with their pair counts, embedding similarities, the initial
              biases and gains, GPT-2's decode-step growth (see scripts/site/facts.py)
