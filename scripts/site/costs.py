@@ -175,6 +175,7 @@ def around(gpt2: dict, smollm2: dict, storage: dict, published: dict, settings: 
                 "status": _computed(src_s)},
         "lora": lora(s, settings["lora"]["rank"], settings["lora"]["matrices"], sn) | {"status": _computed(src_s)},
         "published": {k: published_badge(v) for k, v in pub.items()},
+        "sources": {k: v["source"] for k, v in pub.items()},
         "smollm2_training": pub["smollm2_training"] | {"tokens_trillion": pub["smollm2_training"]["tokens"] / 1e12},
         "spec": speculative(trace, vocab, settings["speculative"]["draft_temperature"], show)
                 | {"status": _computed("the tiny model's traces (site_data/tiny/traces.json)")},

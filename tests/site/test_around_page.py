@@ -125,3 +125,17 @@ def test_published_figures_have_a_schema_and_sources(context):
     for key, badge in context["around"]["published"].items():
         assert pub["records"][key]["source"]["url"] in badge["source"]
         assert numbers.status(badge) in out, key  # each published figure is printed with its badge
+
+
+def test_every_link_to_the_sources_page_lands_on_an_entry():
+    from markdown.extensions.toc import slugify
+
+    docs = numbers.ROOT / "docs"
+    src = (docs / "sources.md").read_text(encoding="utf-8")
+    ids = set(re.findall(r'<span id="([^"]+)"></span>', src)) | set(re.findall(r"\{ #([\w-]+) \}", src))
+    ids |= {slugify(re.sub(r"\s*\{[^}]*\}\s*$", "", h), "-") for h in re.findall(r"^#{2,6} (.+)$", src, re.M)}
+    links = [(p.name, a) for p in docs.glob("*.md")
+             for a in re.findall(r"\]\(sources\.md#([\w-]+)\)", p.read_text(encoding="utf-8"))]
+    assert links, "no page links to an entry of the sources page"
+    missing = [(page, a) for page, a in links if a not in ids]
+    assert not missing, missing
