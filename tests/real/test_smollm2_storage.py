@@ -110,3 +110,18 @@ def test_a_failed_run_writes_nothing(tmp_path, monkeypatch):
     with pytest.raises(StageError):
         st.main([])
     assert not out.exists()
+
+
+@pytest.mark.slow
+def test_block_is_the_first_layers_value_projection_in_transformers(rec):
+    """The page calls the block row 0, weights 0 to 31, of the first layer's value projection: the
+    model as transformers loads it from the same file has those weights there."""
+    pytest.importorskip("transformers")
+    from scripts.real.loading import load
+
+    b = rec["block"]
+    assert b["tensor"] == "blk.0.attn_v.weight"  # GGUF permutes q and k for RoPE, not v
+    model, _, _, _ = load("smollm2", read_json(st.MODELS_FILE)["models"]["smollm2"])
+    w = model.model.layers[0].self_attn.v_proj.weight.detach().numpy()
+    assert list(w.shape) == b["shape"]
+    np.testing.assert_allclose(w[b["row"], b["first_weight"]:b["first_weight"] + st.QK], b["w"], rtol=1e-7, atol=1e-9)
