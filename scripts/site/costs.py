@@ -41,7 +41,8 @@ def macs(c: dict, n_params: int) -> dict:
     matrices = c["n_layer"] * layer + c["vocab_size"] * c["d_model"]
     attn_full = c["n_layer"] * 2 * c["n_ctx"] * c["n_head"] * c["d_head"]
     return {"matrices": matrices, "per_weight": matrices / n_params, "flops": 2 * matrices,
-            "attention_full": attn_full, "attention_share_full": attn_full / (matrices + attn_full)}
+            "attention_full": attn_full, "attention_share_full": attn_full / (matrices + attn_full),
+            "attention_outweighs": attn_full > matrices}
 
 
 def kv(c: dict, bytes_per: int = 4) -> dict:
