@@ -1,0 +1,131 @@
+"""The demo manifest: which scripts a page loads, in which order, from what each script declares.
+
+Every script under docs/js (runtime, ui, explain, demo, data file) opens with one call
+
+    nexttoken.define("runtime.model", ["runtime.kernels", "later:data.tiny-init"], function (...) {
+
+naming itself (its path under js/ with "/" as ".", no ".js") and what it needs: names of other scripts,
+"load" and "store" (docs/js/nexttoken.js, the bootstrap, first on every page with a demo), or
+"later:NAME" / "later:PREFIX*" for a script it loads on demand through nexttoken's one loader. A page's
+front matter names only its demos (`demos: [one-token]`, each docs/js/demos/<name>.js); `page_scripts`
+returns the page's <script> paths: the bootstrap, then every needed script after all it needs. Scripts
+loaded later are left out, but what they need is on the page. Anything wrong is a ManifestError naming
+the page and the script. The MkDocs hook is scripts/site/hooks/demos.py.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+BOOTSTRAP = "js/nexttoken.js"
+BUILT_IN = ("load", "store")            # provided by the bootstrap
+UNDECLARED = ("js/site.js",)            # every page's small fixes (mkdocs.yml extra_javascript), no demo needs it
+LATER = "later:"
+DEFINE = re.compile(r'nexttoken\.define\(\s*"([^"]+)"\s*,\s*\[([^\]]*)\]')
+NAME = re.compile(r"^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)*$")
+
+
+class ManifestError(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Script:
+    name: str
+    path: str            # under docs/, e.g. js/runtime/model.js
+    needs: tuple[str, ...]
+
+
+def name_of(path: str) -> str:
+    """js/runtime/model.js -> runtime.model."""
+    return path[len("js/"):-len(".js")].replace("/", ".")
+
+
+def parse(path: str, text: str) -> Script:
+    calls = DEFINE.findall(text)
+    if len(calls) != 1:
+        raise ManifestError(f"{path}: expected one nexttoken.define(\"{name_of(path)}\", [...], ...) call, found {len(calls)}")
+    name, raw = calls[0]
+    if name != name_of(path):
+        raise ManifestError(f"{path}: defines \"{name}\", but its path makes it \"{name_of(path)}\"")
+    needs = tuple(n.strip().strip('"') for n in raw.split(",") if n.strip())
+    for n in needs:
+        bare = n[len(LATER):].rstrip("*") if n.startswith(LATER) else n
+        if not NAME.match(bare):
+            raise ManifestError(f"{path}: needs \"{n}\", which is not a script name (like runtime.model or later:data.x)")
+    return Script(name, path, needs)
+
+
+def scan(docs: Path) -> dict[str, Script]:
+    """Every declared script under docs/js, by name."""
+    found = {}
+    for file in sorted((docs / "js").rglob("*.js")):
+        path = file.relative_to(docs).as_posix()
+        if path == BOOTSTRAP or path in UNDECLARED:
+            continue
+        s = parse(path, file.read_text(encoding="utf-8"))
+        found[s.name] = s
+    return found
+
+
+def _later_targets(need: str, scripts: dict[str, Script]) -> list[str]:
+    name = need[len(LATER):]
+    if name.endswith("*"):
+        return sorted(n for n in scripts if n.startswith(name[:-1]))
+    return [name] if name in scripts else []
+
+
+def page_scripts(page: str, demos: list[str], scripts: dict[str, Script]) -> list[str]:
+    """The <script> paths of a page that shows `demos`, in an order where each comes after its needs."""
+    order: list[str] = []
+    done: set[str] = set()
+    lazy: set[str] = set()
+
+    def visit(name: str, by: Script | None, chain: tuple[str, ...]) -> None:
+        if name in BUILT_IN or name in done:
+            return
+        if name in chain:
+            raise ManifestError(f"{page}: scripts need each other in a circle: {' -> '.join(chain[chain.index(name):] + (name,))}")
+        s = scripts.get(name)
+        if s is None:
+            who = by.path if by else f"its front matter (demos: {name.removeprefix('demos.')})"
+            raise ManifestError(f"{page}: {who} needs \"{name}\", which no script provides (no docs/{name_of_path(name)})")
+        for need in s.needs:
+            if need.startswith(LATER):
+                targets = _later_targets(need, scripts)
+                if not targets:
+                    raise ManifestError(f"{page}: {s.path} needs \"{need}\", which no script provides")
+                for t in targets:
+                    lazy.add(t)
+                    for sub in scripts[t].needs:  # what a script loaded later needs must be here already
+                        if not sub.startswith(LATER):
+                            visit(sub, scripts[t], chain + (name, t))
+            else:
+                visit(need, s, chain + (name,))
+        done.add(name)
+        order.append(s.path)
+
+    for demo in demos:
+        if not isinstance(demo, str) or not NAME.match(demo):
+            raise ManifestError(f"{page}: demos: {demo!r} is not a demo's name (a file docs/js/demos/<name>.js)")
+        visit("demos." + demo, None, ())
+    return [BOOTSTRAP] + order
+
+
+def name_of_path(name: str) -> str:
+    """runtime.model -> js/runtime/model.js."""
+    return "js/" + name.replace(".", "/") + ".js"
+
+
+DATA_DEMO = re.compile(r'data-demo="([^"]+)"')
+
+
+def check_containers(page: str, demos: list[str], markdown: str) -> None:
+    """Each demo container on the page is listed in `demos:`, and each listed demo has one."""
+    shown = set(DATA_DEMO.findall(markdown))
+    listed = set(demos)
+    if shown - listed:
+        raise ManifestError(f"{page}: a container shows data-demo \"{sorted(shown - listed)[0]}\", which its front matter's demos: does not list")
+    if listed - shown:
+        raise ManifestError(f"{page}: demos: lists \"{sorted(listed - shown)[0]}\", but no container on the page has data-demo=\"{sorted(listed - shown)[0]}\"")

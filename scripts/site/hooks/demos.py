@@ -1,0 +1,48 @@
+"""MkDocs hook: each page's <script> tags from the demos its front matter names (scripts/site/demos.py).
+
+A page lists `demos: [name, ...]`; this hook sets `page.meta["nt_scripts"]` to the bootstrap and every
+script those demos need, in dependency order, for overrides/main.html to write. A front matter that
+still lists `scripts:` by hand, a demo with no container (or a container with no listed demo), a need
+that no script provides, or a script whose define() call is malformed fails the build with one line
+naming the page and the script.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+
+ROOT = Path(__file__).resolve().parents[3]
+if str(ROOT) not in sys.path:  # MkDocs loads hooks by path: make `scripts` importable from anywhere
+    sys.path.insert(0, str(ROOT))
+
+from scripts.site import demos  # noqa: E402
+
+_scripts: dict[str, demos.Script] = {}
+
+
+_docs: list[Path] = []
+
+
+def on_pre_build(config, **kwargs):
+    _scripts.clear()
+    _docs[:] = [Path(config["docs_dir"])]
+
+
+def on_page_markdown(markdown, page, config, files, **kwargs):
+    where = f"docs/{page.file.src_uri}"
+    try:
+        if "scripts" in page.meta:  # pages not yet moved to demos: keep their hand-made list for now
+            page.meta["nt_scripts"] = page.meta["scripts"]
+            return markdown
+        listed = page.meta.get("demos") or []
+        if not isinstance(listed, list):
+            raise demos.ManifestError(f"{where}: demos: must be a list of demo names")
+        demos.check_containers(where, listed, markdown)
+        if listed and not _scripts:
+            _scripts.update(demos.scan(_docs[0]))
+        page.meta["nt_scripts"] = demos.page_scripts(where, listed, _scripts) if listed else []
+    except demos.ManifestError as e:
+        raise PluginError(f"demo manifest: {e}") from None
+    return markdown

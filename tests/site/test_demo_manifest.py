@@ -1,0 +1,76 @@
+"""The demo manifest (scripts/site/demos.py): a page's scripts come from what each script declares,
+in dependency order, and a need that no script provides fails naming the page and the script."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scripts.site import demos
+
+
+def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
+    docs = tmp_path / "docs"
+    for path, needs in files.items():
+        f = docs / path
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text(f'// a script\nnexttoken.define("{demos.name_of(path)}", [{needs}], function () {{ return {{}}; }});\n')
+    return docs
+
+
+def test_scripts_come_after_what_they_need(tmp_path):
+    docs = _tree(tmp_path, {
+        "js/demos/one.js": '"ui", "runtime.model", "later:data.big"',
+        "js/ui.js": '"runtime.tokenizer", "store"',
+        "js/runtime/model.js": '"runtime.kernels"',
+        "js/runtime/kernels.js": "",
+        "js/runtime/tokenizer.js": "",
+        "js/data/big.js": '"runtime.kernels"',
+        "js/demos/unused.js": '"runtime.tokenizer"',
+    })
+    order = demos.page_scripts("docs/p.md", ["one"], demos.scan(docs))
+    assert order[0] == demos.BOOTSTRAP
+    assert set(order) == {demos.BOOTSTRAP, "js/demos/one.js", "js/ui.js", "js/runtime/model.js",
+                          "js/runtime/kernels.js", "js/runtime/tokenizer.js"}  # data/big.js loads later
+    for path, needs in [("js/demos/one.js", ["js/ui.js", "js/runtime/model.js"]),
+                        ("js/ui.js", ["js/runtime/tokenizer.js"]), ("js/runtime/model.js", ["js/runtime/kernels.js"])]:
+        assert all(order.index(n) < order.index(path) for n in needs), (path, order)
+
+
+def test_a_planted_missing_dependency_names_page_and_script(tmp_path):
+    docs = _tree(tmp_path, {"js/demos/one.js": '"ui"', "js/ui.js": '"runtime.missing"'})
+    with pytest.raises(demos.ManifestError) as e:
+        demos.page_scripts("docs/p.md", ["one"], demos.scan(docs))
+    assert "docs/p.md" in str(e.value) and "js/ui.js" in str(e.value) and "runtime.missing" in str(e.value)
+
+
+@pytest.mark.parametrize("files, demo, words", [
+    ({"js/demos/one.js": '"later:data.none"'}, "one", ["js/demos/one.js", "later:data.none"]),
+    ({"js/demos/one.js": '"later:data.none-*"'}, "one", ["js/demos/one.js", "later:data.none-*"]),
+    ({"js/demos/one.js": ""}, "two", ["front matter", "demos.two"]),
+    ({"js/demos/one.js": '"ui"', "js/ui.js": '"demos.one"'}, "one", ["circle", "demos.one -> ui -> demos.one"]),
+])
+def test_unmet_needs_fail(tmp_path, files, demo, words):
+    docs = _tree(tmp_path, files)
+    with pytest.raises(demos.ManifestError) as e:
+        demos.page_scripts("docs/p.md", [demo], demos.scan(docs))
+    assert all(w in str(e.value) for w in words), str(e.value)
+
+
+def test_a_script_names_itself_by_its_path(tmp_path):
+    f = tmp_path / "docs" / "js" / "runtime" / "model.js"
+    f.parent.mkdir(parents=True)
+    f.write_text('nexttoken.define("runtime.modle", [], function () {});')
+    with pytest.raises(demos.ManifestError, match="js/runtime/model.js: defines \"runtime.modle\""):
+        demos.scan(tmp_path / "docs")
+    f.write_text("window.X = 1;")
+    with pytest.raises(demos.ManifestError, match="js/runtime/model.js: expected one nexttoken.define"):
+        demos.scan(tmp_path / "docs")
+
+
+def test_containers_and_listed_demos_agree():
+    demos.check_containers("docs/p.md", ["one"], '<div class="nt-demo" data-demo="one">')
+    with pytest.raises(demos.ManifestError, match="data-demo \"two\""):
+        demos.check_containers("docs/p.md", ["one"], '<div data-demo="one"></div><div data-demo="two"></div>')
+    with pytest.raises(demos.ManifestError, match="lists \"one\""):
+        demos.check_containers("docs/p.md", ["one"], "no demo here")
