@@ -6,16 +6,15 @@ const path = require("node:path");
 
 const ROOT = path.resolve(__dirname, "..", "..");
 globalThis.window = globalThis;  // the runtime files are browser classic scripts
-require(path.join(ROOT, "docs/js/data/tiny-model.js"));
-require(path.join(ROOT, "docs/js/runtime/tokenizer.js"));
-require(path.join(ROOT, "docs/js/runtime/model.js"));
+for (const f of ["nexttoken", "data/tiny-model", "runtime/kernels", "runtime/tokenizer", "runtime/model"]) require(path.join(ROOT, "docs/js", f + ".js"));
+const { runtime, data } = globalThis.nexttoken, tiny = data["tiny-model"];
 
 const RUNS = 7;  // report the median run, so one noisy run does not move the figure
 const ITERS = 20000;
 
 // The first n_ctx tokens of the training corpus: a real sentence, and a full window.
 function benchIds(tk, m) {
-  const enc = tk.encode(NTData.tiny.config.corpus.join(" "));
+  const enc = tk.encode(tiny.config.corpus.join(" "));
   if (!enc.ok) throw new Error("the corpus does not encode: " + enc.error.message);
   return enc.ids.slice(0, m.config.n_ctx);
 }
@@ -31,8 +30,8 @@ function median(fn) {
   return runs.sort((a, b) => a - b)[RUNS >> 1];
 }
 
-const m = NT.model.create(NTData.tiny);
-const ids = benchIds(NT.tokenizer.create(NTData.tiny.tokenizer), m);
+const m = runtime.model.create(tiny);
+const ids = benchIds(runtime.tokenizer.create(tiny.tokenizer), m);
 const out = { tokens: ids.length, js_us: median(() => m.forward(ids)) };
 console.log(`JS forward with the full trace, ${ids.length} tokens: ${out.js_us.toFixed(1)} µs (median of ${RUNS} runs of ${ITERS})`);
 if (typeof m.logits === "function") {

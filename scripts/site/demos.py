@@ -129,3 +129,9 @@ def check_containers(page: str, demos: list[str], markdown: str) -> None:
         raise ManifestError(f"{page}: a container shows data-demo \"{sorted(shown - listed)[0]}\", which its front matter's demos: does not list")
     if listed - shown:
         raise ManifestError(f"{page}: demos: lists \"{sorted(listed - shown)[0]}\", but no container on the page has data-demo=\"{sorted(listed - shown)[0]}\"")
+
+
+def data_script(file: str, body: str, comment: str) -> str:
+    """A generated data file docs/js/data/<file> as a declared script: `body` (JSON text) is its value."""
+    name = name_of("js/data/" + file)
+    return f"// {comment}\nnexttoken.define(\"{name}\", [], function () {{ return {body}; }});\n"

@@ -4,11 +4,11 @@
 // where the knock-out is JSON as knockout.js publishes it, e.g. '{"heads": [1], "mlp": true}'.
 "use strict";
 const path = require("node:path");
-const { NTData, model, tokenizer } = require(path.join(__dirname, "..", "js", "load.js"));
+const { data, model, tokenizer } = require(path.join(__dirname, "..", "js", "load.js"));
 require(path.join(__dirname, "..", "..", "docs", "js", "demos", "explain.js"));
 const X = require(path.join(__dirname, "..", "..", "docs", "js", "demos", "explain-pass.js"));  // NTX.explain, every kind
 
-const m = model(), tk = tokenizer(), cfg = m.config, w = NTData.tiny.weights;
+const m = model(), tk = tokenizer(), cfg = m.config, w = data["tiny-model"].weights;
 const ids = tk.encode(process.argv[2] || "the cat sat on the").ids;
 if (process.argv[3]) globalThis.NT.knockoutState = JSON.parse(process.argv[3]);  // as the knock-out demo sets it
 const tr = m.forward(ids, { knockout: globalThis.NT.knockoutState || null }), t = ids.length - 1, B = tr.h[0];
@@ -17,13 +17,13 @@ const full = m.forward(ids);
 
 // the generation demo's count: a prefill of the prompt (every row), with the ops the runtime counted
 function opsSample() {
-  const r = globalThis.NT.kv.createCache(m).prefill(ids);
+  const r = runtime.kvcache.createCache(m).prefill(ids);
   return X.ops(cfg, 0, ids.length - 1, r.ops);
 }
 
 function snapshotLosses(k) {
-  const sm = globalThis.NT.training.snapshotModel(NTData.tiny, NTData.snapshots, k), snap = { index: k, step: NTData.snapshots.snapshots[k].step };
-  const all = ids.concat([tk.eotId]), pl = globalThis.NT.training.positionLosses(sm, all), st = sm.forward(ids);
+  const sm = runtime.snapshots.snapshotModel(data["tiny-model"], data["tiny-snapshots"], k), snap = { index: k, step: data["tiny-snapshots"].snapshots[k].step };
+  const all = ids.concat([tk.eotId]), pl = runtime.snapshots.positionLosses(sm, all), st = sm.forward(ids);
   return [X.loss(cfg, ids, Array.from(st.logits[1]), pl[1].target, tk.show(pl[1].target), 1, snap),
           X.sentenceLoss(cfg, ids, pl.map((p) => p.loss), pl.map((p) => p.target), snap)];
 }

@@ -2,7 +2,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert");
-const { NT, model, tokenizer } = require("./load.js");
+const { runtime, model, tokenizer } = require("./load.js");
 
 const m = model();
 const tk = tokenizer();
@@ -22,49 +22,49 @@ test("empty and unknown prompts are errors, not throws", () => {
 
 test("extreme temperatures stay finite and sum to 1", () => {
   for (const T of [0, 1e-6, 1e-300, 1, 100, 1e6]) {
-    const v = NT.sampling.validate({ temperature: T }, V).opts;
-    const p = NT.sampling.softmax(logits, v.temperature);
+    const v = runtime.sampling.validate({ temperature: T }, V).opts;
+    const p = runtime.sampling.softmax(logits, v.temperature);
     assert.ok(finite(p), `T=${T}`);
     assert.ok(Math.abs(p.reduce((a, b) => a + b, 0) - 1) < 1e-9, `T=${T}`);
   }
-  const tiny = NT.sampling.softmax(logits, 1e-6);
+  const tiny = runtime.sampling.softmax(logits, 1e-6);
   assert.strictEqual(tiny.indexOf(1), logits.indexOf(Math.max(...logits)));
-  const flat = NT.sampling.softmax(logits, 100);
+  const flat = runtime.sampling.softmax(logits, 100);
   assert.ok(Math.max(...flat) - Math.min(...flat) < 0.2);
 });
 
 test("top-k 0 or above the vocabulary, top-p 0 and 1, and junk settings are defined", () => {
-  const probs = NT.sampling.softmax(logits, 1);
-  assert.strictEqual(NT.sampling.filter(probs, { topK: 0 }).kept.length, V);
-  assert.strictEqual(NT.sampling.filter(probs, { topK: V + 50 }).kept.length, V);
-  assert.strictEqual(NT.sampling.filter(probs, { topP: 0 }).kept.length, 1);
-  assert.strictEqual(NT.sampling.filter(probs, { topP: 1 }).kept.length, V);
-  const v = NT.sampling.validate({ temperature: "hot", topK: -3, topP: 7, seed: "x" }, V);
+  const probs = runtime.sampling.softmax(logits, 1);
+  assert.strictEqual(runtime.sampling.filter(probs, { topK: 0 }).kept.length, V);
+  assert.strictEqual(runtime.sampling.filter(probs, { topK: V + 50 }).kept.length, V);
+  assert.strictEqual(runtime.sampling.filter(probs, { topP: 0 }).kept.length, 1);
+  assert.strictEqual(runtime.sampling.filter(probs, { topP: 1 }).kept.length, V);
+  const v = runtime.sampling.validate({ temperature: "hot", topK: -3, topP: 7, seed: "x" }, V);
   assert.strictEqual(v.warnings.length, 4);
   assert.deepStrictEqual(v.opts, { temperature: 1, topK: 0, topP: 1, seed: 1 });
-  const big = NT.sampling.validate({ topK: V + 1 }, V);
+  const big = runtime.sampling.validate({ topK: V + 1 }, V);
   assert.strictEqual(big.opts.topK, 0);
   assert.ok(big.warnings[0].includes(String(V)));
   for (const opts of [{ temperature: 0 }, { temperature: 1e-6 }, { temperature: 100 }, { topK: 0 }, { topK: 1000 }, { topP: 0 }, { topP: 1 }, { temperature: NaN }]) {
-    const s = NT.sampling.sample(logits, opts);
+    const s = runtime.sampling.sample(logits, opts);
     assert.ok(s.id >= 0 && s.id < V, JSON.stringify(opts));
     assert.ok(finite(s.probs));
   }
 });
 
 test("generation from an empty prompt is a RangeError a demo can catch", () => {
-  assert.throws(() => NT.kv.generate(m, [], { maxNew: 3 }), RangeError);
+  assert.throws(() => runtime.kvcache.generate(m, [], { maxNew: 3 }), RangeError);
 });
 
 test("malformed model data is a TypeError that names the tensor or setting, not NaN later", () => {
-  const { NTData } = require("./load.js");
-  const broken = (edit) => { const w = JSON.parse(JSON.stringify(NTData.tiny.weights)); edit(w); return w; };
+  const { data } = require("./load.js");
+  const broken = (edit) => { const w = JSON.parse(JSON.stringify(data["tiny-model"].weights)); edit(w); return w; };
   const cases = [
     [broken((w) => w.h[0].attn.c_attn.weight[3].pop()), /weights\.h\[0\]\.attn\.c_attn\.weight\[3\]: expected/],
     [broken((w) => { w.wte[2][1] = null; }), /weights\.wte\[2\]\[1\] is null/],
     [broken((w) => { delete w.h[0].mlp; }), /weights\.h\[0\]\.mlp is missing/],
   ];
   for (const [weights, message] of cases) assert.throws(() => m.withWeights(weights), (e) => e instanceof TypeError && message.test(e.message));
-  const cfg = Object.assign({}, NTData.tiny.config.model, { n_head: 3 });
-  assert.throws(() => NT.model.create({ config: cfg, weights: NTData.tiny.weights }), /split evenly/);
+  const cfg = Object.assign({}, data["tiny-model"].config.model, { n_head: 3 });
+  assert.throws(() => runtime.model.create({ config: cfg, weights: data["tiny-model"].weights }), /split evenly/);
 });

@@ -1,4 +1,4 @@
-// Parity of docs/js/gpt2/gpt2-tokenizer.js with transformers: replays site_data/gpt2/tokenizer_parity.json
+// Parity of docs/js/gpt2/tokenizer.js with transformers: replays site_data/gpt2/tokenizer_parity.json
 // (ids that scripts/real/gpt2_tokenizer_facts.py got from GPT2TokenizerFast) through the browser code.
 "use strict";
 const test = require("node:test");
@@ -13,12 +13,13 @@ const PARITY = path.join(ROOT, "site_data/gpt2/tokenizer_parity.json");
 
 function load() {
   assert.ok(fs.existsSync(VOCAB_JS), `${VOCAB_JS} is missing: run python -m scripts.site.gpt2_vocab_js (make site does)`);
-  const sandbox = { window: {}, TextEncoder, TextDecoder, Map, Uint8Array };
+  const sandbox = { TextEncoder, TextDecoder, Map, Uint8Array };
+  sandbox.window = sandbox;
   vm.createContext(sandbox);
-  vm.runInContext(fs.readFileSync(VOCAB_JS, "utf8"), sandbox, { filename: VOCAB_JS });
-  const src = path.join(ROOT, "docs/js/gpt2/gpt2-tokenizer.js");
-  vm.runInContext(fs.readFileSync(src, "utf8"), sandbox, { filename: src });
-  return sandbox.window.NT.gpt2Tokenizer.create(sandbox.window.NT.data.gpt2Vocab);
+  for (const src of [path.join(ROOT, "docs/js/nexttoken.js"), VOCAB_JS, path.join(ROOT, "docs/js/gpt2/tokenizer.js")]) {
+    vm.runInContext(fs.readFileSync(src, "utf8"), sandbox, { filename: src });
+  }
+  return sandbox.nexttoken.gpt2.tokenizer.create(sandbox.nexttoken.data["gpt2-vocab"]);
 }
 
 test("encode matches transformers on the parity corpus", () => {

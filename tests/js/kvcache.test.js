@@ -2,7 +2,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert");
-const { NT, siteData, maxDiff, model, tokenizer } = require("./load.js");
+const { runtime, siteData, maxDiff, model, tokenizer } = require("./load.js");
 
 const m = model();
 const tk = tokenizer();
@@ -10,7 +10,7 @@ const TOL = 1e-9;
 
 test("prefill then one row a step equals recomputing everything", () => {
   const ids = tk.encode("the cat sat on the mat.").ids;
-  const cache = NT.kv.createCache(m);
+  const cache = runtime.kvcache.createCache(m);
   let worst = 0;
   const first = cache.prefill(ids.slice(0, 2));
   worst = Math.max(worst, maxDiff(first.logits, m.forward(ids.slice(0, 2)).logits[1], "prefill"));
@@ -20,7 +20,7 @@ test("prefill then one row a step equals recomputing everything", () => {
     assert.strictEqual(cache.length, t + 1);
     const full = m.forward(ids.slice(0, t + 1)).logits[t];
     worst = Math.max(worst, maxDiff(step.logits, full, `step ${t}`));
-    const cached = NT.kv.stepWithoutCache(m, ids.slice(0, t + 1));
+    const cached = runtime.kvcache.stepWithoutCache(m, ids.slice(0, t + 1));
     worst = Math.max(worst, maxDiff(cached.logits, full, `no-cache ${t}`));
     assert.ok(step.ops < cached.ops, "a cached step does less work");
   }
@@ -30,7 +30,7 @@ test("prefill then one row a step equals recomputing everything", () => {
 
 test("the cache holds the keys the full forward computes", () => {
   const ids = tk.encode("the dog sat on").ids;
-  const cache = NT.kv.createCache(m);
+  const cache = runtime.kvcache.createCache(m);
   cache.prefill(ids);
   const tr = m.forward(ids);
   assert.ok(maxDiff(cache.k[0], tr.h[0].k, "k") <= TOL);
@@ -39,8 +39,8 @@ test("the cache holds the keys the full forward computes", () => {
 
 test("both lanes write the same text; without a cache the rows grow, with one they stay at one", () => {
   const prompt = tk.encode("the cat").ids;
-  const a = NT.kv.generate(m, prompt, { maxNew: 6, useCache: false });
-  const b = NT.kv.generate(m, prompt, { maxNew: 6, useCache: true });
+  const a = runtime.kvcache.generate(m, prompt, { maxNew: 6, useCache: false });
+  const b = runtime.kvcache.generate(m, prompt, { maxNew: 6, useCache: true });
   assert.deepStrictEqual(a.steps.map((s) => s.id), b.steps.map((s) => s.id));
   a.steps.forEach((s, i) => assert.strictEqual(s.rows, prompt.length + i));
   b.steps.forEach((s, i) => assert.strictEqual(s.rows, i === 0 ? prompt.length : 1));
@@ -55,7 +55,7 @@ test("past n_ctx the window slides, the cache is rebuilt, and it matches PyTorch
   const n = m.config.n_ctx;
   const prompt = s.ids.slice(0, n);
   const forced = s.ids.slice(n);  // teacher-force the rest of the long prompt through the loop
-  const g = NT.kv.generate(m, prompt, { maxNew: forced.length + 1, useCache: true, pick: (_, i) => (i < forced.length ? forced[i] : 0) });
+  const g = runtime.kvcache.generate(m, prompt, { maxNew: forced.length + 1, useCache: true, pick: (_, i) => (i < forced.length ? forced[i] : 0) });
   const last = g.steps[g.steps.length - 1];
   assert.deepStrictEqual(last.window, s.window.ids);
   assert.strictEqual(last.windowStart, s.window_start);
@@ -64,21 +64,21 @@ test("past n_ctx the window slides, the cache is rebuilt, and it matches PyTorch
   const worst = maxDiff(last.logits, s.window.logits[n - 1], "slide");
   console.log(`# sliding window vs PyTorch on the last ${n} tokens: ${worst.toExponential(2)}`);
   assert.ok(worst <= 1e-5);
-  const plain = NT.kv.generate(m, prompt, { maxNew: forced.length + 1, useCache: false, pick: (_, i) => (i < forced.length ? forced[i] : 0) });
+  const plain = runtime.kvcache.generate(m, prompt, { maxNew: forced.length + 1, useCache: false, pick: (_, i) => (i < forced.length ? forced[i] : 0) });
   assert.ok(maxDiff(plain.steps[plain.steps.length - 1].logits, last.logits, "lanes") <= TOL);
 });
 
 test("a 50-token prompt keeps only the last n_ctx tokens", () => {
   const ids = Array.from({ length: 50 }, (_, i) => tk.encode("the cat sat on the mat.").ids[i % 7]);
   assert.throws(() => m.forward(ids), RangeError);
-  const g = NT.kv.generate(m, ids, { maxNew: 3, useCache: true });
+  const g = runtime.kvcache.generate(m, ids, { maxNew: 3, useCache: true });
   assert.strictEqual(g.steps[0].window.length, m.config.n_ctx);
   assert.strictEqual(g.steps[0].windowStart, 50 - m.config.n_ctx);
   g.steps.forEach((s) => s.logits.forEach((x) => assert.ok(Number.isFinite(x))));
 });
 
 test("a full cache refuses another row with a clear error", () => {
-  const cache = NT.kv.createCache(m);
+  const cache = runtime.kvcache.createCache(m);
   cache.prefill(Array(m.config.n_ctx).fill(1));
   assert.throws(() => cache.step(1), /cache is full/);
 });

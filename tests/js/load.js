@@ -1,17 +1,18 @@
 // Loads the generated data and the browser runtime into Node, as a page would (classic scripts
-// setting globals), plus the Python reference files from site_data/.
+// declaring themselves to the one global, nexttoken), plus the Python reference files from site_data/.
 "use strict";
 const fs = require("node:fs");
 const path = require("node:path");
 
 const ROOT = path.resolve(__dirname, "..", "..");
 globalThis.window = globalThis;
+require(path.join(ROOT, "docs/js/nexttoken.js"));
 for (const f of ["docs/js/data/tiny-model.js", "docs/js/data/tiny-snapshots.js"]) {
   const p = path.join(ROOT, f);
   if (!fs.existsSync(p)) throw new Error(`${f} is missing: run \`.venv/bin/python -m scripts.site.tiny_js\` (make site does)`);
   require(p);
 }
-for (const f of ["tokenizer", "model", "sampling", "kvcache", "training"]) require(path.join(ROOT, "docs/js/runtime", f + ".js"));
+for (const f of ["kernels", "tokenizer", "model", "sampling", "kvcache", "snapshots"]) require(path.join(ROOT, "docs/js/runtime", f + ".js"));
 
 function siteData(name) {
   return JSON.parse(fs.readFileSync(path.join(ROOT, "site_data", "tiny", name + ".json"), "utf8"));
@@ -33,9 +34,10 @@ function maxDiff(a, b, where) {
   return Math.abs(a - b);
 }
 
-const tiny = globalThis.NTData.tiny;
+const { runtime, data } = globalThis.nexttoken;
+const tiny = data["tiny-model"];
 module.exports = {
-  ROOT, NT: globalThis.NT, NTData: globalThis.NTData, siteData, maxDiff,
-  model: () => globalThis.NT.model.create(tiny),
-  tokenizer: () => globalThis.NT.tokenizer.create(tiny.tokenizer),
+  ROOT, runtime, data, siteData, maxDiff,
+  model: () => runtime.model.create(tiny),
+  tokenizer: () => runtime.tokenizer.create(tiny.tokenizer),
 };

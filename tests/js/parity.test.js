@@ -2,7 +2,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert");
-const { siteData, maxDiff, model, tokenizer } = require("./load.js");
+const { runtime, siteData, maxDiff, model, tokenizer } = require("./load.js");
 
 const TOL = 1e-5;
 const traces = siteData("traces");
@@ -56,10 +56,10 @@ test("the lean logits path equals the traced forward", () => {
 test("greedy continuations match PyTorch's full recomputation, with and without the cache", () => {
   for (const useCache of [true, false]) {
     for (const g of traces.greedy) {
-      const out = globalThis.NT.kv.generate(m, tk.encode(g.prompt).ids, { maxNew: g.steps.length, useCache });
+      const out = runtime.kvcache.generate(m, tk.encode(g.prompt).ids, { maxNew: g.steps.length, useCache });
       assert.deepStrictEqual(out.steps.map((s) => s.id), g.steps.map((s) => s.id), g.prompt);
       assert.strictEqual(tk.decode(out.ids), g.text);
-      const probs = out.steps.map((s) => globalThis.NT.sampling.softmax(s.logits, 1)[s.id]);
+      const probs = out.steps.map((s) => runtime.sampling.softmax(s.logits, 1)[s.id]);
       const d = maxDiff(probs, g.steps.map((s) => s.prob), "greedy prob");
       perKey["greedy.prob"] = Math.max(perKey["greedy.prob"] || 0, d);
       assert.ok(d <= TOL, `${g.prompt}: greedy probabilities differ by ${d}`);

@@ -2,9 +2,9 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert");
-const { NT, siteData, model, tokenizer } = require("./load.js");
+const { runtime, siteData, model, tokenizer } = require("./load.js");
 
-const S = NT.sampling;
+const S = runtime.sampling;
 const m = model();
 const tk = tokenizer();
 const logits = m.forward(tk.encode("the cat").ids).logits[1];

@@ -6,21 +6,21 @@ const test = require("node:test");
 const assert = require("node:assert");
 const fs = require("node:fs");
 const path = require("node:path");
-const { ROOT, NT, NTData, maxDiff } = require("./load.js");
+const { ROOT, runtime, data, maxDiff } = require("./load.js");
 require(path.join(ROOT, "docs/js/runtime/corpus.js"));
-require(path.join(ROOT, "docs/js/runtime/learn.js"));
+require(path.join(ROOT, "docs/js/runtime/trainer.js"));
 
 const parity = (name) => JSON.parse(fs.readFileSync(path.join(ROOT, "site_data", "parity", name + ".json"), "utf8"));
 const init = parity("init");
-const mc = NTData.tiny.config.model;
-const tcfg = NTData.tiny.config.training;
-const corpus = NTData.tiny.config.corpus;
+const mc = data["tiny-model"].config.model;
+const tcfg = data["tiny-model"].config.training;
+const corpus = data["tiny-model"].config.corpus;
 const GRAD_TOL = 1e-9;
 const ADAM_TOL = 1e-7;
 
 function trainer() {
-  const tk = NT.tokenizer.create(NTData.tiny.tokenizer);
-  return NT.learn.createTrainer(mc, init.weights, NT.learn.makeBatch(tk, corpus, mc.n_ctx), tcfg);
+  const tk = runtime.tokenizer.create(data["tiny-model"].tokenizer);
+  return runtime.trainer.createTrainer(mc, init.weights, runtime.corpus.makeBatch(tk, corpus, mc.n_ctx), tcfg);
 }
 
 test("the BPE learner gives Python's merges, in order, on the build corpus and every edited one", () => {
@@ -29,9 +29,9 @@ test("the BPE learner gives Python's merges, in order, on the build corpus and e
   let compared = 0;
   for (const c of ref.cases) {
     if (c.error) {
-      assert.throws(() => NT.learn.learnBPE(c.corpus, ref.vocab_size), (e) => e.message === c.error, c.name);
+      assert.throws(() => runtime.corpus.learnBPE(c.corpus, ref.vocab_size), (e) => e.message === c.error, c.name);
     } else {
-      const js = NT.learn.learnBPE(c.corpus, ref.vocab_size);
+      const js = runtime.corpus.learnBPE(c.corpus, ref.vocab_size);
       assert.deepStrictEqual(js.chars, c.chars, `${c.name}: characters`);
       assert.deepStrictEqual(js.merges, c.merges, `${c.name}: merges`);
       compared += c.merges.length;
@@ -41,16 +41,16 @@ test("the BPE learner gives Python's merges, in order, on the build corpus and e
 });
 
 test("the learned tokenizer on the build corpus is the build's tokenizer", () => {
-  const js = NT.learn.learnBPE(corpus, mc.vocab_size);
-  const tj = NT.learn.tokenizerJson(js.chars, js.merges, NTData.tiny.tokenizer);
-  assert.deepStrictEqual(tj.vocab, NTData.tiny.tokenizer.vocab);
+  const js = runtime.corpus.learnBPE(corpus, mc.vocab_size);
+  const tj = runtime.corpus.tokenizerJson(js.chars, js.merges, data["tiny-model"].tokenizer);
+  assert.deepStrictEqual(tj.vocab, data["tiny-model"].tokenizer.vocab);
 });
 
 test("step-1 gradients of every parameter equal PyTorch float64 autograd", () => {
   const ref = parity("grads");
   const tr = trainer();
   const loss = tr.lossAndGrad();
-  const g = NT.learn.flatten(ref.grads);
+  const g = runtime.trainer.flatten(ref.grads);
   assert.strictEqual(g.length, tr.size);
   const worst = maxDiff(Array.from(tr.grad), g, "grad");
   console.log(`# step-1 loss: JS ${loss} vs PyTorch ${ref.loss} (|diff| ${Math.abs(loss - ref.loss).toExponential(2)}); ` +
@@ -61,13 +61,13 @@ test("step-1 gradients of every parameter equal PyTorch float64 autograd", () =>
 
 test("50 Adam steps equal PyTorch's in every loss and weight", () => {
   const ref = parity("adam");
-  const tr = NT.learn.createTrainer(mc, init.weights, NT.learn.makeBatch(NT.tokenizer.create(NTData.tiny.tokenizer), corpus, mc.n_ctx),
+  const tr = runtime.trainer.createTrainer(mc, init.weights, runtime.corpus.makeBatch(runtime.tokenizer.create(data["tiny-model"].tokenizer), corpus, mc.n_ctx),
     { lr: ref.lr, betas: ref.betas, eps: ref.eps });
   const losses = [];
   for (let i = 0; i < ref.steps; i++) losses.push(tr.step());
   losses.push(tr.lossAndGrad());
   const lossDiff = maxDiff(losses, ref.losses, "loss");
-  const wDiff = maxDiff(Array.from(tr.params), NT.learn.flatten(ref.weights), "weights");
+  const wDiff = maxDiff(Array.from(tr.params), runtime.trainer.flatten(ref.weights), "weights");
   console.log(`# ${ref.steps} Adam steps: largest |diff| in loss ${lossDiff.toExponential(2)}, in weights ${wDiff.toExponential(2)} (tolerance ${ADAM_TOL})`);
   assert.ok(lossDiff <= ADAM_TOL);
   assert.ok(wDiff <= ADAM_TOL);
@@ -77,13 +77,13 @@ test("the same seed and corpus give the same model twice, bit for bit", () => {
   const a = trainer(), b = trainer();
   for (let i = 0; i < 200; i++) { a.step(); b.step(); }
   assert.ok(a.params.every((x, i) => Object.is(x, b.params[i])));
-  assert.ok(a.params.some((x, i) => x !== NT.learn.flatten(init.weights)[i]));  // and it did move
+  assert.ok(a.params.some((x, i) => x !== runtime.trainer.flatten(init.weights)[i]));  // and it did move
 });
 
 test("the trained weights come back in the nested layout the model reads", () => {
   const tr = trainer();
   tr.step();
-  const m = NT.model.create({ config: NTData.tiny.config, weights: tr.weights() });
+  const m = runtime.model.create({ config: data["tiny-model"].config, weights: tr.weights() });
   assert.strictEqual(m.forward([1, 2]).probs.length, 2);
 });
 
@@ -92,11 +92,11 @@ test("bad corpora are refused with one line and nothing learned", () => {
   const bad = ["", "  \n\n", "the cat 😀 sat.", "the cat sat on the <b>mat</b>.", "der Kater saß.",
     Array.from({ length: 500 }, (_, i) => "the cat sat " + i + ".").join("\n")];
   for (const text of bad) {
-    const r = NT.learn.checkCorpus(text, limits);
+    const r = runtime.corpus.checkCorpus(text, limits);
     assert.strictEqual(r.ok, false, JSON.stringify(text.slice(0, 30)));
     assert.ok(r.message && !r.message.includes("\n"));
   }
-  assert.ok(NT.learn.checkCorpus(corpus.join("\n"), limits).ok);
+  assert.ok(runtime.corpus.checkCorpus(corpus.join("\n"), limits).ok);
   const many = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-  assert.throws(() => NT.learn.learnBPE([many], mc.vocab_size), /different characters/);
+  assert.throws(() => runtime.corpus.learnBPE([many], mc.vocab_size), /different characters/);
 });

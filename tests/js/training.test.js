@@ -2,7 +2,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert");
-const { NT, NTData, siteData, tokenizer } = require("./load.js");
+const { runtime, data, siteData, tokenizer } = require("./load.js");
 
 const tk = tokenizer();
 const training = siteData("training");
@@ -19,7 +19,7 @@ function maxRel(a, b, where) {
 test("every snapshot decodes to the float16 weights of training.json", () => {
   let worst = 0;
   training.snapshots.forEach((snap, i) => {
-    const w = NT.training.unpackSnapshot(NTData.tiny.weights, NTData.snapshots.snapshots[i].weights_f16);
+    const w = runtime.snapshots.unpackSnapshot(data["tiny-model"].weights, data["tiny-snapshots"].snapshots[i].weights_f16);
     worst = Math.max(worst, maxRel(w, snap.weights, `snapshot ${i}`));
   });
   // training.json keeps 9 significant digits of each float16 value, so they agree to about 5e-10.
@@ -30,10 +30,10 @@ test("every snapshot decodes to the float16 weights of training.json", () => {
 test("per-position loss under every snapshot matches PyTorch", () => {
   let worst = 0;
   training.snapshots.forEach((snap, i) => {
-    const m = NT.training.snapshotModel(NTData.tiny, NTData.snapshots, i);
+    const m = runtime.snapshots.snapshotModel(data["tiny-model"], data["tiny-snapshots"], i);
     for (const pos of snap.positions) {
       const ids = tk.encode(pos.sentence).ids.concat([tk.eotId]);
-      const js = NT.training.positionLosses(m, ids);
+      const js = runtime.snapshots.positionLosses(m, ids);
       assert.deepStrictEqual(js.map((p) => tk.show(p.target)), pos.targets);
       js.forEach((p, t) => { worst = Math.max(worst, Math.abs(p.loss - pos.loss[t])); });
     }
@@ -43,8 +43,8 @@ test("per-position loss under every snapshot matches PyTorch", () => {
 });
 
 test("the loss falls from the first snapshot to the last", () => {
-  const first = NT.training.snapshotModel(NTData.tiny, NTData.snapshots, 0);
-  const last = NT.training.snapshotModel(NTData.tiny, NTData.snapshots, NTData.snapshots.snapshots.length - 1);
+  const first = runtime.snapshots.snapshotModel(data["tiny-model"], data["tiny-snapshots"], 0);
+  const last = runtime.snapshots.snapshotModel(data["tiny-model"], data["tiny-snapshots"], data["tiny-snapshots"].snapshots.length - 1);
   const ids = tk.encode("the cat sat on the mat.").ids.concat([tk.eotId]);
-  assert.ok(NT.training.meanLoss(last, ids) < NT.training.meanLoss(first, ids) / 4);
+  assert.ok(runtime.snapshots.meanLoss(last, ids) < runtime.snapshots.meanLoss(first, ids) / 4);
 });

@@ -1,14 +1,13 @@
 // The reader's corpus for training in the browser: judged before anything changes, the BPE learner of
 // scripts/tiny/tokenizer.py (same merges, same order), and the batch of scripts/tiny/checkpoint.py.
-// Loaded only on the training page, with learn.js (the trainer), when the reader presses Train.
+// Loaded only on the training page, with trainer.js, when the reader presses Train.
 //
-// NT.learn.checkCorpus(text, cfg)      -> {ok, lines} or {ok: false, message}
-// NT.learn.learnBPE(lines, vocabSize)  -> {chars, merges} (throws Error with Python's message)
-// NT.learn.tokenizerJson(chars, merges, like) -> a tokenizer.json object for NT.tokenizer.create
-// NT.learn.makeBatch(tk, lines, nCtx)  -> [{x, y}] one row per sentence (throws on a long sentence)
-(function (root) {
+// corpus.checkCorpus(text, cfg)      -> {ok, lines} or {ok: false, message}
+// corpus.learnBPE(lines, vocabSize)  -> {chars, merges} (throws Error with Python's message)
+// corpus.tokenizerJson(chars, merges, like) -> a tokenizer.json object for tokenizer.create
+// corpus.makeBatch(tk, lines, nCtx)  -> [{x, y}] one row per sentence (throws on a long sentence)
+nexttoken.define("runtime.corpus", [], function () {
   "use strict";
-  var NT = root.NT = root.NT || {};
   var EOT = "<|endoftext|>";
 
   // ---- the corpus --------------------------------------------------------------------------
@@ -115,8 +114,5 @@
     });
   }
 
-  var L = NT.learn = NT.learn || {};
-  L.corpusLines = corpusLines; L.checkCorpus = checkCorpus; L.learnBPE = learnBPE;
-  L.tokenizerJson = tokenizerJson; L.makeBatch = makeBatch;
-  if (typeof module === "object" && module.exports) module.exports = L;
-})(typeof window !== "undefined" ? window : globalThis);
+  return { corpusLines: corpusLines, checkCorpus: checkCorpus, learnBPE: learnBPE, tokenizerJson: tokenizerJson, makeBatch: makeBatch };
+});

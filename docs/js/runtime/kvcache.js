@@ -7,12 +7,11 @@
 // 3C² (q, k, v) + 2·n·C (q·k and weights × v over n rows) + C² (c_proj) + 2·C·d_mlp (MLP),
 // plus V·C for the logits of the position that is predicted.
 //
-// NT.kv.createCache(m) -> {prefill(ids), step(id), k, v, length}
-// NT.kv.stepWithoutCache(m, ids) -> {logits, ops, rows}
-// NT.kv.generate(m, promptIds, {maxNew, useCache, pick}) -> {steps, stoppedBy}
-(function (root) {
+// kvcache.createCache(m) -> {prefill(ids), step(id), k, v, length}
+// kvcache.stepWithoutCache(m, ids) -> {logits, ops, rows}
+// kvcache.generate(m, promptIds, {maxNew, useCache, pick}) -> {steps, stoppedBy}
+nexttoken.define("runtime.kvcache", ["runtime.sampling"], function (sampling) {
   "use strict";
-  var NT = root.NT = root.NT || {};
 
   function view(m, cache) {  // cache rows as [layer][head][pos][d] arrays, for display
     var C = m.config.n_embd, hs = m.config.d_head;
@@ -65,7 +64,7 @@
     opts = opts || {};
     var nCtx = m.config.n_ctx, eot = opts.eotId === undefined ? 0 : opts.eotId;
     var maxNew = Math.max(0, Math.floor(opts.maxNew === undefined ? nCtx : opts.maxNew));
-    var pick = opts.pick || function (logits) { return NT.sampling ? NT.sampling.argmax(logits) : 0; };
+    var pick = opts.pick || sampling.argmax;
     if (!promptIds || promptIds.length === 0) throw new RangeError("generation needs at least one prompt token");
     var ids = promptIds.slice(), steps = [], cache = null, stoppedBy = "max_new_tokens";
     for (var s = 0; s < maxNew; s++) {
@@ -82,6 +81,5 @@
     return { steps: steps, stoppedBy: stoppedBy, ids: ids };
   }
 
-  NT.kv = { createCache: createCache, stepWithoutCache: stepWithoutCache, generate: generate };
-  if (typeof module === "object" && module.exports) module.exports = NT.kv;
-})(typeof window !== "undefined" ? window : globalThis);
+  return { createCache: createCache, stepWithoutCache: stepWithoutCache, generate: generate };
+});

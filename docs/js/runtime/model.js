@@ -2,10 +2,7 @@
 // Names follow PyTorch and the JSON: wte, wpe, h[i].ln_1, attn.c_attn, attn.c_proj, ln_2,
 // mlp.c_fc, mlp.c_proj, ln_f; the output layer reuses wte (tied embeddings).
 //
-// Load order on a page (classic scripts, they work from file://):
-//   js/data/tiny-model.js, js/runtime/tokenizer.js, model.js, sampling.js, kvcache.js, training.js
-//
-// NT.model.create(NTData.tiny) -> m:
+// model.create(data) with data = {config, weights} (the active model, store.get("model")) -> m:
 //   m.config           sizes from the data (vocab_size, n_ctx, n_embd, n_layer, n_head, d_head, d_mlp, ln_eps)
 //   m.forward(ids, opts) every intermediate, keyed and nested like site_data/tiny/traces.json;
 //                      opts.knockout = {heads: [h, ...], mlp: true} zeroes those parts' contributions
@@ -16,10 +13,8 @@
 //   m.newCache(), m.rowStep(id, pos, cache, logitsOut)   one token at a time, for kvcache.js
 //   m.withWeights(w)   the same model with other weights (training snapshots)
 // Sizes come only from the data; nothing here knows that d_model is 8.
-(function (root) {
+nexttoken.define("runtime.model", ["runtime.kernels"], function (kernels) {
   "use strict";
-  var NT = root.NT = root.NT || {};
-  var GELU_C = Math.sqrt(2 / Math.PI);
 
   // Nested rows -> Float64Array, row-major, after checking the shape against the config: a bad
   // weights object fails here, naming the tensor, instead of turning into NaN in a demo.
@@ -43,11 +38,11 @@
     return obj[key];
   }
   function linearParams(p, nOut, nIn, name) {  // PyTorch Linear: weight (out, in), y = W x + b
-    return { W: tensor(part(p, "weight", name + ".weight"), [nOut, nIn], name + ".weight"),
-             b: tensor(part(p, "bias", name + ".bias"), [nOut], name + ".bias"), nOut: nOut, nIn: nIn };
+    return { weight: tensor(part(p, "weight", name + ".weight"), [nOut, nIn], name + ".weight"),
+             bias: tensor(part(p, "bias", name + ".bias"), [nOut], name + ".bias"), nOut: nOut, nIn: nIn };
   }
   function normParams(p, C, name) {
-    return { w: tensor(part(p, "weight", name + ".weight"), [C], name + ".weight"), b: tensor(part(p, "bias", name + ".bias"), [C], name + ".bias") };
+    return { weight: tensor(part(p, "weight", name + ".weight"), [C], name + ".weight"), bias: tensor(part(p, "bias", name + ".bias"), [C], name + ".bias") };
   }
 
   function prepare(weights, cfg) {
@@ -61,10 +56,10 @@
         var n = "h[" + l + "].", attn = part(blk, "attn", n + "attn"), mlp = part(blk, "mlp", n + "mlp");
         return {
           ln_1: normParams(part(blk, "ln_1", n + "ln_1"), C, n + "ln_1"), ln_2: normParams(part(blk, "ln_2", n + "ln_2"), C, n + "ln_2"),
-          c_attn: linearParams(part(attn, "c_attn", n + "attn.c_attn"), 3 * C, C, n + "attn.c_attn"),
-          attn_proj: linearParams(part(attn, "c_proj", n + "attn.c_proj"), C, C, n + "attn.c_proj"),
-          c_fc: linearParams(part(mlp, "c_fc", n + "mlp.c_fc"), F, C, n + "mlp.c_fc"),
-          mlp_proj: linearParams(part(mlp, "c_proj", n + "mlp.c_proj"), C, F, n + "mlp.c_proj")
+          attn: { c_attn: linearParams(part(attn, "c_attn", n + "attn.c_attn"), 3 * C, C, n + "attn.c_attn"),
+                  c_proj: linearParams(part(attn, "c_proj", n + "attn.c_proj"), C, C, n + "attn.c_proj") },
+          mlp: { c_fc: linearParams(part(mlp, "c_fc", n + "mlp.c_fc"), F, C, n + "mlp.c_fc"),
+                 c_proj: linearParams(part(mlp, "c_proj", n + "mlp.c_proj"), C, F, n + "mlp.c_proj") }
         };
       }),
       ln_f: normParams(part(weights, "ln_f", "ln_f"), C, "ln_f")
@@ -86,30 +81,9 @@
     return cfg;
   }
 
-  // y[0..nOut) = W x[xo..xo+nIn) + b
-  function linear(L, x, xo, y, yo) {
-    for (var o = 0; o < L.nOut; o++) {
-      var s = L.b[o], r = o * L.nIn;
-      for (var i = 0; i < L.nIn; i++) s += L.W[r + i] * x[xo + i];
-      y[yo + o] = s;
-    }
-  }
-  function layerNorm(P, eps, x, xo, y, yo, C) {
-    var mean = 0, v = 0, i;
-    for (i = 0; i < C; i++) mean += x[xo + i];
-    mean /= C;
-    for (i = 0; i < C; i++) { var d = x[xo + i] - mean; v += d * d; }
-    var inv = 1 / Math.sqrt(v / C + eps);  // biased variance, as torch.nn.LayerNorm
-    for (i = 0; i < C; i++) y[yo + i] = (x[xo + i] - mean) * inv * P.w[i] + P.b[i];
-  }
-  function gelu(x) { return 0.5 * x * (1 + Math.tanh(GELU_C * (x + 0.044715 * x * x * x))); }  // GPT-2's tanh GELU
-
-  function softmaxInto(src, so, n, dst, dO) {
-    var mx = -Infinity, i, s = 0;
-    for (i = 0; i < n; i++) if (src[so + i] > mx) mx = src[so + i];
-    for (i = 0; i < n; i++) { var e = Math.exp(src[so + i] - mx); dst[dO + i] = e; s += e; }
-    for (i = 0; i < n; i++) dst[dO + i] /= s;
-  }
+  var softmax = kernels.softmax, gelu = kernels.gelu;
+  function linear(layer, x, xAt, y, yAt) { kernels.linear(layer.weight, 0, layer.bias, 0, layer.nOut, layer.nIn, x, xAt, y, yAt); }
+  function layerNorm(norm, eps, x, xAt, y, yAt, C) { kernels.layerNorm(x, xAt, C, norm.weight, 0, norm.bias, 0, eps, y, yAt); }
 
   // buf[s..e) as a plain array. A loop, because Array.prototype.slice.call on a typed array takes
   // V8's slow generic path and made the traced forward four times slower.
@@ -125,7 +99,7 @@
   }
 
   function create(data) {
-    if (!data || !data.config) throw new TypeError("NT.model.create needs {config, weights} (NTData.tiny)");
+    if (!data || !data.config) throw new TypeError("model.create needs {config, weights} (the active model's data)");
     var cfg = readConfig(data.config.model || data.config);  // config.json nests the sizes under "model"
     var P = prepare(data.weights, cfg);
     var C = cfg.n_embd, H = cfg.n_head, hs = cfg.d_head, V = cfg.vocab_size, F = cfg.d_mlp;
@@ -150,9 +124,9 @@
     function mlpRow(B, x, xo, tr, off) {
       var h2 = mH, pre = mPre, act = mAct, out = mOut;
       layerNorm(B.ln_2, cfg.ln_eps, x, xo, h2, 0, C);
-      linear(B.c_fc, h2, 0, pre, 0);
+      linear(B.mlp.c_fc, h2, 0, pre, 0);
       for (var f = 0; f < F; f++) act[f] = gelu(pre[f]);
-      linear(B.mlp_proj, act, 0, out, 0);
+      linear(B.mlp.c_proj, act, 0, out, 0);
       if (off) out.fill(0);  // knocked out: the MLP adds nothing to the residual stream
       for (var c = 0; c < C; c++) x[xo + c] += out[c];
       if (tr) { tr.ln_2.push(arr(h2, 0, C)); tr.mlp_pre.push(arr(pre, 0, F)); tr.mlp_hidden.push(arr(act, 0, F)); tr.mlp_out.push(arr(out, 0, C)); }
@@ -204,7 +178,7 @@
         var B = P.h[l];
         var bt = { ln_1: null, q: [], k: [], v: [], scores: [], masked_scores: [], attn_weights: [], head_out: [], attn_out: null,
                    resid_mid: null, ln_2: [], mlp_pre: [], mlp_hidden: [], mlp_out: [], resid_post: null };
-        for (t = 0; t < T; t++) { layerNorm(B.ln_1, cfg.ln_eps, x, t * C, h1, t * C, C); linear(B.c_attn, h1, t * C, qkv, t * 3 * C); }
+        for (t = 0; t < T; t++) { layerNorm(B.ln_1, cfg.ln_eps, x, t * C, h1, t * C, C); linear(B.attn.c_attn, h1, t * C, qkv, t * 3 * C); }
         bt.ln_1 = rows(h1, T, C);
         for (h = 0; h < H; h++) {  // qkv row = [q (C) | k (C) | v (C)], head h owns columns h*hs..(h+1)*hs of each
           var q = [], k = [], v = [], sc = [], ms = [], w = [], ho = [];
@@ -221,7 +195,7 @@
               srow[j] = s * scale;
               mrow[j] = j <= i ? srow[j] : null;  // causal mask: only look back (null = -inf)
             }
-            softmaxInto(srow, 0, i + 1, wrow, 0);
+            softmax(srow, 0, i + 1, wrow, 0);
             var wfull = new Array(T), out = new Array(hs);
             for (j = 0; j < T; j++) wfull[j] = j <= i ? wrow[j] : 0;
             for (d = 0; d < hs; d++) {
@@ -235,7 +209,7 @@
           bt.q.push(q); bt.k.push(k); bt.v.push(v); bt.scores.push(sc); bt.masked_scores.push(ms); bt.attn_weights.push(w); bt.head_out.push(ho);
         }
         for (t = 0; t < T; t++) {
-          linear(B.attn_proj, joined, t * C, ao, t * C);
+          linear(B.attn.c_proj, joined, t * C, ao, t * C);
           for (c = 0; c < C; c++) x[t * C + c] += ao[t * C + c];
         }
         bt.attn_out = rows(ao, T, C);
@@ -248,7 +222,7 @@
       for (t = 0; t < T; t++) {
         logitsRow(x, t * C, lnBuf, logits, t * V);
         lnf.set(lnBuf, t * C);
-        softmaxInto(logits, t * V, V, probs, t * V);
+        softmax(logits, t * V, V, probs, t * V);
       }
       tr.ln_f = rows(lnf, T, C);
       tr.logits = rows(logits, T, V);
@@ -274,7 +248,7 @@
           for (var c = 0; c < C; c++) flat[c] = st.resid[t][c];
           logitsRow(flat, 0, lnBuf, row, 0);
           var p = new Float64Array(V);
-          softmaxInto(row, 0, V, p, 0);
+          softmax(row, 0, V, p, 0);
           probs.push(Array.from(p));
         }
         return { name: st.name, layer: st.layer, probs: probs };
@@ -300,29 +274,28 @@
       for (var l = 0; l < cfg.n_layer; l++) {
         var B = P.h[l], K = cache.k[l], Vc = cache.v[l];
         layerNorm(B.ln_1, cfg.ln_eps, rowX, 0, rowH, 0, C);
-        linear(B.c_attn, rowH, 0, rowQKV, 0);
+        linear(B.attn.c_attn, rowH, 0, rowQKV, 0);
         for (c = 0; c < C; c++) { K[pos * C + c] = rowQKV[C + c]; Vc[pos * C + c] = rowQKV[2 * C + c]; }
         for (h = 0; h < H; h++) {
-          var o = h * hs, mx = -Infinity, sum = 0;
+          var o = h * hs;
           for (j = 0; j < n; j++) {
             var s = 0;
             for (d = 0; d < hs; d++) s += rowQKV[o + d] * K[j * C + o + d];
             rowW[j] = s * scale;
-            if (rowW[j] > mx) mx = rowW[j];
           }
-          for (j = 0; j < n; j++) { rowW[j] = Math.exp(rowW[j] - mx); sum += rowW[j]; }
+          softmax(rowW, 0, n, rowW, 0);
           for (d = 0; d < hs; d++) {
             var acc = 0;
             for (j = 0; j < n; j++) acc += rowW[j] * Vc[j * C + o + d];
-            rowJ[o + d] = acc / sum;
+            rowJ[o + d] = acc;
           }
         }
-        linear(B.attn_proj, rowJ, 0, rowO, 0);
+        linear(B.attn.c_proj, rowJ, 0, rowO, 0);
         for (c = 0; c < C; c++) rowX[c] += rowO[c];
         layerNorm(B.ln_2, cfg.ln_eps, rowX, 0, rowH, 0, C);
-        linear(B.c_fc, rowH, 0, rowPre, 0);
+        linear(B.mlp.c_fc, rowH, 0, rowPre, 0);
         for (f = 0; f < F; f++) rowPre[f] = gelu(rowPre[f]);
-        linear(B.mlp_proj, rowPre, 0, rowO, 0);
+        linear(B.mlp.c_proj, rowPre, 0, rowO, 0);
         for (c = 0; c < C; c++) rowX[c] += rowO[c];
         ops += 3 * C * C + 2 * n * C + C * C + 2 * C * F;
       }
@@ -352,6 +325,5 @@
     };
   }
 
-  NT.model = { create: create };
-  if (typeof module === "object" && module.exports) module.exports = NT.model;
-})(typeof window !== "undefined" ? window : globalThis);
+  return { create: create };
+});

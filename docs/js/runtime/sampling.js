@@ -1,9 +1,8 @@
 // Picking the next token: softmax with temperature, top-k, top-p, and a seeded draw.
-// NT.sampling.softmax(logits, T) / filter(probs, {topK, topP}) / mulberry32(seed) /
+// sampling.softmax(logits, T) / filter(probs, {topK, topP}) / mulberry32(seed) /
 // sample(logits, {temperature, topK, topP, seed}) / validate(opts, vocabSize)
-(function (root) {
+nexttoken.define("runtime.sampling", ["runtime.kernels"], function (kernels) {
   "use strict";
-  var NT = root.NT = root.NT || {};
 
   function argmax(xs) {
     var best = 0;
@@ -11,28 +10,9 @@
     return best;
   }
 
-  // Temperature divides the logits before softmax. T = 0 is the limit: all mass on the argmax.
-  // Subtracting the maximum first keeps exp() finite for any T > 0, however small.
-  function softmax(logits, temperature) {
-    var n = logits.length, out = new Array(n), i;
-    var T = temperature === undefined ? 1 : temperature;
-    if (T === 0) {
-      for (i = 0; i < n; i++) out[i] = 0;
-      out[argmax(logits)] = 1;
-      return out;
-    }
-    var mx = -Infinity, s = 0;
-    for (i = 0; i < n; i++) if (logits[i] > mx) mx = logits[i];
-    for (i = 0; i < n; i++) { out[i] = Math.exp((logits[i] - mx) / T); s += out[i]; }
-    for (i = 0; i < n; i++) out[i] /= s;
-    return out;
-  }
-
-  function order(probs) {
-    var ids = [];
-    for (var i = 0; i < probs.length; i++) ids.push(i);
-    return ids.sort(function (a, b) { return probs[b] - probs[a] || a - b; });
-  }
+  // Temperature divides the logits before softmax (T = 0: all mass on the argmax).
+  function softmax(logits, temperature) { return kernels.softmax(logits, 0, logits.length, null, 0, temperature); }
+  var order = kernels.argsort;
 
   // top-k keeps the k most likely (k = 0 or k >= vocabulary: no cut); then top-p keeps the
   // smallest set, most likely first, whose renormalised probabilities reach p (p >= 1: no cut,
@@ -112,6 +92,5 @@
     return { opts: o, warnings: w };
   }
 
-  NT.sampling = { softmax: softmax, filter: filter, mulberry32: mulberry32, sample: sample, validate: validate, argmax: argmax, order: order };
-  if (typeof module === "object" && module.exports) module.exports = NT.sampling;
-})(typeof window !== "undefined" ? window : globalThis);
+  return { softmax: softmax, filter: filter, mulberry32: mulberry32, sample: sample, validate: validate, argmax: argmax, order: order };
+});

@@ -1,10 +1,10 @@
 // The tiny model's tokenizer: letter-level BPE, the same steps as scripts/tiny/tokenizer.py.
 //
-// NT.tokenizer.create(tokJson) takes NTData.tiny.tokenizer and returns tk with
+// tokenizer.create(tokJson) takes the active model's tokenizer (store.get("model").tokenizer) and returns tk with
 //   vocab (token strings by id), eotId, show(id), encode(text), mergeSteps(text), decode(ids).
 // encode and mergeSteps never throw on text: they return {ok: false, error: {kind, char, index,
 // message}} with kind "empty" or "unknown_char"; show and decode throw RangeError on a bad id.
-(function (root) {
+nexttoken.define("runtime.tokenizer", [], function () {
   "use strict";
 
   function create(tokJson) {
@@ -120,7 +120,5 @@
              show: show, encode: encode, mergeSteps: mergeSteps, decode: decode };
   }
 
-  var NT = root.NT = root.NT || {};
-  NT.tokenizer = { create: create };
-  if (typeof module === "object" && module.exports) module.exports = NT.tokenizer;
-})(typeof window !== "undefined" ? window : globalThis);
+  return { create: create };
+});

@@ -1,11 +1,11 @@
 // GPT-2's byte-level BPE tokenizer in plain JavaScript (classic script: works from file://).
 //
-// NT.gpt2Tokenizer.create(vocabData) takes window.NT.data.gpt2Vocab (docs/js/data/gpt2-vocab.js:
+// gpt2.tokenizer.create(vocabData) takes data.gpt2-vocab (docs/js/data/gpt2-vocab.js:
 // {tokens, merges, special}) and returns {encode(text), decode(ids)}. The steps are GPT-2's own:
 // split the text with GPT-2's pre-tokenizer pattern, turn each piece's UTF-8 bytes into the 256
 // printable stand-in characters (bytes_to_unicode), then merge adjacent symbols lowest rank first.
 // tests/js/gpt2-tokenizer.test.js checks it against ids from transformers.
-(function () {
+nexttoken.define("gpt2.tokenizer", [], function () {
   "use strict";
 
   // The pattern of GPT-2's encoder.py: contractions, letters, digits, other symbols, and spaces
@@ -138,6 +138,5 @@
     return { encode: encode, decode: decode, vocabSize: tokens.length };
   }
 
-  window.NT = window.NT || {};
-  window.NT.gpt2Tokenizer = { create: create, bytesToUnicode: bytesToUnicode };
-})();
+  return { create: create, bytesToUnicode: bytesToUnicode };
+});

@@ -1,15 +1,15 @@
-// Training the tiny model in the browser: full-batch Adam with the backward pass written out by hand,
-// on the rows of corpus.js. Loaded only on the training page (after model.js, tokenizer.js and corpus.js).
+// The reader's training of the tiny model in the browser: full-batch Adam with the backward pass
+// written out by hand, on the rows of corpus.js. Loaded only on the training page, when the reader
+// presses Train.
 //
-// NT.learn.createTrainer(modelCfg, initWeights, rows, tcfg) -> tr:
+// trainer.createTrainer(modelCfg, initWeights, rows, tcfg) -> tr:
 //   tr.lossAndGrad() -> loss (tr.grad filled), tr.step() -> loss before the step, tr.weights() (nested)
 //   tr.params / tr.grad are flat Float64Arrays in the order of the nested weights (depth first)
-// NT.learn.run(tr, steps, {onProgress, onDone, budgetMs}) trains in slices of at most budgetMs,
+// trainer.run(tr, steps, {onProgress, onDone, budgetMs}) trains in slices of at most budgetMs,
 //   yielding between them so the page stays responsive; returns {cancel}.
-(function (root) {
+nexttoken.define("runtime.trainer", ["runtime.kernels"], function (kernels) {
   "use strict";
-  var NT = root.NT = root.NT || {};
-  var GELU_C = Math.sqrt(2 / Math.PI);
+  var root = typeof window !== "undefined" ? window : globalThis;
 
   // ---- parameters: one flat vector, in the depth-first order of the nested weights ----------
   function flatten(tree, out) {
@@ -36,14 +36,15 @@
     var off = {}, k = 0;
     function take(name, n) { off[name] = k; k += n; }
     take("wte", V * C); take("wpe", NC * C);
-    var L = [];
+    var blocks = [];  // per block, the offset of each tensor, by its JSON name
     for (var l = 0; l < NL; l++) {
       var o = {};
-      [["ln1w", C], ["ln1b", C], ["attnW", 3 * C * C], ["attnB", 3 * C], ["projW", C * C], ["projB", C],
-       ["ln2w", C], ["ln2b", C], ["fcW", F * C], ["fcB", F], ["mprojW", C * F], ["mprojB", C]].forEach(function (e) { o[e[0]] = k; k += e[1]; });
-      L.push(o);
+      [["ln_1.weight", C], ["ln_1.bias", C], ["attn.c_attn.weight", 3 * C * C], ["attn.c_attn.bias", 3 * C],
+       ["attn.c_proj.weight", C * C], ["attn.c_proj.bias", C], ["ln_2.weight", C], ["ln_2.bias", C],
+       ["mlp.c_fc.weight", F * C], ["mlp.c_fc.bias", F], ["mlp.c_proj.weight", C * F], ["mlp.c_proj.bias", C]].forEach(function (e) { o[e[0]] = k; k += e[1]; });
+      blocks.push(o);
     }
-    take("lnfw", C); take("lnfb", C);
+    take("ln_f.weight", C); take("ln_f.bias", C);
     if (k !== init.length) throw new Error("the initial weights have " + init.length + " numbers; the config needs " + k);
     var P = Float64Array.from(init), G = new Float64Array(k), M = new Float64Array(k), S = new Float64Array(k);
     var nTargets = 0;
@@ -66,15 +67,7 @@
 
     // LayerNorm forward for T rows: keeps x-hat and 1/std for the backward pass.
     function lnForward(x, w, b, xhat, rstd, out, T) {
-      for (var t = 0; t < T; t++) {
-        var o = t * C, mean = 0, v = 0, c;
-        for (c = 0; c < C; c++) mean += x[o + c];
-        mean /= C;
-        for (c = 0; c < C; c++) { var d = x[o + c] - mean; v += d * d; }
-        var r = 1 / Math.sqrt(v / C + eps);
-        rstd[t] = r;
-        for (c = 0; c < C; c++) { var xh = (x[o + c] - mean) * r; xhat[o + c] = xh; out[o + c] = xh * P[w + c] + P[b + c]; }
-      }
+      for (var t = 0; t < T; t++) rstd[t] = kernels.layerNorm(x, t * C, C, P, w, P, b, eps, out, t * C, xhat);
     }
     // dout -> dx (added into dx), dw, db.
     function lnBackward(dout, xhat, rstd, w, b, dx, T) {
@@ -91,14 +84,7 @@
     }
     // y[t] = W x[t] + b, W (nOut, nIn) at offset w.
     function linForward(x, nIn, w, b, nOut, y, T) {
-      for (var t = 0; t < T; t++) {
-        var xo = t * nIn, yo = t * nOut;
-        for (var i = 0; i < nOut; i++) {
-          var s = P[b + i], r = w + i * nIn;
-          for (var j = 0; j < nIn; j++) s += P[r + j] * x[xo + j];
-          y[yo + i] = s;
-        }
-      }
+      for (var t = 0; t < T; t++) kernels.linear(P, w, P, b, nOut, nIn, x, t * nIn, y, t * nOut);
     }
     // dy -> dW, db (added into G) and dx (overwritten).
     function linBackward(dy, x, nIn, w, b, nOut, dx, T) {
@@ -119,16 +105,13 @@
       for (var h = 0; h < H; h++) {
         var qo = h * hs, ko = C + h * hs, vo = 2 * C + h * hs, ab = h * NC * NC;
         for (var i = 0; i < T; i++) {
-          var mx = -Infinity, sum = 0, j, d, r = ab + i * NC;
+          var j, d, r = ab + i * NC;
           for (j = 0; j <= i; j++) {
             var s = 0;
             for (d = 0; d < hs; d++) s += qkv[i * C3 + qo + d] * qkv[j * C3 + ko + d];
-            s *= scale;
-            att[r + j] = s;
-            if (s > mx) mx = s;
+            att[r + j] = s * scale;
           }
-          for (j = 0; j <= i; j++) { var e = Math.exp(att[r + j] - mx); att[r + j] = e; sum += e; }
-          for (j = 0; j <= i; j++) att[r + j] /= sum;
+          kernels.softmax(att, r, i + 1, att, r);
           for (d = 0; d < hs; d++) {
             var acc = 0;
             for (j = 0; j <= i; j++) acc += att[r + j] * qkv[j * C3 + vo + d];
@@ -168,37 +151,32 @@
     function geluForward(a, T) {
       var pre = a.pre, act = a.act, th = a.th;
       for (var i = 0; i < T * F; i++) {
-        var u = pre[i], t = Math.tanh(GELU_C * (u + 0.044715 * u * u * u));
+        var u = pre[i], t = kernels.geluTanh(u);
         th[i] = t;
-        act[i] = 0.5 * u * (1 + t);
+        act[i] = 0.5 * u * (1 + t);  // gelu(u), from the tanh kept for the backward pass
       }
     }
     function geluBackward(a, T) {
       var pre = a.pre, th = a.th, dpre = a.dpre;
-      for (var i = 0; i < T * F; i++) {
-        var u = pre[i], t = th[i];
-        dpre[i] *= 0.5 * (1 + t) + 0.5 * u * (1 - t * t) * GELU_C * (1 + 3 * 0.044715 * u * u);
-      }
+      for (var i = 0; i < T * F; i++) dpre[i] *= kernels.geluGrad(pre[i], th[i]);
     }
     // Tied unembedding, softmax and cross-entropy for T positions; writes dL/d(ln_f output).
     function logitsLoss(hf, tg, dlnf, T) {
       var P_ = P, G_ = G, V_ = V, C_ = C, inv = 1 / nTargets;
       var loss = 0, z = A.dlog, E = off.wte, h = A.hrow, dh = A.dhrow;
       for (var t = 0; t < T; t++) {
-        var mx = -Infinity, se = 0, v, c, o = t * C_, s, r;
+        var v, c, o = t * C_, s, r;
         for (c = 0; c < C_; c++) { h[c] = hf[o + c]; dh[c] = 0; }
         for (v = 0, r = E; v < V_; v++, r += C_) {
           s = 0;
           for (c = 0; c < C_; c++) s += h[c] * P_[r + c];
           z[v] = s;
-          if (s > mx) mx = s;
         }
-        for (v = 0; v < V_; v++) { s = Math.exp(z[v] - mx); z[v] = s; se += s; }
+        kernels.softmax(z, 0, V_, z, 0);
         var y = tg[t];
-        loss -= Math.log(z[y] / se);
-        var ise = inv / se;
+        loss -= Math.log(z[y]);
         for (v = 0, r = E; v < V_; v++, r += C_) {
-          var g = z[v] * ise - (v === y ? inv : 0);
+          var g = z[v] * inv - (v === y ? inv : 0);
           for (c = 0; c < C_; c++) { G_[r + c] += g * h[c]; dh[c] += g * P_[r + c]; }
         }
         for (c = 0; c < C_; c++) dlnf[o + c] = dh[c];
@@ -212,34 +190,34 @@
       var x = A.x0, E = off.wte, W = off.wpe;
       for (t = 0; t < T; t++) for (c = 0; c < C; c++) x[t * C + c] = P[E + ids[t] * C + c] + P[W + t * C + c];
       for (l = 0; l < NL; l++) {
-        B = L[l]; a = A.l[l];
-        lnForward(x, B.ln1w, B.ln1b, a.ln1X, a.ln1R, a.h1, T);
-        linForward(a.h1, C, B.attnW, B.attnB, 3 * C, a.qkv, T);
+        B = blocks[l]; a = A.l[l];
+        lnForward(x, B["ln_1.weight"], B["ln_1.bias"], a.ln1X, a.ln1R, a.h1, T);
+        linForward(a.h1, C, B["attn.c_attn.weight"], B["attn.c_attn.bias"], 3 * C, a.qkv, T);
         attnForward(a, T);
-        linForward(a.y, C, B.projW, B.projB, C, a.x1, T);
+        linForward(a.y, C, B["attn.c_proj.weight"], B["attn.c_proj.bias"], C, a.x1, T);
         for (i = 0; i < T * C; i++) a.x1[i] += x[i];
-        lnForward(a.x1, B.ln2w, B.ln2b, a.ln2X, a.ln2R, a.h2, T);
-        linForward(a.h2, C, B.fcW, B.fcB, F, a.pre, T);
+        lnForward(a.x1, B["ln_2.weight"], B["ln_2.bias"], a.ln2X, a.ln2R, a.h2, T);
+        linForward(a.h2, C, B["mlp.c_fc.weight"], B["mlp.c_fc.bias"], F, a.pre, T);
         geluForward(a, T);
-        linForward(a.act, F, B.mprojW, B.mprojB, C, a.x2, T);
+        linForward(a.act, F, B["mlp.c_proj.weight"], B["mlp.c_proj.bias"], C, a.x2, T);
         for (i = 0; i < T * C; i++) a.x2[i] += a.x1[i];
         x = a.x2;
       }
-      lnForward(x, off.lnfw, off.lnfb, A.lnfX, A.lnfR, A.lnfO, T);
+      lnForward(x, off["ln_f.weight"], off["ln_f.bias"], A.lnfX, A.lnfR, A.lnfO, T);
       var loss = logitsLoss(A.lnfO, tg, A.dlnf, T);
       var dx = A.dx;  // the gradient at the residual stream, walking back; each branch adds into it
       dx.fill(0, 0, T * C);
-      lnBackward(A.dlnf, A.lnfX, A.lnfR, off.lnfw, off.lnfb, dx, T);
+      lnBackward(A.dlnf, A.lnfX, A.lnfR, off["ln_f.weight"], off["ln_f.bias"], dx, T);
       for (l = NL - 1; l >= 0; l--) {
-        B = L[l]; a = A.l[l];
-        linBackward(dx, a.act, F, B.mprojW, B.mprojB, C, a.dpre, T);
+        B = blocks[l]; a = A.l[l];
+        linBackward(dx, a.act, F, B["mlp.c_proj.weight"], B["mlp.c_proj.bias"], C, a.dpre, T);
         geluBackward(a, T);
-        linBackward(a.dpre, a.h2, C, B.fcW, B.fcB, F, a.dh, T);
-        lnBackward(a.dh, a.ln2X, a.ln2R, B.ln2w, B.ln2b, dx, T);  // dx: now the gradient at x1
-        linBackward(dx, a.y, C, B.projW, B.projB, C, a.dy, T);
+        linBackward(a.dpre, a.h2, C, B["mlp.c_fc.weight"], B["mlp.c_fc.bias"], F, a.dh, T);
+        lnBackward(a.dh, a.ln2X, a.ln2R, B["ln_2.weight"], B["ln_2.bias"], dx, T);  // dx: now the gradient at x1
+        linBackward(dx, a.y, C, B["attn.c_proj.weight"], B["attn.c_proj.bias"], C, a.dy, T);
         attnBackward(a, T);
-        linBackward(a.dqkv, a.h1, C, B.attnW, B.attnB, 3 * C, a.dh, T);
-        lnBackward(a.dh, a.ln1X, a.ln1R, B.ln1w, B.ln1b, dx, T);  // dx: now the gradient at the block's input
+        linBackward(a.dqkv, a.h1, C, B["attn.c_attn.weight"], B["attn.c_attn.bias"], 3 * C, a.dh, T);
+        lnBackward(a.dh, a.ln1X, a.ln1R, B["ln_1.weight"], B["ln_1.bias"], dx, T);  // dx: now the gradient at the block's input
       }
       for (t = 0; t < T; t++) {
         for (c = 0; c < C; c++) { G[E + ids[t] * C + c] += dx[t * C + c]; G[W + t * C + c] += dx[t * C + c]; }
@@ -305,7 +283,5 @@
     return { cancel: function () { cancelled = true; if (chan) chan.port1.close(); } };
   }
 
-  var L = NT.learn = NT.learn || {};
-  L.createTrainer = createTrainer; L.run = run; L.flatten = function (t) { return flatten(t, []); };
-  if (typeof module === "object" && module.exports) module.exports = L;
-})(typeof window !== "undefined" ? window : globalThis);
+  return { createTrainer: createTrainer, run: run, flatten: function (t) { return flatten(t, []); } };
+});

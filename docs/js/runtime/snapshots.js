@@ -1,22 +1,19 @@
-// The training view: per-position loss and the weight snapshots saved during training.
-// NT.training.positionLosses(m, ids) / meanLoss(m, ids) / unpackSnapshot(template, b64) /
+// The snapshot replay: per-position loss, and the weight snapshots the build saved during training.
+// snapshots.positionLosses(m, ids) / meanLoss(m, ids) / unpackSnapshot(template, b64) /
 // snapshotModel(tinyData, snapshotsData, i)
-(function (root) {
+nexttoken.define("runtime.snapshots", ["runtime.kernels", "runtime.model"], function (kernels, model) {
   "use strict";
-  var NT = root.NT = root.NT || {};
 
   // ids = a sentence's tokens followed by end-of-text. Every position predicts its next token at
   // once (inputs ids[:-1], targets ids[1:]); the causal mask keeps each from seeing its answer.
   function positionLosses(m, ids) {
     var inputs = ids.slice(0, Math.min(ids.length - 1, m.config.n_ctx));
     if (inputs.length === 0) throw new RangeError("a loss needs at least two tokens (an input and its next token)");
-    var V = m.config.vocab_size, L = m.logits(inputs), out = [];
+    var V = m.config.vocab_size, logits = m.logits(inputs), probs = new Float64Array(V), out = [];
     for (var t = 0; t < inputs.length; t++) {
-      var mx = -Infinity, s = 0, v, target = ids[t + 1];
-      for (v = 0; v < V; v++) if (L[t * V + v] > mx) mx = L[t * V + v];
-      for (v = 0; v < V; v++) s += Math.exp(L[t * V + v] - mx);
-      var logp = L[t * V + target] - mx - Math.log(s);  // log-softmax, stable
-      out.push({ target: target, loss: -logp, prob: Math.exp(logp) });
+      var target = ids[t + 1];
+      kernels.softmax(logits, t * V, V, probs, 0);
+      out.push({ target: target, loss: -Math.log(probs[target]), prob: probs[target] });
     }
     return out;
   }
@@ -63,10 +60,9 @@
     var list = snapshotsData.snapshots;
     if (!(i >= 0 && i < list.length)) throw new RangeError("no snapshot " + i + " (there are " + list.length + ")");
     var key = i + ":" + list[i].step;
-    if (!cache[key]) cache[key] = NT.model.create({ config: tinyData.config, weights: unpackSnapshot(tinyData.weights, list[i].weights_f16) });
+    if (!cache[key]) cache[key] = model.create({ config: tinyData.config, weights: unpackSnapshot(tinyData.weights, list[i].weights_f16) });
     return cache[key];
   }
 
-  NT.training = { positionLosses: positionLosses, meanLoss: meanLoss, unpackSnapshot: unpackSnapshot, snapshotModel: snapshotModel };
-  if (typeof module === "object" && module.exports) module.exports = NT.training;
-})(typeof window !== "undefined" ? window : globalThis);
+  return { positionLosses: positionLosses, meanLoss: meanLoss, unpackSnapshot: unpackSnapshot, snapshotModel: snapshotModel };
+});

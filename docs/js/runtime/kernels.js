@@ -1,0 +1,71 @@
+// The arithmetic every tiny-model computation shares, one function each: softmax, LayerNorm, GELU
+// and the linear map (the forward pass, the reader's trainer, the snapshot replay and the
+// explanations all call these), plus argsort and cosine. The vector kernels work on rows of flat
+// arrays at offsets, so a caller passes its own buffers and nothing is allocated per row.
+nexttoken.define("runtime.kernels", [], function () {
+  "use strict";
+  var GELU_C = Math.sqrt(2 / Math.PI);
+
+  // dst[dstAt..dstAt+n) = softmax(src[srcAt..srcAt+n) / temperature). Subtracting the maximum first
+  // keeps exp() finite for any temperature above 0; temperature 0 is the limit, all mass on the
+  // first largest. With no dst, a new array of n is returned.
+  function softmax(src, srcAt, n, dst, dstAt, temperature) {
+    srcAt = srcAt || 0;
+    n = n === undefined ? src.length - srcAt : n;
+    if (!dst) { dst = new Array(n); dstAt = 0; }
+    dstAt = dstAt || 0;
+    var T = temperature === undefined ? 1 : temperature, mx = -Infinity, best = 0, s = 0, i;
+    for (i = 0; i < n; i++) if (src[srcAt + i] > mx) { mx = src[srcAt + i]; best = i; }
+    if (T === 0) {
+      for (i = 0; i < n; i++) dst[dstAt + i] = i === best ? 1 : 0;
+      return dst;
+    }
+    for (i = 0; i < n; i++) { var e = Math.exp((src[srcAt + i] - mx) / T); dst[dstAt + i] = e; s += e; }
+    for (i = 0; i < n; i++) dst[dstAt + i] /= s;
+    return dst;
+  }
+
+  // y[yAt..yAt+C) = LayerNorm(x[xAt..xAt+C)) with gain w[wAt..] and bias b[bAt..] (torch.nn.LayerNorm:
+  // biased variance). With xhat, the normalised row is kept there (at xAt) for a backward pass.
+  // Returns 1 / std.
+  function layerNorm(x, xAt, C, w, wAt, b, bAt, eps, y, yAt, xhat) {
+    var mean = 0, v = 0, i;
+    for (i = 0; i < C; i++) mean += x[xAt + i];
+    mean /= C;
+    for (i = 0; i < C; i++) { var d = x[xAt + i] - mean; v += d * d; }
+    var rstd = 1 / Math.sqrt(v / C + eps);
+    for (i = 0; i < C; i++) {
+      var xh = (x[xAt + i] - mean) * rstd;
+      if (xhat) xhat[xAt + i] = xh;
+      y[yAt + i] = xh * w[wAt + i] + b[bAt + i];
+    }
+    return rstd;
+  }
+
+  // GPT-2's tanh GELU; geluTanh is the tanh inside it, which its derivative reuses.
+  function geluTanh(u) { return Math.tanh(GELU_C * (u + 0.044715 * u * u * u)); }
+  function gelu(u) { return 0.5 * u * (1 + geluTanh(u)); }
+  function geluGrad(u, t) { return 0.5 * (1 + t) + 0.5 * u * (1 - t * t) * GELU_C * (1 + 3 * 0.044715 * u * u); }
+
+  // y[yAt..yAt+nOut) = W x[xAt..xAt+nIn) + b, W row-major (nOut, nIn) at wAt, as PyTorch's Linear.
+  function linear(W, wAt, b, bAt, nOut, nIn, x, xAt, y, yAt) {
+    for (var o = 0; o < nOut; o++) {
+      var s = b[bAt + o], r = wAt + o * nIn;
+      for (var i = 0; i < nIn; i++) s += W[r + i] * x[xAt + i];
+      y[yAt + o] = s;
+    }
+  }
+
+  function dot(a, b) { var s = 0; for (var i = 0; i < a.length; i++) s += a[i] * b[i]; return s; }
+  function cosine(a, b) { return dot(a, b) / Math.sqrt(dot(a, a) * dot(b, b)); }
+
+  // Indices by value, largest first; ties go to the lower index.
+  function argsort(values) {
+    var idx = [];
+    for (var i = 0; i < values.length; i++) idx.push(i);
+    return idx.sort(function (a, b) { return values[b] - values[a] || a - b; });
+  }
+
+  return { softmax: softmax, layerNorm: layerNorm, gelu: gelu, geluTanh: geluTanh, geluGrad: geluGrad, linear: linear,
+           dot: dot, cosine: cosine, argsort: argsort, GELU_C: GELU_C };
+});
