@@ -185,7 +185,7 @@ def test_training_view_losses_open_to_the_snapshots_pass(open_page):
     sentence's mean to the mean of those; both add up, and the snippet loads the snapshots file."""
     page = open_page("training.html")
     ready(page)
-    root = page.locator('.nt-demo[data-demo="training"]')
+    root = page.locator('.nt-demo[data-demo="snapshots"]')
     root.locator('[data-role="load-snapshots"]').click()
     root.locator(".nt-loss-col").first.wait_for(timeout=5000)
     root.locator("input[type=range]").first.fill("5")  # an early snapshot: the losses are not yet small
@@ -218,10 +218,10 @@ def test_your_models_numbers_reproduce_from_your_weights(open_page, tmp_path):
     page = open_page("training.html")
     page.evaluate("localStorage.clear()")
     page.reload(wait_until="load")
-    root = page.locator('.nt-demo[data-demo="train"]')
+    root = page.locator('.nt-demo[data-demo="train-yours"]')
     root.locator("textarea").fill("\n".join(CONFIG["corpus"] + ["the cow sat on the rug."]))
     root.locator('button[data-role="train"]').click()
-    page.wait_for_function('document.querySelector(\'.nt-demo[data-demo="train"]\').getAttribute("data-trained") === "yes"',
+    page.wait_for_function('document.querySelector(\'.nt-demo[data-demo="train-yours"]\').getAttribute("data-trained") === "yes"',
                            timeout=120000)
     probe = root.locator('input[data-role="probe"]')
     probe.fill("the cow sat on the")
@@ -235,7 +235,7 @@ def test_your_models_numbers_reproduce_from_your_weights(open_page, tmp_path):
         assert (tmp_path / file).is_file()
     page.goto(page.url.replace("training.html", "index.html"), wait_until="load")
     ready(page)
-    assert page.evaluate("window.NTData.tiny.yours === true")
+    assert page.evaluate("nexttoken.store.get('model').yours === true")
     button = page.locator(".nt-bars-axis .nt-x-num").first
     assert check_open_number(page, button) == "logit"
     last = page.locator("#" + button.get_attribute("aria-controls") + " .nt-x-eq").last.text_content()

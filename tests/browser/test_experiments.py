@@ -85,7 +85,7 @@ def test_lens_shows_every_stage_beside_the_answer(open_page):
 
 
 def train(page, text):
-    root = demo(page, "train")
+    root = demo(page, "train-yours")
     before = int(root.get_attribute("data-refused") or 0)
     root.locator("textarea").fill(text)
     root.locator('button[data-role="train"]').click()
@@ -108,7 +108,7 @@ def test_bad_corpora_leave_the_built_model(open_page):
     forget(page)
     for name, text in BAD.items():
         root, before = train(page, text)
-        page.wait_for_function(f'Number(document.querySelector(\'.nt-demo[data-demo="train"]\').getAttribute("data-refused") || 0) > {before}',
+        page.wait_for_function(f'Number(document.querySelector(\'.nt-demo[data-demo="train-yours"]\').getAttribute("data-refused") || 0) > {before}',
                                timeout=10000)
         msg = root.locator(".nt-msg.nt-error")
         assert msg.is_visible(), name
@@ -116,7 +116,7 @@ def test_bad_corpora_leave_the_built_model(open_page):
         assert page.evaluate(f"localStorage.getItem('{KEY}')") is None, name
     page.reload(wait_until="load")
     assert page.locator(".nt-model-switch").count() == 0
-    assert page.evaluate("!window.NTData.tiny.yours")
+    assert page.evaluate("!nexttoken.store.get('model').yours")
     clean(page)
 
 
@@ -124,7 +124,7 @@ def test_training_a_new_sentence_moves_the_prediction_and_survives_reload(open_p
     page = open_page("training.html", "file")
     forget(page)
     root, _ = train(page, "\n".join(CONFIG["corpus"] + ["the cow sat on the rug."]))
-    page.wait_for_function('document.querySelector(\'.nt-demo[data-demo="train"]\').getAttribute("data-trained") === "yes"',
+    page.wait_for_function('document.querySelector(\'.nt-demo[data-demo="train-yours"]\').getAttribute("data-trained") === "yes"',
                            timeout=120000)
     probe = root.locator('input[data-role="probe"]')
     probe.fill("the cow sat on the")
@@ -139,23 +139,23 @@ def test_training_a_new_sentence_moves_the_prediction_and_survives_reload(open_p
     assert page.locator('.nt-model-switch[data-active-model="yours"]').count() == 1
     page.goto(page.url.replace("training.html", "attention.html"), wait_until="load")
     assert page.locator('.nt-model-switch[data-active-model="yours"]').count() == 1
-    assert page.evaluate("window.NTData.tiny.yours === true && window.NTData.tiny.config.corpus.includes('the cow sat on the rug.')")
+    assert page.evaluate("nexttoken.store.get('model').yours === true && nexttoken.store.get('model').config.corpus.includes('the cow sat on the rug.')")
     demo(page, "attention")
     # Back to the built model with the switch.
     with page.expect_navigation():
         page.locator(".nt-model-switch input[value=built]").check()
     assert page.locator('.nt-model-switch[data-active-model="built"]').count() == 1
-    assert page.evaluate("!window.NTData.tiny.yours")
+    assert page.evaluate("!nexttoken.store.get('model').yours")
     forget(page)
     clean(page)
 
 
 def test_snapshots_load_only_when_asked(open_page):
     page = open_page("training.html", "file")
-    assert page.evaluate("!window.NTData.snapshots")
-    root = demo(page, "training")
+    assert page.evaluate("!(nexttoken.data && nexttoken.data['tiny-snapshots'])")
+    root = demo(page, "snapshots")
     root.locator('button[data-role="load-snapshots"]').click()
-    page.wait_for_function('document.querySelector(\'.nt-demo[data-demo="training"]\').getAttribute("data-snapshots") === "loaded"')
+    page.wait_for_function('document.querySelector(\'.nt-demo[data-demo="snapshots"]\').getAttribute("data-snapshots") === "loaded"')
     assert root.locator(".nt-loss-col").count() > 0
     clean(page)
 

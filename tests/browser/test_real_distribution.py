@@ -15,7 +15,7 @@ PAGE = "real-models.html"
 
 
 def pct(p: float, digits: int = 1) -> str:
-    """NTUI.pct (docs/js/demos/ui.js)."""
+    """ui.pct (docs/js/ui.js)."""
     v, floor = p * 100, 10 ** -digits
     if 0 < v < floor:
         return f"under {floor:g}%"

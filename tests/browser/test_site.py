@@ -31,7 +31,7 @@ TOK = load_tokenizer(TINY / "tokenizer.json")
 DEMO_PAGES = {
     "one-token": "index.html", "tokenize": "tokens.html", "attention": "attention.html",
     "two-heads": "block.html", "temperature": "sampling.html", "generate": "generation.html",
-    "window": "context.html", "training": "training.html",
+    "context-window": "context.html", "snapshots": "training.html",
 }
 HOSTILE = ["<img src=x onerror=window.__pwned=1>", "😀🐈 emoji", "a" * 500, "the quick zebra jumps", ""]
 
@@ -218,8 +218,8 @@ def test_two_heads_demo_keyboard(open_page):
 
 
 def test_window_demo_slides_past_the_window(open_page):
-    page = open_page(DEMO_PAGES["window"])
-    root = demo(page, "window")
+    page = open_page(DEMO_PAGES["context-window"])
+    root = demo(page, "context-window")
     inp = root.locator("input[data-role=prompt]")
     inp.fill("the cat sat on the mat. the dog")
     inp.press("Enter")
@@ -236,8 +236,8 @@ def test_window_demo_slides_past_the_window(open_page):
 
 
 def test_training_demo_loss_falls(open_page):
-    page = open_page(DEMO_PAGES["training"])
-    root = demo(page, "training")
+    page = open_page(DEMO_PAGES["snapshots"])
+    root = demo(page, "snapshots")
     root.locator('button[data-role="load-snapshots"]').click()  # the snapshots load when asked (issue 11)
     slider = root.locator("input[type=range]").first
     slider.focus()

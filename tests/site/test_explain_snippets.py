@@ -1,4 +1,4 @@
-"""The "reproduce it" snippets that the demos' opened numbers offer (docs/js/demos/explain.js and explain-pass.js) run in
+"""The "reproduce it" snippets that the demos' opened numbers offer (docs/js/explain/lines.js and pass.js) run in
 Python over the site's own weights file and print the number the page's arithmetic ends with.
 
 The samples (every kind: logit, probability with and without temperature and filters, attention score and

@@ -1,14 +1,10 @@
 // Demo: the token embedding table (wte). Pick a token: its nearest tokens by cosine similarity,
 // computed here from the weights (each opens to its arithmetic), and a 2-D map of every row (the first two principal components of
 // the rows, by power iteration on their 8 x 8 covariance), the picked token and its neighbours marked.
-(function () {
+nexttoken.define("demos.embeddings", ["ui", "runtime.active", "runtime.kernels", "explain.lines"], function (ui, active, kernels, lines) {
   "use strict";
-  var U = window.NTUI;
   var NEAR = 5;
-  var SVG = "http://www.w3.org/2000/svg";
-
-  function dot(a, b) { var s = 0; for (var i = 0; i < a.length; i++) s += a[i] * b[i]; return s; }
-  function cosine(a, b) { return dot(a, b) / Math.sqrt(dot(a, a) * dot(b, b)); }
+  var dot = kernels.dot, cosine = kernels.cosine;
 
   // The top `k` principal directions of the rows (centred), by power iteration with deflation.
   function pca(rows, k) {
@@ -34,45 +30,42 @@
     return X.map(function (row) { return dirs.map(function (u) { return dot(row, u); }); });
   }
 
-  U.start("embeddings", function (root, live) {
-    var t = U.tiny();
-    var wte = window.NTData.tiny.weights.wte, V = wte.length;
+  ui.start("embeddings", function (root, live) {
+    var t = active.tiny();
+    var wte = active.data.weights.wte, V = wte.length;
     var names = wte.map(function (_, id) { return t.tk.show(id); });
     var start = names.indexOf(root.getAttribute("data-token") || "·cat");
     var options = names.map(function (nm, id) { return { value: id, label: nm + " (id " + id + ")" }; })
       .sort(function (a, b) { return a.label < b.label ? -1 : 1; });
-    var pick = U.select("Token", options, start < 0 ? 0 : start, function (v) { show(Number(v)); });
-    var nearEl = U.el("div", { class: "nt-output nt-x-host", "aria-live": "polite" });
+    var pick = ui.select("Token", options, start < 0 ? 0 : start, function (v) { show(Number(v)); });
+    var nearEl = ui.el("div", { class: "nt-output nt-x-host", "aria-live": "polite" });
     var xy = pca(wte, 2);
-    var mapEl = U.el("div", { class: "nt-scroll nt-embed-map", tabindex: "0", role: "region", "aria-label": "map of the " + V + " token vectors (scrolls sideways)" });
-    live.appendChild(U.el("div", { class: "nt-controls" }, [pick.wrap]));
+    var mapEl = ui.el("div", { class: "nt-scroll nt-embed-map", tabindex: "0", role: "region", "aria-label": "map of the " + V + " token vectors (scrolls sideways)" });
+    live.appendChild(ui.el("div", { class: "nt-controls" }, [pick.wrap]));
     live.appendChild(nearEl);
     live.appendChild(mapEl);
 
     function show(id) {
       var sims = wte.map(function (row, j) { return j === id ? -Infinity : cosine(wte[id], row); });
-      var near = U.argsort(sims).slice(0, NEAR);
-      U.clear(nearEl);
-      nearEl.appendChild(U.el("p", { class: "nt-small", text: "Nearest " + NEAR + " of the other " + (V - 1) + " tokens to " + names[id] + " by cosine similarity (1 = same direction, 0 = unrelated, −1 = opposite):" }));
-      nearEl.appendChild(U.bars(near.map(function (j) {
-        var text = window.NTX ? window.NTX.button(U.fix(sims[j], 2), function () {
-          return window.NTX.explain.cosine(window.NTData.tiny.weights, id, j, names[id], names[j]);
-        }, { label: "cosine of " + names[id] + " and " + names[j] }) : U.fix(sims[j], 2);
+      var near = ui.argsort(sims).slice(0, NEAR);
+      ui.clear(nearEl);
+      nearEl.appendChild(ui.el("p", { class: "nt-small", text: "Nearest " + NEAR + " of the other " + (V - 1) + " tokens to " + names[id] + " by cosine similarity (1 = same direction, 0 = unrelated, −1 = opposite):" }));
+      nearEl.appendChild(ui.bars(near.map(function (j) {
+        var text = ui.numberButton(ui.fix(sims[j], 2), function () {
+          return lines.cosine(active.data.weights, id, j, names[id], names[j]);
+        }, { label: "cosine of " + names[id] + " and " + names[j] });
         return { label: names[j], value: sims[j], text: text, data: { token: names[j], cos: sims[j] } };
       }), { label: "nearest tokens to " + names[id], axis: { lo: Math.min(0, sims[near[NEAR - 1]]), hi: 1 }, axisLabel: "cosine" }));
       drawMap(id, near);
     }
 
     function drawMap(id, near) {
-      U.clear(mapEl);
+      ui.clear(mapEl);
       var W = 640, H = 400, pad = 28, xs = xy.map(function (p) { return p[0]; }), ys = xy.map(function (p) { return p[1]; });
       var x0 = Math.min.apply(null, xs), x1 = Math.max.apply(null, xs), y0 = Math.min.apply(null, ys), y1 = Math.max.apply(null, ys);
       function X(v) { return pad + (v - x0) / ((x1 - x0) || 1) * (W - 2 * pad); }
       function Y(v) { return H - pad - (v - y0) / ((y1 - y0) || 1) * (H - 2 * pad); }
-      var svg = document.createElementNS(SVG, "svg");
-      svg.setAttribute("viewBox", "0 0 " + W + " " + H);
-      svg.setAttribute("class", "nt-embed-svg");
-      svg.setAttribute("role", "img");
+      var svg = ui.svg("svg", { viewBox: "0 0 " + W + " " + H, class: "nt-embed-svg", role: "img" });
       svg.setAttribute("aria-label", "The " + V + " token vectors projected on their first two principal components; " + names[id] +
         " is marked, with its nearest tokens " + near.map(function (j) { return names[j]; }).join(", ") + ".");
       var isNear = {};
@@ -96,14 +89,12 @@
       });
       xy.forEach(function (p, j) {
         var cls = j === id ? "nt-embed-pick" : isNear[j] ? "nt-embed-near" : "nt-embed-dot";
-        var g = document.createElementNS(SVG, "g");
-        g.setAttribute("class", cls);
-        var c = document.createElementNS(SVG, "circle");
-        c.setAttribute("cx", X(p[0]).toFixed(1)); c.setAttribute("cy", Y(p[1]).toFixed(1)); c.setAttribute("r", j === id ? 6 : 4);
-        var title = document.createElementNS(SVG, "title");
+        var g = ui.svg("g", { class: cls });
+        var c = ui.svg("circle", { cx: X(p[0]).toFixed(1), cy: Y(p[1]).toFixed(1), r: j === id ? 6 : 4 });
+        var title = ui.svg("title");
         title.textContent = names[j] + " (id " + j + ")";
         c.appendChild(title);
-        var label = document.createElementNS(SVG, "text");
+        var label = ui.svg("text");
         var spot = labelled[j];
         if (spot) {
           label.setAttribute("x", (spot.anchor === "start" ? spot.x : spot.anchor === "end" ? spot.x + spot.w : spot.x + spot.w / 2).toFixed(1));
@@ -116,9 +107,9 @@
         svg.appendChild(g);
       });
       mapEl.appendChild(svg);
-      mapEl.appendChild(U.el("p", { class: "nt-hint", text: "Axes: the two directions along which the " + V + " rows vary most (principal components, computed in your browser). Close points have similar rows." }));
+      mapEl.appendChild(ui.el("p", { class: "nt-hint", text: "Axes: the two directions along which the " + V + " rows vary most (principal components, computed in your browser). Close points have similar rows." }));
     }
 
     show(start < 0 ? 0 : start);
   });
-})();
+});

@@ -1,9 +1,9 @@
 // SmolLM2's whole next-token distribution for a prompt the reader picks: every one of the
 // vocabulary's bars on a canvas (the head exact, the tail from rank buckets), temperature, top-k and
-// top-p over it, the logit lens and the first-token weight of every head. Data: NTData.smollm2DistIndex
-// (with the page) and NTData.smollm2Dist[key] (a <script> added on demand: no fetch from file://).
-// Classic script; exposes NT.realDist (the pure maths, for tests) and starts data-demo="real-distribution".
-(function () {
+// top-p over it, the logit lens and the first-token weight of every head. Data: data.smollm2-dist-index
+// (with the page) and data.smollm2-dist-<key> (loaded on demand by nexttoken's loader: no fetch from file://).
+nexttoken.define("demos.real-distribution", ["ui", "runtime.kernels", "runtime.sampling", "data.smollm2-dist-index", "later:data.smollm2-dist-*"],
+  function (ui, kernels, sampling, index, loadPrompt) {
   "use strict";
 
   // Every rank's logit, sorted: the head as stored; a tail bucket's ranks evenly spaced between its
@@ -26,61 +26,22 @@
     return out;
   }
 
-  // Probabilities of the sorted ranks at temperature T (T > 0).
-  function probsAt(logits, max, T) {
-    var n = logits.length, p = new Float64Array(n), z = 0, i;
-    for (i = 0; i < n; i++) { p[i] = Math.exp((logits[i] - max) / T); z += p[i]; }
-    for (i = 0; i < n; i++) p[i] /= z;
-    return p;
-  }
-
-  // Top-k, then top-p on the renormalised survivors (as NT.sampling.filter and Hugging Face do).
-  // k = 0 means no cut, p >= 1 no cut. Returns {kCut, kept, mass}: mass is the survivors' share
-  // of the probability before renormalising.
-  function cuts(p, k, topP) {
-    var n = p.length, kCut = k > 0 && k < n ? k : n, total = 0, i;
-    for (i = 0; i < kCut; i++) total += p[i];
-    var kept = kCut;
-    if (topP < 1) {
-      var cum = 0;
-      kept = kCut;
-      for (i = 0; i < kCut; i++) { cum += p[i] / total; if (cum >= topP) { kept = i + 1; break; } }
-      kept = Math.max(1, kept);
-    }
-    var mass = 0;
-    for (i = 0; i < kept; i++) mass += p[i];
-    if (kept === n) mass = 1;  // no cut: all of it, not a sum's rounding error short of it
-    return { kCut: kCut, kMass: total, kept: kept, mass: mass };
-  }
-
-  window.NT = window.NT || {};
-  window.NT.realDist = { expand: expand, probsAt: probsAt, cuts: cuts };
-
-  if (!window.NTUI) return;
-  var U = window.NTUI, el = U.el;
+  var el = ui.el;
 
   function css(node, name, fallback) {
     var v = getComputedStyle(node).getPropertyValue(name).trim();
     return v || fallback;
   }
 
-  // The folder the index script came from: prompt files sit beside it (works from file:// too).
-  function dataBase() {
-    var s = document.querySelector('script[src*="smollm2-dist-index.js"]');
-    return s ? s.src.replace(/smollm2-dist-index\.js.*$/, "") : "";
-  }
-
   function show(piece) { return piece.replace(/ /g, "·").replace(/\n/g, "↵"); }
 
-  U.start("real-distribution", function (root, live) {
-    var index = window.NTData && window.NTData.smollm2DistIndex;
-    if (!index) throw new Error("SmolLM2's prompt list (js/data/smollm2-dist-index.js) did not load");
+  ui.start("real-distribution", function (root, live) {
     var q = index.quantisation;
     var state = { key: root.getAttribute("data-prompt") || index.prompts[0].key, T: 1, k: 0, p: 1, log: false, cursor: 0 };
     var d = null, logits = null, probs = null, cut = null;
-    var msg = U.message();
+    var msg = ui.message();
 
-    var pick = U.select("Prompt", index.prompts.map(function (pr) {
+    var pick = ui.select("Prompt", index.prompts.map(function (pr) {
       return { value: pr.key, label: (pr.chat ? "[chat template] " : "") + pr.text.replace(/\n/g, " ↵ ") };
     }), state.key, function (v) { state.key = v; load(); });
     var shape = el("p", { class: "nt-note" });
@@ -89,10 +50,10 @@
       text: "Measured on " + index.weights_file + ": a " + q.bits + "-bit quantised file (" + q.file_type +
         "), de-quantised and run in " + index.compute_dtype + "." });
 
-    var tSlider = U.slider("Temperature", 0.1, 3, 0.05, 1, function (v) { state.T = v; recompute(); }, function (v) { return v.toFixed(2); });
-    var kSlider = U.slider("Top-k (0 = off)", 0, 2000, 1, 0, function (v) { state.k = v; update(); }, function (v) { return v ? String(v) : "off"; });
-    var pSlider = U.slider("Top-p", 0.05, 1, 0.01, 1, function (v) { state.p = v; update(); }, function (v) { return v >= 1 ? "off" : v.toFixed(2); });
-    var scale = U.radios("Scale", [{ value: "lin", label: "linear" }, { value: "log", label: "log (rank and probability)" }], "lin",
+    var tSlider = ui.slider("Temperature", 0.1, 3, 0.05, 1, function (v) { state.T = v; recompute(); }, function (v) { return v.toFixed(2); });
+    var kSlider = ui.slider("Top-k (0 = off)", 0, 2000, 1, 0, function (v) { state.k = v; update(); }, function (v) { return v ? String(v) : "off"; });
+    var pSlider = ui.slider("Top-p", 0.05, 1, 0.01, 1, function (v) { state.p = v; update(); }, function (v) { return v >= 1 ? "off" : v.toFixed(2); });
+    var scale = ui.radios("Scale", [{ value: "lin", label: "linear" }, { value: "log", label: "log (rank and probability)" }], "lin",
       function (v) { state.log = v === "log"; draw(); });
     var survivors = el("p", { class: "nt-survivors", "data-role": "survivors", "aria-live": "polite" });
     var canvas = el("canvas", { class: "nt-dist-canvas", tabindex: "0", role: "img",
@@ -110,26 +71,18 @@
     live.appendChild(tokensLine);
     live.appendChild(provenance);
     live.appendChild(msg.node);
-    live.appendChild(U.section("All the bars", [el("div", { class: "nt-controls" }, [tSlider.wrap, kSlider.wrap, pSlider.wrap, scale]),
+    live.appendChild(ui.section("All the bars", [el("div", { class: "nt-controls" }, [tSlider.wrap, kSlider.wrap, pSlider.wrap, scale]),
       survivors, canvas, axes, readout]));
-    live.appendChild(U.section("Logit lens: each layer's guess", [lensBox]));
-    live.appendChild(U.section("Every head's weight on the first token", [headsBox]));
+    live.appendChild(ui.section("Logit lens: each layer's guess", [lensBox]));
+    live.appendChild(ui.section("Every head's weight on the first token", [headsBox]));
 
     function load() {
       msg.clear();
       var entry = index.prompts.filter(function (pr) { return pr.key === state.key; })[0];
-      var have = window.NTData.smollm2Dist && window.NTData.smollm2Dist[state.key];
-      if (have) { setData(have); return; }
       root.removeAttribute("data-loaded");
-      var s = document.createElement("script");
-      s.src = dataBase() + entry.file;
-      s.onload = function () {
-        var got = window.NTData.smollm2Dist && window.NTData.smollm2Dist[entry.key];
-        if (!got) { msg.show("The data file " + entry.file + " loaded but held no data for this prompt.", "error"); return; }
+      loadPrompt(entry.file.replace(/^smollm2-dist-|\.js$/g, "")).then(function (got) {
         if (state.key === entry.key) setData(got);
-      };
-      s.onerror = function () { msg.show("Could not load " + entry.file + " (is the js/data folder beside this page?).", "error"); };
-      document.body.appendChild(s);
+      }, function (err) { msg.show(err.message + " (is the js/data folder beside this page?).", "error"); });
     }
 
     function setData(data) {
@@ -146,15 +99,15 @@
 
     function recompute() {
       if (!d) return;
-      probs = probsAt(logits, d.max_logit, state.T);
+      probs = kernels.softmax(logits, 0, logits.length, new Float64Array(logits.length), 0, state.T);
       update();
     }
 
     function update() {
       if (!d) return;
-      cut = cuts(probs, state.k, state.p);
-      survivors.textContent = cut.kept + " of " + d.vocab_size + " tokens survive, holding " + U.pct(cut.mass, 1) +
-        " of the probability; the other " + (d.vocab_size - cut.kept) + " hold " + U.pct(1 - cut.mass, 1) + ".";
+      cut = sampling.cut(probs, state.k, state.p);
+      survivors.textContent = cut.kept + " of " + d.vocab_size + " tokens survive, holding " + ui.pct(cut.mass, 1) +
+        " of the probability; the other " + (d.vocab_size - cut.kept) + " hold " + ui.pct(1 - cut.mass, 1) + ".";
       draw();
       report();
     }
@@ -206,8 +159,7 @@
         var every = Math.ceil(out.length / 5);
         return out.filter(function (_, i) { return (out.length - 1 - i) % every === 0; });
       }
-      var mag = Math.pow(10, Math.floor(Math.log10(top))), step = [1, 2, 5, 10].map(function (m) { return m * mag; })
-        .filter(function (st) { return top / st <= 5; })[0] || 10 * mag;
+      var step = ui.tickStep(top, 5);
       var digits = Math.max(0, -Math.floor(Math.log10(step * 100) + 1e-9));
       for (var i = 0; i * step <= top * (1 + 1e-9); i++) out.push([i * step, (i * step * 100).toFixed(digits) + "%"]);
       return out;
@@ -286,7 +238,7 @@
         g.setLineDash([4 * dpr, 3 * dpr]);
         g.beginPath(); g.moveTo(cx, box.y0); g.lineTo(cx, box.y1); g.stroke();
         g.setLineDash([]);
-        var text = c[1] + ": " + U.pct(c[2], 1) + " | " + U.pct(1 - c[2], 1);
+        var text = c[1] + ": " + ui.pct(c[2], 1) + " | " + ui.pct(1 - c[2], 1);
         var tw = g.measureText(text).width;
         g.fillText(text, Math.min(cx + 3 * dpr, W - tw - 2 * dpr), box.y0 + (10 + 14 * i) * dpr);
       });
@@ -298,11 +250,11 @@
     function report() {
       var r = state.cursor, n = d.head.pieces.length, text;
       if (r < n) {
-        text = "Rank " + (r + 1) + ": “" + show(d.head.pieces[r]) + "”, " + U.pct(probs[r], 2) + ".";
+        text = "Rank " + (r + 1) + ": “" + show(d.head.pieces[r]) + "”, " + ui.pct(probs[r], 2) + ".";
       } else {
         var b = d.tail.buckets.filter(function (bk) { return r >= bk.start && r < bk.start + bk.count; })[0];
         text = "Rank " + (r + 1) + ": one of the tokens of ranks " + (b.start + 1) + " to " + (b.start + b.count) +
-          " (kept as a summary, not by name), about " + U.pct(probs[r], 4) + " each.";
+          " (kept as a summary, not by name), about " + ui.pct(probs[r], 4) + " each.";
       }
       text += r < cut.kept ? " It survives the cuts." : " It is cut.";
       readout.textContent = text;
@@ -337,21 +289,21 @@
       d.lens.forEach(function (row) {
         var tr = el("tr", null, [el("th", { scope: "row", text: row.layer === 0 ? "embedding" : "layer " + row.layer })]);
         row.pieces.forEach(function (piece, i) {
-          tr.appendChild(el("td", null, [el("code", { text: show(piece) }), " " + U.pct(row.probs[i], 1)]));
+          tr.appendChild(el("td", null, [el("code", { text: show(piece) }), " " + ui.pct(row.probs[i], 1)]));
         });
         body.appendChild(tr);
       });
-      U.clear(lensBox).appendChild(el("table", { class: "nt-table" }, [el("thead", null, [head]), body]));
+      ui.clear(lensBox).appendChild(el("table", { class: "nt-table" }, [el("thead", null, [head]), body]));
     }
 
     function renderHeads() {
-      U.clear(headsBox);
+      ui.clear(headsBox);
       var sinks = 0;
       d.attention.layers.forEach(function (layer, l) {
         layer.first.forEach(function (w) { if (w > index.sink_threshold) sinks += 1; });
         var row = el("div", { class: "nt-head-row" }, [
           el("span", { class: "nt-head-label", text: "layer " + (l + 1) }),
-          U.strip(layer.first, "layer " + (l + 1) + ", heads 1 to " + layer.first.length + ", weight on “" + show(d.tokens[0]) + "”", { digits: 2 })]);
+          ui.strip(layer.first, "layer " + (l + 1) + ", heads 1 to " + layer.first.length + ", weight on “" + show(d.tokens[0]) + "”", { digits: 2 })]);
         // one line per layer: the label in a fixed column so the strips line up
         row.style.display = "flex";
         row.style.gap = "0.5em";
@@ -359,10 +311,10 @@
         headsBox.appendChild(row);
       });
       headsBox.insertBefore(el("p", { class: "nt-note", "data-role": "sinks",
-        text: sinks + " of " + d.attention.n_layer * d.attention.n_head + " heads put more than " + U.pct(index.sink_threshold, 0) + " of their weight on the first token (“" +
+        text: sinks + " of " + d.attention.n_layer * d.attention.n_head + " heads put more than " + ui.pct(index.sink_threshold, 0) + " of their weight on the first token (“" +
           show(d.tokens[0]) + "”)." }), headsBox.firstChild);
     }
 
     load();
   });
-})();
+});

@@ -2,34 +2,31 @@
 // Beside each other: the probabilities before temperature (T = 1), after T and the filters (each
 // opens to exp(logit/T)/Σ), and a histogram of 1,000 seeded draws. A 0-1 ruler split by cumulative
 // probability shows where the draw's u fell.
-(function () {
+nexttoken.define("demos.temperature", ["ui", "runtime.active", "runtime.model", "runtime.sampling", "explain.pass"], function (ui, active, model, sampling, pass) {
   "use strict";
-  var U = window.NTUI;
   var SHOW = 12;
 
-  U.start("temperature", function (root, live) {
-    var t = U.tiny();
+  ui.start("temperature", function (root, live) {
+    var t = active.tiny(model);
     var m = t.model;
-    var S = window.NT.sampling;
-    if (!m || !S) throw new Error("the model or sampling script did not load");
     var V = m.config.vocab_size;
     var st = { T: 1, topK: 0, topP: 1, seed: 1, logits: null };
-    var msg = U.message();
-    var warn = U.message();
-    var prompt = U.textInput("Prompt", root.getAttribute("data-prompt") || "the cat", function () { compute(); });
-    var tS = U.slider("Temperature T", 0, 2, 0.05, 1, function (v) { st.T = v; hist = null; render(); }, function (v) { return v === 0 ? "0 (greedy)" : v.toFixed(2); });
-    var kS = U.slider("top-k", 0, V, 1, 0, function (v) { st.topK = v; hist = null; render(); }, function (v) { return v === 0 ? "off" : String(v); });
-    var pS = U.slider("top-p", 0.05, 1, 0.05, 1, function (v) { st.topP = v; hist = null; render(); }, function (v) { return v >= 1 ? "1 (off)" : v.toFixed(2); });
-    var seedIn = U.el("input", { type: "number", min: "0", max: "1000000", step: "1", value: "1", class: "nt-input nt-seed", "data-role": "seed" });
+    var msg = ui.message();
+    var warn = ui.message();
+    var prompt = ui.textInput("Prompt", root.getAttribute("data-prompt") || "the cat", function () { compute(); });
+    var tS = ui.slider("Temperature T", 0, 2, 0.05, 1, function (v) { st.T = v; hist = null; render(); }, function (v) { return v === 0 ? "0 (greedy)" : v.toFixed(2); });
+    var kS = ui.slider("top-k", 0, V, 1, 0, function (v) { st.topK = v; hist = null; render(); }, function (v) { return v === 0 ? "off" : String(v); });
+    var pS = ui.slider("top-p", 0.05, 1, 0.05, 1, function (v) { st.topP = v; hist = null; render(); }, function (v) { return v >= 1 ? "1 (off)" : v.toFixed(2); });
+    var seedIn = ui.el("input", { type: "number", min: "0", max: "1000000", step: "1", value: "1", class: "nt-input nt-seed", "data-role": "seed" });
     seedIn.addEventListener("change", function () { draw(false); });
-    var drawBtn = U.button("Draw", function () { draw(true); }, { primary: true });
-    var manyBtn = U.button("Sample 1,000 times", function () { drawMany(); });
+    var drawBtn = ui.button("Draw", function () { draw(true); }, { primary: true });
+    var manyBtn = ui.button("Sample 1,000 times", function () { drawMany(); });
     var hist = null;  // counts of the last 1,000 draws, for the current settings
-    var barsEl = U.el("div", { class: "nt-output", "aria-live": "polite" });
-    var pickEl = U.el("p", { class: "nt-pick", "aria-live": "polite" });
-    var ruler = U.el("div", { class: "nt-ruler-wrap" });
-    live.appendChild(U.el("div", { class: "nt-controls" }, [prompt.wrap, tS.wrap, kS.wrap, pS.wrap]));
-    live.appendChild(U.el("div", { class: "nt-controls nt-buttons" }, [U.field("Seed", seedIn), drawBtn, manyBtn]));
+    var barsEl = ui.el("div", { class: "nt-output", "aria-live": "polite" });
+    var pickEl = ui.el("p", { class: "nt-pick", "aria-live": "polite" });
+    var ruler = ui.el("div", { class: "nt-ruler-wrap" });
+    live.appendChild(ui.el("div", { class: "nt-controls" }, [prompt.wrap, tS.wrap, kS.wrap, pS.wrap]));
+    live.appendChild(ui.el("div", { class: "nt-controls nt-buttons" }, [ui.field("Seed", seedIn), drawBtn, manyBtn]));
     live.appendChild(msg.node);
     live.appendChild(warn.node);
     live.appendChild(barsEl);
@@ -38,7 +35,7 @@
 
     // Both draw buttons act on the same logits, so one note says why they cannot.
     function why(text) {
-      U.setDisabled(drawBtn, text);
+      ui.setDisabled(drawBtn, text);
       manyBtn.disabled = !!text;
       manyBtn.setAttribute("aria-describedby", drawBtn.getAttribute("aria-describedby"));
     }
@@ -48,28 +45,28 @@
     function compute() {
       msg.clear();
       st.logits = null;
-      var r = U.encodePrompt(prompt.input.value);
+      var r = active.encodePrompt(prompt.input.value);
       hist = null;
       if (!r.ok) {
-        msg.show(r.message, "error"); U.clear(barsEl); U.clear(ruler); pickEl.textContent = "";
+        msg.show(r.message, "error"); ui.clear(barsEl); ui.clear(ruler); pickEl.textContent = "";
         why("Nothing to draw from: fix the prompt first.");
         return;
       }
       if (r.note) msg.show(r.note, "info");
       var tr = m.forward(r.ids);
-      st.ids = r.ids;
+      st.explain = pass.of({ trace: tr, ids: r.ids, config: m.config, weights: active.data.weights, show: t.tk.show });
       st.logits = tr.logits[r.ids.length - 1];
       why("");
       render();
     }
 
     function filtered() {
-      var v = S.validate(opts(), V);
+      var v = sampling.validate(opts(), V);
       warn.clear();
       if (v.warnings && v.warnings.length) warn.show(v.warnings.join(" "), "warn");
       var o = v.opts;
-      var probs = S.softmax(st.logits, o.temperature);
-      var f = S.filter(probs, { topK: o.topK, topP: o.topP });
+      var probs = sampling.softmax(st.logits, o.temperature);
+      var f = sampling.filter(probs, { topK: o.topK, topP: o.topP });
       return { probs: probs, f: f, o: o };
     }
 
@@ -78,30 +75,29 @@
       var x = filtered();
       var keep = {};
       (x.f.kept || []).forEach(function (id) { keep[id] = true; });
-      var order = U.argsort(x.probs).slice(0, SHOW);
-      var before = S.softmax(st.logits, 1);
+      var order = ui.argsort(x.probs).slice(0, SHOW);
+      var before = sampling.softmax(st.logits, 1);
       var kept = x.f.kept || [];
-      var cfg = m.config, X = window.NTX.explain, T = x.o.temperature, last = st.ids.length - 1;
-      U.clear(barsEl);
-      U.clear(ruler);
+      var T = x.o.temperature;
+      ui.clear(barsEl);
+      ui.clear(ruler);
       pickEl.textContent = "";
-      barsEl.appendChild(U.el("p", { class: "nt-small", text: "Top " + SHOW + " of " + V + " tokens; " + kept.length + " kept by the filters." }));
-      var lanes = U.el("div", { class: "nt-lanes nt-lanes-3" });
-      lanes.appendChild(U.el("div", { class: "nt-lane" }, [U.el("p", { class: "nt-lane-title", text: "Before temperature (T = 1)" }),
-        U.bars(order.map(function (id) { return { label: t.tk.show(id), value: before[id], text: U.pct(before[id]), cls: "nt-bar-before" }; }),
+      barsEl.appendChild(ui.el("p", { class: "nt-small", text: "Top " + SHOW + " of " + V + " tokens; " + kept.length + " kept by the filters." }));
+      var lanes = ui.el("div", { class: "nt-lanes nt-lanes-3" });
+      lanes.appendChild(ui.el("div", { class: "nt-lane" }, [ui.el("p", { class: "nt-lane-title", text: "Before temperature (T = 1)" }),
+        ui.bars(order.map(function (id) { return { label: t.tk.show(id), value: before[id], text: ui.pct(before[id]), cls: "nt-bar-before" }; }),
           { label: "probabilities at T = 1, no filters" })]));
-      lanes.appendChild(U.el("div", { class: "nt-lane" }, [U.el("p", { class: "nt-lane-title", text: "After T = " + (T === 0 ? "0 (greedy)" : T) + " and the filters" }),
-        U.bars(order.map(function (id, rank) {
+      lanes.appendChild(ui.el("div", { class: "nt-lane" }, [ui.el("p", { class: "nt-lane-title", text: "After T = " + (T === 0 ? "0 (greedy)" : T) + " and the filters" }),
+        ui.bars(order.map(function (id, rank) {
           var k = !!keep[id];
           var p = k ? x.f.probs[id] : 0;
-          var text = !k ? "cut" : T === 0 ? U.pct(p) : window.NTX.button(U.pct(p), function () {
-            return X.prob(cfg, st.ids, st.logits, id, t.tk.show(id), T, kept, last); }, { label: "probability of " + t.tk.show(id) });
+          var text = !k ? "cut" : T === 0 ? ui.pct(p) : ui.numberButton(ui.pct(p), function () { return st.explain.prob(id, T, kept); }, { label: "probability of " + t.tk.show(id) });
           return { label: t.tk.show(id), value: p, text: text, rowCls: k ? "" : "nt-cut",
             data: { token: t.tk.show(id), prob: p, rank: rank } };
         }), { label: "probabilities after temperature and filters" })]));
       if (hist) {
-        lanes.appendChild(U.el("div", { class: "nt-lane", "data-hist": "" }, [U.el("p", { class: "nt-lane-title", text: "1,000 draws (seeds " + hist.seed + " to " + (hist.seed + 999) + ")" }),
-          U.bars(order.map(function (id) {
+        lanes.appendChild(ui.el("div", { class: "nt-lane", "data-hist": "" }, [ui.el("p", { class: "nt-lane-title", text: "1,000 draws (seeds " + hist.seed + " to " + (hist.seed + 999) + ")" }),
+          ui.bars(order.map(function (id) {
             return { label: t.tk.show(id), value: (hist.counts[id] || 0) / 1000, text: String(hist.counts[id] || 0), cls: "nt-bar-hist", data: { count: hist.counts[id] || 0 } };
           }), { label: "how often each token was drawn in 1,000 draws" })]));
       }
@@ -110,27 +106,27 @@
 
     // The rule of the draw: u in [0, 1) falls in one token's stretch of the cumulative probabilities.
     function drawRuler(res) {
-      U.clear(ruler);
-      var bar = U.el("div", { class: "nt-ruler", role: "img" }), cum = 0, hit = null;
+      ui.clear(ruler);
+      var bar = ui.el("div", { class: "nt-ruler", role: "img" }), cum = 0, hit = null;
       res.kept.forEach(function (id, k) {
         var p = res.probs[id];
-        var seg = U.el("span", { class: "nt-ruler-seg" + (id === res.id ? " nt-ruler-hit" : "") + (k % 2 ? " nt-ruler-odd" : ""),
+        var seg = ui.el("span", { class: "nt-ruler-seg" + (id === res.id ? " nt-ruler-hit" : "") + (k % 2 ? " nt-ruler-odd" : ""),
           title: t.tk.show(id) + ": " + cum.toFixed(3) + " to " + (cum + p).toFixed(3) },
-          p > 0.06 ? [U.el("span", { class: "nt-ruler-tok", text: t.tk.show(id) })] : []);
+          p > 0.06 ? [ui.el("span", { class: "nt-ruler-tok", text: t.tk.show(id) })] : []);
         seg.style.left = (cum * 100).toFixed(3) + "%";
         seg.style.width = (p * 100).toFixed(3) + "%";
         if (id === res.id) hit = [cum, cum + p];
         bar.appendChild(seg);
         cum += p;
       });
-      var mark = U.el("span", { class: "nt-ruler-u", "data-u": res.u }, [U.el("span", { class: "nt-ruler-u-label", text: "u = " + res.u.toFixed(3) })]);
+      var mark = ui.el("span", { class: "nt-ruler-u", "data-u": res.u }, [ui.el("span", { class: "nt-ruler-u-label", text: "u = " + res.u.toFixed(3) })]);
       mark.style.left = (res.u * 100).toFixed(3) + "%";
       bar.appendChild(mark);
       bar.setAttribute("aria-label", "Ruler from 0 to 1 split by cumulative probability; u = " + res.u.toFixed(3) + " falls in " + t.tk.show(res.id) +
         "'s stretch" + (hit ? ", " + hit[0].toFixed(3) + " to " + hit[1].toFixed(3) : "") + ".");
-      ruler.appendChild(U.el("p", { class: "nt-small", text: "The draw: the kept tokens' probabilities laid end to end from 0 to 1; the token whose stretch holds u is the pick." }));
+      ruler.appendChild(ui.el("p", { class: "nt-small", text: "The draw: the kept tokens' probabilities laid end to end from 0 to 1; the token whose stretch holds u is the pick." }));
       ruler.appendChild(bar);
-      ruler.appendChild(U.el("p", { class: "nt-ruler-scale", "aria-hidden": "true" }, [U.el("span", { text: "0" }), U.el("span", { text: "0.5" }), U.el("span", { text: "1" })]));
+      ruler.appendChild(ui.el("p", { class: "nt-ruler-scale", "aria-hidden": "true" }, [ui.el("span", { text: "0" }), ui.el("span", { text: "0.5" }), ui.el("span", { text: "1" })]));
     }
 
     function seedValue() {
@@ -142,11 +138,11 @@
     function draw(advance) {
       if (!st.logits) return;
       var seed = seedValue();
-      var res = S.sample(st.logits, { temperature: S.validate(opts(), V).opts.temperature, topK: opts().topK, topP: opts().topP, seed: seed });
-      U.clear(pickEl);
+      var res = sampling.sample(st.logits, { temperature: sampling.validate(opts(), V).opts.temperature, topK: opts().topK, topP: opts().topP, seed: seed });
+      ui.clear(pickEl);
       pickEl.appendChild(document.createTextNode("Seed " + seed + ": u = " + (res.u === undefined ? "–" : Number(res.u).toFixed(3)) + " → pick "));
-      pickEl.appendChild(U.el("code", { class: "nt-pick-token", "data-id": res.id, text: t.tk.show(res.id) }));
-      pickEl.appendChild(document.createTextNode(" (" + U.pct(res.probs[res.id]) + ")"));
+      pickEl.appendChild(ui.el("code", { class: "nt-pick-token", "data-id": res.id, text: t.tk.show(res.id) }));
+      pickEl.appendChild(document.createTextNode(" (" + ui.pct(res.probs[res.id]) + ")"));
       drawRuler(res);
       if (advance) seedIn.value = String(seed + 1);
     }
@@ -154,9 +150,9 @@
     // 1,000 draws with seeds seed .. seed+999: the same settings and seeds give the same counts.
     function drawMany() {
       if (!st.logits) return;
-      var seed = seedValue(), counts = {}, o = opts(), T = S.validate(o, V).opts.temperature;
+      var seed = seedValue(), counts = {}, o = opts(), T = sampling.validate(o, V).opts.temperature;
       for (var k = 0; k < 1000; k++) {
-        var id = S.sample(st.logits, { temperature: T, topK: o.topK, topP: o.topP, seed: seed + k }).id;
+        var id = sampling.sample(st.logits, { temperature: T, topK: o.topK, topP: o.topP, seed: seed + k }).id;
         counts[id] = (counts[id] || 0) + 1;
       }
       hist = { seed: seed, counts: counts };
@@ -165,4 +161,4 @@
 
     compute();
   });
-})();
+});

@@ -4,37 +4,35 @@
 // whose score and weight open to their arithmetic. Below, the rest of the attention half of the block
 // at the last position: each head's output (weights · V), the two side by side, the output
 // projection c_proj, and the residual add.
-(function () {
+nexttoken.define("demos.two-heads", ["ui", "store", "runtime.active", "runtime.model", "explain.pass"], function (ui, store, active, model, pass) {
   "use strict";
-  var U = window.NTUI;
 
-  U.start("two-heads", function (root, live) {
-    var t = U.tiny();
+  ui.start("two-heads", function (root, live) {
+    var t = active.tiny(model);
     var m = t.model;
-    if (!m) throw new Error("the model script did not load");
-    var msg = U.message();
-    var prompt = U.textInput("Prompt", root.getAttribute("data-prompt") || "the cat sat on the", function () { run(); });
-    var maps = U.el("div", { class: "nt-lanes" });
-    var rest = U.el("div", { class: "nt-x-host nt-block-rest" });
-    live.appendChild(U.el("div", { class: "nt-controls" }, [prompt.wrap]));
+    var msg = ui.message();
+    var prompt = ui.textInput("Prompt", root.getAttribute("data-prompt") || "the cat sat on the", function () { run(); });
+    var maps = ui.el("div", { class: "nt-lanes" });
+    var rest = ui.el("div", { class: "nt-x-host nt-block-rest" });
+    live.appendChild(ui.el("div", { class: "nt-controls" }, [prompt.wrap]));
     live.appendChild(msg.node);
     live.appendChild(maps);
     live.appendChild(rest);
-    var X = window.NTX.explain, cfg = m.config, tr = null, ids = null;
+    var explain = null, tr = null;
     var cursor = { i: 0, j: 0 };
 
     function run() {
       msg.clear();
-      U.clear(maps);
-      U.clear(rest);
-      var r = U.encodePrompt(prompt.input.value);
+      ui.clear(maps);
+      ui.clear(rest);
+      var r = active.encodePrompt(prompt.input.value);
       if (!r.ok) { msg.show(r.message, "error"); return; }
       if (r.note) msg.show(r.note, "info");
-      tr = m.forward(r.ids, { knockout: window.NT.knockoutState || null });
+      tr = m.forward(r.ids, { knockout: store.get("knockout") || null });
       var off = tr.knockout.heads.map(function (o, h) { return o ? "head " + (h + 1) : null; }).filter(Boolean);
       if (tr.knockout.mlp) off.push("the MLP");
       if (off.length) msg.show("Switched off by the knock-out below: " + off.join(" and ") + " (output set to zero).", "info");
-      ids = r.ids;
+      explain = pass.of({ trace: tr, ids: r.ids, config: m.config, weights: active.data.weights, show: t.tk.show });
       var n = r.ids.length;
       cursor = { i: n - 1, j: 0 };
       var W = tr.h[0].attn_weights;
@@ -47,23 +45,22 @@
       var B = tr.h[0], t = tokens.length - 1, joined = [];
       B.head_out.forEach(function (ho) { joined = joined.concat(ho[t]); });
       var rows = B.head_out.map(function (ho, hd) {
-        return ["head " + (hd + 1) + " output (weights · V)", ho[t], function (d) { return function () { return X.mix(cfg, tr, ids, 0, hd, t, d); }; }];
+        return ["head " + (hd + 1) + " output (weights · V)", ho[t], function (d) { return function () { return explain.mix(0, hd, t, d); }; }];
       }).concat([
         ["joined: the heads side by side", joined, null],
-        ["c_proj(joined): attention output", B.attn_out[t], function (c) { return function () { return X.proj(cfg, tr, window.NTData.tiny.weights, ids, 0, t, c); }; }],
+        ["c_proj(joined): attention output", B.attn_out[t], function (c) { return function () { return explain.proj(0, t, c); }; }],
         ["+ input x (the residual)", tr.x[t], null],
-        ["= after attention", B.resid_mid[t], function (c) { return function () {
-          return X.residual(cfg, ids, [["input", tr.x[t]], ["attention", B.attn_out[t]]], c, B.resid_mid[t][c], "After attention", "tr[\"h\"][0][\"resid_mid\"][" + t + "]"); }; }]]);
-      var top = U.maxAbs(rows.map(function (r) { return r[1]; }));
-      var grid = U.el("div", { class: "nt-vecgrid nt-vecgrid-2" });
+        ["= after attention", B.resid_mid[t], function (c) { return function () { return explain.residual(0, "resid_mid", t, c); }; }]]);
+      var top = ui.maxAbs(rows.map(function (r) { return r[1]; }));
+      var grid = ui.el("div", { class: "nt-vecgrid nt-vecgrid-2" });
       rows.forEach(function (r) {
-        grid.appendChild(U.el("span", { text: r[0] }));
-        grid.appendChild(U.strip(r[1], r[0], r[2] ? { top: top, explain: r[2] } : { top: top }));
+        grid.appendChild(ui.el("span", { text: r[0] }));
+        grid.appendChild(ui.strip(r[1], r[0], r[2] ? { top: top, explain: r[2] } : { top: top }));
       });
-      rest.appendChild(U.el("p", { class: "nt-lane-title", text: "The rest of attention, at the last position (" + tokens[t] + ")" }));
-      rest.appendChild(U.legend(top, "colour scale"));
-      rest.appendChild(U.el("div", { class: "nt-scroll" }, [grid]));
-      rest.appendChild(U.el("p", { class: "nt-hint", text: "Open a cell of a head's output, of c_proj or of the sum to see its arithmetic." }));
+      rest.appendChild(ui.el("p", { class: "nt-lane-title", text: "The rest of attention, at the last position (" + tokens[t] + ")" }));
+      rest.appendChild(ui.legend(top, "colour scale"));
+      rest.appendChild(ui.el("div", { class: "nt-scroll" }, [grid]));
+      rest.appendChild(ui.el("p", { class: "nt-hint", text: "Open a cell of a head's output, of c_proj or of the sum to see its arithmetic." }));
     }
 
     function heatmap(w, hd, tokens) {
@@ -71,23 +68,23 @@
       // The readout's two numbers are buttons made once, relabelled as the cursor moves (a keyboard
       // reader keeps its place); each opens the arithmetic of the cell under the cursor.
       var here = { i: 0, j: 0 };
-      var readText = U.el("span");
-      var weightBtn = window.NTX.button("", function () { return X.weight(cfg, tr, ids, 0, hd, here.i, here.j); }, { label: "weight" });
-      var scoreBtn = window.NTX.button("", function () { return X.score(cfg, tr, ids, 0, hd, here.i, here.j); }, { label: "score" });
-      var readout = U.el("p", { class: "nt-readout", "aria-live": "polite" }, [readText, weightBtn, ", score ", scoreBtn, "."]);
-      var grid = U.el("div", { class: "nt-heat", role: "grid", tabindex: "0",
+      var readText = ui.el("span");
+      var weightBtn = ui.numberButton("", function () { return explain.weight(0, hd, here.i, here.j); }, { label: "weight" });
+      var scoreBtn = ui.numberButton("", function () { return explain.score(0, hd, here.i, here.j); }, { label: "score" });
+      var readout = ui.el("p", { class: "nt-readout", "aria-live": "polite" }, [readText, weightBtn, ", score ", scoreBtn, "."]);
+      var grid = ui.el("div", { class: "nt-heat", role: "grid", tabindex: "0",
         "aria-label": "Head " + (hd + 1) + " attention weights; use the arrow keys to move between cells" });
       grid.style.setProperty("--n", n + 1);
-      grid.appendChild(U.el("span", { class: "nt-heat-corner", "aria-hidden": "true" }));
-      tokens.forEach(function (tok) { grid.appendChild(U.el("code", { class: "nt-heat-col", "aria-hidden": "true", text: tok })); });
+      grid.appendChild(ui.el("span", { class: "nt-heat-corner", "aria-hidden": "true" }));
+      tokens.forEach(function (tok) { grid.appendChild(ui.el("code", { class: "nt-heat-col", "aria-hidden": "true", text: tok })); });
       var cells = [];
       for (var i = 0; i < n; i++) {
-        grid.appendChild(U.el("code", { class: "nt-heat-row", "aria-hidden": "true", text: tokens[i] }));
+        grid.appendChild(ui.el("code", { class: "nt-heat-row", "aria-hidden": "true", text: tokens[i] }));
         cells.push([]);
         for (var j = 0; j < n; j++) {
           var masked = j > i;
-          var c = U.el("span", { class: "nt-heat-cell" + (masked ? " nt-masked" : ""), "data-i": i, "data-j": j,
-            title: masked ? "masked" : tokens[i] + " → " + tokens[j] + ": " + U.pct(w[i][j]) });
+          var c = ui.el("span", { class: "nt-heat-cell" + (masked ? " nt-masked" : ""), "data-i": i, "data-j": j,
+            title: masked ? "masked" : tokens[i] + " → " + tokens[j] + ": " + ui.pct(w[i][j]) });
           if (!masked) c.style.setProperty("--a", w[i][j].toFixed(4));
           (function (ii, jj) { c.addEventListener("click", function () { move(ii, jj); grid.focus(); }); })(i, j);
           cells[i].push(c);
@@ -101,10 +98,10 @@
         here = { i: i, j: j };
         cells.forEach(function (row) { row.forEach(function (c) { c.classList.remove("nt-cursor"); }); });
         cells[i][j].classList.add("nt-cursor");
-        readText.textContent = "Head " + (hd + 1) + ": position " + i + " (" + tokens[i] + ") gives " + U.pct(w[i][j]) +
+        readText.textContent = "Head " + (hd + 1) + ": position " + i + " (" + tokens[i] + ") gives " + ui.pct(w[i][j]) +
           " of its attention to position " + j + " (" + tokens[j] + "). Weight ";
-        window.NTX.relabel(weightBtn, U.pct(w[i][j]));
-        window.NTX.relabel(scoreBtn, U.fix(tr.h[0].scores[hd][i][j], 2));
+        ui.relabel(weightBtn, ui.pct(w[i][j]));
+        ui.relabel(scoreBtn, ui.fix(tr.h[0].scores[hd][i][j], 2));
       }
       grid.addEventListener("keydown", function (e) {
         var k = e.key, i = cursor.i, j = cursor.j;
@@ -119,16 +116,16 @@
       grid.addEventListener("focus", function () { move(cursor.i, cursor.j); });
       var top = 0;
       w[n - 1].forEach(function (x, j) { if (x > w[n - 1][top]) top = j; });
-      var lane = U.el("div", { class: "nt-lane", "data-head": hd }, [
-        U.el("p", { class: "nt-lane-title", text: "Head " + (hd + 1) }),
-        U.el("div", { class: "nt-heat-wrap" }, [grid]),
-        U.el("p", { class: "nt-small", text: "The last token (" + tokens[n - 1] + ") looks most at " + tokens[top] + " (" + U.pct(w[n - 1][top]) + ")." }),
+      var lane = ui.el("div", { class: "nt-lane", "data-head": hd }, [
+        ui.el("p", { class: "nt-lane-title", text: "Head " + (hd + 1) }),
+        ui.el("div", { class: "nt-heat-wrap" }, [grid]),
+        ui.el("p", { class: "nt-small", text: "The last token (" + tokens[n - 1] + ") looks most at " + tokens[top] + " (" + ui.pct(w[n - 1][top]) + ")." }),
         readout]);
       move(n - 1, top);
       return lane;
     }
 
     run();
-    document.addEventListener("nt-knockout", function () { run(); });
+    store.subscribe("knockout", function () { run(); });
   });
-})();
+});

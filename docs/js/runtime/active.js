@@ -1,21 +1,20 @@
-// Which model the demos use: the built one, or one the reader trained on the training page.
-// Load right after js/data/tiny-model.js and before every other runtime or demo script: when the
-// reader chose their own model, it replaces NTData.tiny (the built one stays as NTData.tinyBuilt),
-// so every demo runs it without knowing. The choice and the model live in localStorage, which
-// works offline and from file://. A bar at the top of the page says which model is active and
-// switches (the page reloads, so every demo starts again with the other model).
+// Which model the demos use: the built one, or one the reader trained on the training page. The
+// active model's data ({config, tokenizer, weights, summary, yours}) is the store's "model"; every
+// tiny-model demo needs this script, so every such page follows the reader's choice and shows the
+// switch. The choice and the model live in localStorage, which works offline and from file://. A bar
+// at the top of the page says which model is active and switches (the page reloads, so every demo
+// starts again with the other model).
 //
-// NT.active.which ("built" | "yours"), .yours (the saved model or null), .save(model), .use(which),
-// .loadScript(path under js/, onload, onerror): a classic script added on demand (file:// allows it).
-(function (root) {
+// active.which ("built" | "yours"), .data (the active model's data), .built, .yours (the saved model
+// or null), .save(model), .use(which), .tiny(model?) -> {tk, config, model} made once per page (the
+// model only when the runtime's model module is passed), .encodePrompt(text, opts).
+nexttoken.define("runtime.active", ["data.tiny-model", "store", "runtime.tokenizer", "ui"], function (built, store, tokenizer, ui) {
   "use strict";
-  var NT = root.NT = root.NT || {};
-  var NTData = root.NTData = root.NTData || {};
+  var root = window;
   var KEY_MODEL = "nexttoken.yourModel.v1", KEY_WHICH = "nexttoken.activeModel";
-  var built = NTData.tiny;
   var problem = null;
 
-  function store() { try { return root.localStorage || null; } catch (e) { return null; } }  // blocked storage throws
+  function storage() { try { return root.localStorage || null; } catch (e) { return null; } }  // blocked storage throws
 
   function count(t) {
     if (Array.isArray(t)) return t.reduce(function (s, x) { return s + count(x); }, 0);
@@ -33,7 +32,7 @@
   }
 
   function read() {
-    var s = store();
+    var s = storage();
     if (!s) return null;
     var raw = s.getItem(KEY_MODEL);
     if (!raw) return null;
@@ -46,36 +45,60 @@
   }
 
   var yours = read();
-  var which = "built";
-  var s0 = store();
+  var which = "built", data = built;
+  var s0 = storage();
   if (yours && s0 && s0.getItem(KEY_WHICH) === "yours") {
     which = "yours";
-    NTData.tinyBuilt = built;
-    NTData.tiny = { schema_version: built.schema_version, config: yours.config, tokenizer: yours.tokenizer,
-                    weights: yours.weights, summary: yours.summary, yours: true };
+    data = { schema_version: built.schema_version, config: yours.config, tokenizer: yours.tokenizer,
+             weights: yours.weights, summary: yours.summary, yours: true };
   }
+  store.set("model", data);
 
   function save(model) {
-    var s = store();
+    var s = storage();
     if (!s) throw new Error("this browser does not allow saving (localStorage is off), so your model lasts only until you leave the page");
     s.setItem(KEY_MODEL, JSON.stringify(model));
     s.setItem(KEY_WHICH, "yours");
   }
   function use(w) {
-    var s = store();
+    var s = storage();
     if (s) s.setItem(KEY_WHICH, w === "yours" ? "yours" : "built");
     root.location.reload();
   }
 
-  // Scripts are found beside this one: js/runtime/active.js -> js/<path>.
-  var here = root.document && root.document.currentScript ? root.document.currentScript.src : "";
-  var base = here ? here.replace(/runtime\/active\.js(\?.*)?$/, "") : "js/";
-  function loadScript(path, onload, onerror) {
-    var el = root.document.createElement("script");
-    el.src = base + path;
-    el.onload = onload;
-    el.onerror = function () { if (onerror) onerror(new Error("could not load js/" + path)); };
-    root.document.body.appendChild(el);
+  var shared = null;
+  function tiny(model) {
+    if (!shared) shared = { tk: tokenizer.create(data.tokenizer), config: data.config, model: null };
+    if (model && !shared.model) shared.model = model.create(data);
+    return shared;
+  }
+
+  // Text from a reader -> ids, or a reader-facing message. Upper case is folded (the tiny
+  // vocabulary has only lower-case letters); everything else outside it is reported by name.
+  function encodePrompt(text, opts) {
+    opts = opts || {};
+    var t = tiny(), MAX_CHARS = ui.MAX_CHARS;
+    var nCtx = t.config.model.n_ctx;
+    var maxTokens = opts.maxTokens || nCtx;
+    var raw = String(text);
+    if (raw.length > MAX_CHARS) {
+      return { ok: false, message: "That is " + raw.length + " characters; the demos take at most " + MAX_CHARS + " (the model's window is only " + nCtx + " tokens)." };
+    }
+    var lowered = raw.toLowerCase();
+    var note = lowered !== raw ? "Folded to lower case: the tiny model only knows lower-case letters." : "";
+    if (!lowered.trim()) return { ok: false, message: "Type a prompt first: the model needs at least one token." };
+    var r = t.tk.encode(lowered);
+    if (!r.ok) {
+      var e = r.error || {};
+      if (e.kind === "empty") return { ok: false, message: "Type a prompt first: the model needs at least one token." };
+      var ch = e.char !== undefined ? e.char : "?";
+      var code = ch && ch.codePointAt ? "U+" + ch.codePointAt(0).toString(16).toUpperCase().padStart(4, "0") : "";
+      return { ok: false, message: "The tiny model's vocabulary has no “" + ch + "” (" + code + ", at character " + ((e.index || 0) + 1) + "). It knows only the lower-case letters, spaces and “.” of its training sentences." };
+    }
+    if (r.ids.length > maxTokens) {
+      return { ok: false, message: "That is " + r.ids.length + " tokens; this demo takes at most " + maxTokens + " (the model's context window is " + nCtx + ")." };
+    }
+    return { ok: true, ids: r.ids, tokens: r.ids.map(function (id) { return t.tk.show(id); }), note: note, text: lowered };
   }
 
   // The bar: only where there is a choice (a saved model) or a problem to report.
@@ -125,6 +148,6 @@
   }
   bar();
 
-  NT.active = { which: which, yours: yours, built: built, save: save, use: use, loadScript: loadScript, valid: valid,
-                problem: problem };
-})(typeof window !== "undefined" ? window : globalThis);
+  return { which: which, data: data, yours: yours, built: built, save: save, use: use, valid: valid, problem: problem,
+           tiny: tiny, encodePrompt: encodePrompt };
+});

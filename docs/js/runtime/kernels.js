@@ -8,8 +8,9 @@ nexttoken.define("runtime.kernels", [], function () {
 
   // dst[dstAt..dstAt+n) = softmax(src[srcAt..srcAt+n) / temperature). Subtracting the maximum first
   // keeps exp() finite for any temperature above 0; temperature 0 is the limit, all mass on the
-  // first largest. With no dst, a new array of n is returned.
-  function softmax(src, srcAt, n, dst, dstAt, temperature) {
+  // first largest. With no dst, a new array of n is returned. With parts, the maximum and the sum of
+  // the shifted exponentials are kept there ({max, sum}), for an explanation's lines.
+  function softmax(src, srcAt, n, dst, dstAt, temperature, parts) {
     srcAt = srcAt || 0;
     n = n === undefined ? src.length - srcAt : n;
     if (!dst) { dst = new Array(n); dstAt = 0; }
@@ -22,6 +23,7 @@ nexttoken.define("runtime.kernels", [], function () {
     }
     for (i = 0; i < n; i++) { var e = Math.exp((src[srcAt + i] - mx) / T); dst[dstAt + i] = e; s += e; }
     for (i = 0; i < n; i++) dst[dstAt + i] /= s;
+    if (parts) { parts.max = mx; parts.sum = s; }
     return dst;
   }
 

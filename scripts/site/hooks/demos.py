@@ -33,9 +33,8 @@ def on_pre_build(config, **kwargs):
 def on_page_markdown(markdown, page, config, files, **kwargs):
     where = f"docs/{page.file.src_uri}"
     try:
-        if "scripts" in page.meta:  # pages not yet moved to demos: keep their hand-made list for now
-            page.meta["nt_scripts"] = page.meta["scripts"]
-            return markdown
+        if "scripts" in page.meta:
+            raise demos.ManifestError(f"{where}: front matter lists scripts: by hand; name the page's demos instead (demos: [name, ...])")
         listed = page.meta.get("demos") or []
         if not isinstance(listed, list):
             raise demos.ManifestError(f"{where}: demos: must be a list of demo names")

@@ -1,7 +1,7 @@
-// Shared pieces of the eight demos: DOM helpers (text only, never innerHTML), strips of cells,
-// bars, labelled controls, messages, and the tiny model built once per page.
-// Classic script (works from file://); exposes window.NTUI.
-(function () {
+// Shared pieces of the demos: DOM and SVG helpers (text only, never innerHTML), strips of cells,
+// bars, chart ticks, labelled controls, messages, numbers that open to their
+// arithmetic (the explanations of js/explain/), and each demo's start.
+nexttoken.define("ui", ["runtime.kernels"], function (kernels) {
   "use strict";
 
   var MAX_CHARS = 200;
@@ -27,6 +27,13 @@
 
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
 
+  var SVGNS = "http://www.w3.org/2000/svg";
+  function svg(tag, attrs) {
+    var n = document.createElementNS(SVGNS, tag);
+    Object.keys(attrs || {}).forEach(function (k) { n.setAttribute(k, attrs[k]); });
+    return n;
+  }
+
   // Same rule as the pages' pct filter (scripts/site/hooks/numbers.py).
   function pct(p, digits) {
     digits = digits === undefined ? 1 : digits;
@@ -43,7 +50,7 @@
   // opts.top (shared by quantities that are added, so wte + wpe = input can be checked by eye; see
   // legend()), else the strip's own largest |value|. The numbers are in the title (hover), the
   // aria-label and shown on focus. With opts.explain(i) -> make, each cell is a button that opens
-  // its arithmetic (explain.js).
+  // its arithmetic (numberButton).
   function strip(values, label, opts) {
     opts = opts || {};
     var digits = opts.digits === undefined ? 2 : opts.digits;
@@ -51,14 +58,14 @@
     if (!top) values.forEach(function (v) { top = Math.max(top, Math.abs(v)); });
     top = top || 1;
     var text = values.map(function (v) { return fix(v, digits); }).join(", ");
-    var open = opts.explain && window.NTX;
+    var open = !!opts.explain;
     var s = el("span", open ? { class: "nt-strip nt-strip-open", role: "group", "aria-label": label } : {
       class: "nt-strip" + (opts.block ? " nt-strip-wrap" : ""), role: "img", tabindex: "0",
       "aria-label": label + ": " + text, "data-values": label + ": " + text
     });
     values.forEach(function (v, i) {
       var cls = "nt-cell " + (v >= 0 ? "nt-pos" : "nt-neg");
-      var c = open ? window.NTX.button(fix(v, digits), opts.explain(i), { cls: cls, label: label + ", cell " + i, hideText: true })
+      var c = open ? numberButton(fix(v, digits), opts.explain(i), { cls: cls, label: label + ", cell " + i, hideText: true })
         : el("span", { class: cls, title: i + ": " + fix(v, digits) });
       if (open) c.title = i + ": " + fix(v, digits);
       c.style.setProperty("--a", Math.min(1, Math.abs(v) / top).toFixed(3));
@@ -124,11 +131,16 @@
     return list;
   }
 
-  // Round tick values (1, 2 or 5 times a power of ten) covering lo..hi, 0 always among them.
+  // The tick step for a span: 1, 2 or 5 times a power of ten, the smallest that needs at most
+  // `most` steps (so at most most + 1 ticks).
+  function tickStep(span, most) {
+    var raw = span / most || 1, p = Math.pow(10, Math.floor(Math.log10(raw))), step = p;
+    [1, 2, 5, 10].some(function (m) { step = m * p; return m * p >= raw * (1 - 1e-9); });
+    return step;
+  }
+  // Round tick values covering lo..hi, 0 always among them.
   function niceTicks(lo, hi) {
-    var raw = (hi - lo) / 4 || 1, p = Math.pow(10, Math.floor(Math.log10(raw))), step = p;
-    [1, 2, 5, 10].some(function (m) { step = m * p; return m * p >= raw; });
-    var out = [];
+    var step = tickStep(hi - lo, 4), out = [];
     for (var v = Math.ceil(lo / step) * step; v <= hi + 1e-9; v += step) out.push(Number(v.toFixed(6)));
     return out;
   }
@@ -240,51 +252,6 @@
     };
   }
 
-  var shared = null;
-  function tiny() {
-    if (shared) return shared;
-    if (!window.NTData || !window.NTData.tiny) throw new Error("the tiny model's data (js/data/tiny-model.js) did not load");
-    if (!window.NT || !window.NT.tokenizer) throw new Error("the tokenizer script did not load");
-    var tk = window.NT.tokenizer.create(window.NTData.tiny.tokenizer);
-    var m = window.NT.model ? window.NT.model.create(window.NTData.tiny) : null;
-    shared = { tk: tk, model: m, config: window.NTData.tiny.config };
-    return shared;
-  }
-
-  // Text from a reader -> ids, or a reader-facing message. Upper case is folded (the tiny
-  // vocabulary has only lower-case letters); everything else outside it is reported by name.
-  function encodePrompt(text, opts) {
-    opts = opts || {};
-    var t = tiny();
-    var nCtx = t.config.model.n_ctx;  // from the data, also on pages without model.js
-    var maxTokens = opts.maxTokens || nCtx;
-    var raw = String(text);
-    if (raw.length > MAX_CHARS) {
-      return { ok: false, message: "That is " + raw.length + " characters; the demos take at most " + MAX_CHARS + " (the model's window is only " + nCtx + " tokens)." };
-    }
-    var lowered = raw.toLowerCase();
-    var note = lowered !== raw ? "Folded to lower case: the tiny model only knows lower-case letters." : "";
-    if (!lowered.trim()) return { ok: false, message: "Type a prompt first: the model needs at least one token." };
-    var r = t.tk.encode(lowered);
-    if (!r.ok) {
-      var e = r.error || {};
-      if (e.kind === "empty") return { ok: false, message: "Type a prompt first: the model needs at least one token." };
-      var ch = e.char !== undefined ? e.char : "?";
-      var code = ch && ch.codePointAt ? "U+" + ch.codePointAt(0).toString(16).toUpperCase().padStart(4, "0") : "";
-      return { ok: false, message: "The tiny model's vocabulary has no “" + ch + "” (" + code + ", at character " + ((e.index || 0) + 1) + "). It knows only the lower-case letters, spaces and “.” of its training sentences." };
-    }
-    if (r.ids.length > maxTokens) {
-      return { ok: false, message: "That is " + r.ids.length + " tokens; this demo takes at most " + maxTokens + " (the model's context window is " + nCtx + ")." };
-    }
-    return { ok: true, ids: r.ids, tokens: r.ids.map(function (id) { return t.tk.show(id); }), note: note, text: lowered };
-  }
-
-  function argsort(arr) {
-    var idx = arr.map(function (_, i) { return i; });
-    idx.sort(function (a, b) { return arr[b] - arr[a] || a - b; });
-    return idx;
-  }
-
   function reducedMotion() {
     return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   }
@@ -322,11 +289,81 @@
     return el("section", { class: "nt-stage" }, [el("h3", { class: "nt-stage-title", text: title })].concat(children || []));
   }
 
-  window.NTUI = {
-    el: el, clear: clear, pct: pct, fix: fix, strip: strip, legend: legend, maxAbs: maxAbs, chip: chip, bars: bars,
-    setDisabled: setDisabled, field: field,
+  // ---- numbers that open: a button, and the panel of its section showing the arithmetic ----------
+  // ex = {kind, title, formula, lines, snippet, download, pct, noWeights}, an explanation of js/explain/.
+  var OPS = { sum: " + ", mul: " × ", div: " ÷ ", sub: " − " };
+  function render(ex, shown) {
+    var dl = ex.download;
+    var box = el("div", { class: "nt-x-body", "data-kind": ex.kind });
+    box.appendChild(el("p", { class: "nt-x-title", text: ex.title }));
+    box.appendChild(el("p", { class: "nt-x-formula", text: ex.formula }));
+    var list = el("ol", { class: "nt-x-lines" });
+    ex.lines.forEach(function (ln) {
+      var li = el("li", { class: "nt-x-line", "data-op": ln.op }, [el("span", { class: "nt-x-label", text: ln.label + ": " })]);
+      var terms = ln.terms.map(function (t) { return el("span", { class: "nt-x-t", text: t }); });
+      if (OPS[ln.op]) terms.forEach(function (t, k) { if (k) li.appendChild(document.createTextNode(OPS[ln.op])); li.appendChild(t); });
+      else {
+        var name = { exp: "exp", sqrt: "√", gelu: "GELU", mean: "mean", var: "var", ln: "ln" }[ln.op];
+        li.appendChild(document.createTextNode(name + "("));
+        terms.forEach(function (t, k) { if (k) li.appendChild(document.createTextNode(", ")); li.appendChild(t); });
+        li.appendChild(document.createTextNode(")"));
+      }
+      li.appendChild(document.createTextNode(" = "));
+      li.appendChild(el("span", { class: "nt-x-eq", text: ln.eq }));
+      list.appendChild(li);
+    });
+    box.appendChild(list);
+    box.appendChild(el("p", { class: "nt-x-shown" }, ["Shown as ", el("strong", { class: "nt-x-shown-value", text: shown }),
+      ex.pct ? " (the last line × 100, rounded)." : ex.noWeights ? " (the last line)." : " (the last line, rounded)."]));
+    var pre = el("pre", { class: "nt-x-code" }, [el("code", { text: ex.snippet })]);
+    box.appendChild(el("details", { class: "nt-x-repro" }, [
+      el("summary", { text: ex.noWeights ? "Reproduce it in Python" : "Reproduce it in Python (numpy)" }),
+      el("p", { class: "nt-small" }, ex.noWeights ? ["It counts from the model's sizes alone and prints the last line's number."]
+        : ["Save ", el("a", { href: dl.href, download: dl.name, text: dl.text }), " next to the script; it prints the last line's number."]),
+      pre]));
+    return box;
+  }
+
+  // A number as a button that opens its arithmetic in the panel of its section (.nt-stage/.nt-lane,
+  // or the nearest .nt-x-host). make() builds the explanation only when opened. opts.hideText: a
+  // coloured cell whose number is in its label and title.
+    function numberButton(text, make, opts) {
+    opts = opts || {};
+    var b = el("button", { type: "button", class: "nt-x-num" + (opts.cls ? " " + opts.cls : ""), "aria-expanded": "false",
+      "aria-label": opts.label ? opts.label + ": " + text + ", show how it is computed" : null, "data-shown": text,
+      text: opts.hideText ? null : text });
+    b.addEventListener("click", function () {
+      var host = b.closest(".nt-x-host, .nt-stage, .nt-lane") || b.parentNode;
+      var panel = host.querySelector(":scope > .nt-x-panel");
+      var open = b.getAttribute("aria-expanded") === "true";
+      Array.prototype.forEach.call(host.querySelectorAll(".nt-x-num[aria-expanded=true]"), function (o) { o.setAttribute("aria-expanded", "false"); });
+      if (open) { if (panel) panel.hidden = true; return; }
+      if (!panel) {
+        panel = el("div", { class: "nt-x-panel", id: nextId("x"), role: "region", "aria-label": "How the number is computed" });
+        host.appendChild(panel);
+      }
+      clear(panel).appendChild(render(make(), b.getAttribute("data-shown")));  // relabel() may have changed it
+      panel.hidden = false;
+      b.setAttribute("aria-controls", panel.id);
+      b.setAttribute("aria-expanded", "true");
+    });
+    b._label = opts.label;
+    return b;
+  }
+
+  // The same button showing another number (a cursor moved): new text, and any open panel closes.
+  function relabel(b, text) {
+    if (!b.classList.contains("nt-cell")) b.textContent = text;
+    b.setAttribute("data-shown", text);
+    if (b._label) b.setAttribute("aria-label", b._label + ": " + text + ", show how it is computed");
+    if (b.getAttribute("aria-expanded") === "true") b.click();
+  }
+
+  return {
+    el: el, clear: clear, svg: svg, pct: pct, fix: fix, strip: strip, legend: legend, maxAbs: maxAbs, chip: chip, bars: bars,
+    tickStep: tickStep, niceTicks: niceTicks, setDisabled: setDisabled, field: field,
     textInput: textInput, slider: slider, button: button, checkbox: checkbox, radios: radios,
-    select: select, message: message, tiny: tiny, encodePrompt: encodePrompt, argsort: argsort,
+    select: select, message: message, argsort: kernels.argsort, numberButton: numberButton, relabel: relabel,
     reducedMotion: reducedMotion, start: start, section: section, MAX_CHARS: MAX_CHARS
   };
-})();
+});

@@ -1,24 +1,22 @@
 // Demo: the context window. Add tokens one at a time (greedy); past n_ctx tokens the window slides,
 // the oldest tokens are gone, every position shifts, and the KV cache must be rebuilt.
-(function () {
+nexttoken.define("demos.context-window", ["ui", "runtime.active", "runtime.model", "runtime.kvcache"], function (ui, active, model, kvcache) {
   "use strict";
-  var U = window.NTUI;
   var MAX_PROMPT = 24;
 
-  U.start("window", function (root, live) {
-    var t = U.tiny();
+  ui.start("context-window", function (root, live) {
+    var t = active.tiny(model);
     var m = t.model;
-    if (!m || !window.NT.kv) throw new Error("the model or KV-cache script did not load");
     var nCtx = m.config.n_ctx;
-    var msg = U.message();
-    var prompt = U.textInput("Start text", root.getAttribute("data-prompt") || "the cat sat on the mat.", function () { prepare(); },
+    var msg = ui.message();
+    var prompt = ui.textInput("Start text", root.getAttribute("data-prompt") || "the cat sat on the mat.", function () { prepare(); },
       { hint: "May be longer than the window (up to " + MAX_PROMPT + " tokens)." });
-    var addBtn = U.button("Add a token", function () { reveal(shown + 1); }, { primary: true });
-    var resetBtn = U.button("Reset", function () { reveal(0); });
-    var strip = U.el("div", { class: "nt-tokens nt-window-strip", "aria-live": "polite" });
-    var info = U.el("p", { class: "nt-window-info", "aria-live": "polite" });
-    live.appendChild(U.el("div", { class: "nt-controls" }, [prompt.wrap]));
-    live.appendChild(U.el("div", { class: "nt-controls nt-buttons" }, [addBtn, resetBtn]));
+    var addBtn = ui.button("Add a token", function () { reveal(shown + 1); }, { primary: true });
+    var resetBtn = ui.button("Reset", function () { reveal(0); });
+    var strip = ui.el("div", { class: "nt-tokens nt-window-strip", "aria-live": "polite" });
+    var info = ui.el("p", { class: "nt-window-info", "aria-live": "polite" });
+    live.appendChild(ui.el("div", { class: "nt-controls" }, [prompt.wrap]));
+    live.appendChild(ui.el("div", { class: "nt-controls nt-buttons" }, [addBtn, resetBtn]));
     live.appendChild(msg.node);
     live.appendChild(strip);
     live.appendChild(info);
@@ -28,12 +26,12 @@
     function prepare() {
       msg.clear();
       base = null; steps = [];
-      var r = U.encodePrompt(prompt.input.value, { maxTokens: MAX_PROMPT });
-      if (!r.ok) { msg.show(r.message, "error"); U.clear(strip); info.textContent = ""; U.setDisabled(addBtn, "Nothing to extend: fix the start text first."); return; }
+      var r = active.encodePrompt(prompt.input.value, { maxTokens: MAX_PROMPT });
+      if (!r.ok) { msg.show(r.message, "error"); ui.clear(strip); info.textContent = ""; ui.setDisabled(addBtn, "Nothing to extend: fix the start text first."); return; }
       if (r.note) msg.show(r.note, "info");
       base = r;
-      var greedy = function (logits) { return U.argsort(logits)[0]; };
-      var g = window.NT.kv.generate(m, r.ids, { maxNew: MAX_PROMPT, useCache: true, pick: greedy });
+      var greedy = function (logits) { return ui.argsort(logits)[0]; };
+      var g = kvcache.generate(m, r.ids, { maxNew: MAX_PROMPT, useCache: true, pick: greedy });
       steps = g.steps; stoppedBy = g.stoppedBy;
       reveal(0);
     }
@@ -43,10 +41,10 @@
       shown = Math.max(0, Math.min(n, steps.length));
       var ids = base.ids.concat(steps.slice(0, shown).map(function (s) { return s.id; }));
       var start = Math.max(0, ids.length - nCtx);
-      U.clear(strip);
+      ui.clear(strip);
       ids.forEach(function (id, i) {
         var inWin = i >= start;
-        var c = U.chip(t.tk.show(id), inWin ? "pos " + (i - start) : "gone", inWin ? "nt-in-window" : "nt-gone");
+        var c = ui.chip(t.tk.show(id), inWin ? "pos " + (i - start) : "gone", inWin ? "nt-in-window" : "nt-gone");
         c.setAttribute("data-index", i);
         if (i === start) c.classList.add("nt-window-start");
         strip.appendChild(c);
@@ -59,9 +57,9 @@
       info.setAttribute("data-window-start", start);
       info.setAttribute("data-rebuilt", s && s.rebuilt ? "1" : "0");
       var done = shown >= steps.length;
-      U.setDisabled(addBtn, !done ? "" : stoppedBy === "eot" ? "The model picked end-of-text; Reset or change the start text to go on." : "Reached the demo's limit of new tokens.");
+      ui.setDisabled(addBtn, !done ? "" : stoppedBy === "eot" ? "The model picked end-of-text; Reset or change the start text to go on." : "Reached the demo's limit of new tokens.");
     }
 
     prepare();
   });
-})();
+});

@@ -1,0 +1,169 @@
+// Train it yourself: the reader edits the corpus and trains the tiny model in the page. The
+// tokenizer is learned again by the rule of scripts/tiny/tokenizer.py, the model starts from the
+// build's own initial weights and trains for the build's number of full-batch Adam steps
+// (js/runtime/corpus.js and trainer.js), in slices so the page stays responsive. The result is saved in
+// this browser and becomes "your model", which every demo then uses (js/runtime/active.js).
+// corpus.js, trainer.js and the initial weights load when the reader first presses Train.
+nexttoken.define("demos.train-yours", ["ui", "runtime.active", "runtime.model", "runtime.tokenizer", "loss-curve", "explain.lines", "explain.pass", "later:runtime.corpus", "later:runtime.trainer", "later:data.tiny-init"], function (ui, active, model, tokenizer, lossCurve, lines, pass, loadCorpus, loadTrainer, loadInit) {
+  "use strict";
+  // The same rule as scripts/tiny/export.summarise: the head whose last position attends most to
+  // position 1 (the subject) in the first configured prompt.
+  function summarise(m, tk, cfg) {
+    var p = (cfg.prompts || [])[0];
+    var r = p ? tk.encode(p) : { ok: false };
+    if (!r.ok || r.ids.length < 2 || r.ids.length > m.config.n_ctx) return {};
+    var w = m.forward(r.ids).h[0].attn_weights, last = r.ids.length - 1, best = 0;
+    for (var h = 1; h < w.length; h++) if (w[h][last][1] > w[best][last][1]) best = h;
+    return { subject_head: { head: best, token: tk.show(r.ids[1]), weight_cat: w[best][last][1] } };
+  }
+
+  ui.start("train-yours", function (root, live) {
+    var built = active.built;
+    var cfg = built.config, mc = cfg.model, steps = cfg.training.steps;
+    var limits = { maxSentences: 4 * cfg.corpus.length, builtSentences: cfg.corpus.length, maxChars: ui.MAX_CHARS, nCtx: mc.n_ctx };
+    var builtModel = model.create(built), builtTk = tokenizer.create(built.tokenizer);
+
+    var area = ui.el("textarea", { class: "nt-input nt-corpus", rows: String(Math.min(16, cfg.corpus.length + 3)), spellcheck: "false",
+      autocomplete: "off", autocapitalize: "off", "data-role": "corpus" });
+    area.value = (active.yours ? active.yours.config.corpus : cfg.corpus).join("\n");
+    var trainBtn = ui.button("Train", function () { train(); }, { primary: true });
+    trainBtn.setAttribute("data-role", "train");
+    var resetBtn = ui.button("Back to the build's corpus", function () { area.value = cfg.corpus.join("\n"); msg.clear(); });
+    var msg = ui.message();
+    var bar = ui.el("progress", { max: String(steps), value: "0", class: "nt-train-progress", "aria-label": "training progress" });
+    var status = ui.el("p", { class: "nt-small nt-train-status", "aria-live": "polite", text: "Not trained yet: press Train (" + steps + " steps)." });
+    var chart = ui.el("div", { class: "nt-chart" });
+    var result = ui.el("div", { class: "nt-train-result nt-x-host", "aria-live": "polite" });
+    var probe = ui.textInput("Compare the two models on", root.getAttribute("data-probe") || cfg.prompts[0], function () { compare(); }, { role: "probe" });
+    var switchBox = ui.el("div", { class: "nt-train-switch" });
+    live.appendChild(ui.field("Corpus: one sentence per line (lines starting with # are skipped)", area));
+    live.appendChild(ui.el("div", { class: "nt-controls nt-buttons" }, [trainBtn, resetBtn]));
+    live.appendChild(msg.node);
+    live.appendChild(ui.el("div", { class: "nt-controls" }, [bar, status]));
+    live.appendChild(chart);
+    live.appendChild(switchBox);
+    live.appendChild(probe.wrap);
+    live.appendChild(result);
+
+    var yours = active.yours;
+    var mine = yours ? { model: model.create(yours), tk: tokenizer.create(yours.tokenizer), weights: yours.weights } : null;
+
+    function need(cb) {
+      Promise.all([loadCorpus(), loadTrainer(), loadInit()]).then(function (got) { cb(got[0], got[1], got[2]); },
+        function (err) { msg.show(err.message + ": training needs it.", "error"); trainBtn.disabled = false; });
+    }
+
+    function drawCurve(losses) {
+      ui.clear(chart);
+      chart.appendChild(lossCurve.draw(losses.map(function (y, x) { return [x, y]; }), steps,
+        "Your training loss: " + losses[0].toFixed(2) + " at the start, " + losses[losses.length - 1].toFixed(3) + " at step " + (losses.length - 1)));
+    }
+
+    function train() {
+      msg.clear();
+      trainBtn.disabled = true;
+      need(function (corpus, trainer, init) {
+        var check = corpus.checkCorpus(area.value, limits);
+        if (!check.ok) return refuse(check.message);
+        var bpe, tj, tk, rows, tr;
+        try {
+          bpe = corpus.learnBPE(check.lines, mc.vocab_size);
+        } catch (e) { return refuse("The tokenizer cannot be learned from this corpus: " + e.message + "."); }
+        tj = corpus.tokenizerJson(bpe.chars, bpe.merges, built.tokenizer);
+        tk = tokenizer.create(tj);
+        try {
+          rows = corpus.makeBatch(tk, check.lines, mc.n_ctx);
+          tr = trainer.createTrainer(mc, init.weights, rows, cfg.training);
+        } catch (e) { return refuse(e.message + "."); }
+        status.textContent = "Training: tokenizer learned (" + bpe.chars.length + " characters, " + bpe.merges.length + " merges).";
+        var t0 = performance.now(), drawn = -Infinity;
+        trainer.run(tr, steps, {
+          budgetMs: 12,  // well under the 50 ms of a "long task", with room for drawing the curve
+          onProgress: function (done, total, losses) {
+            bar.value = done;
+            // The curve and the text at most every 150 ms (and at the end): redrawing them after each
+            // 12 ms slice cost more than the training itself.
+            if (done < total && performance.now() - drawn < 150) return;
+            drawn = performance.now();
+            status.textContent = "Step " + done + " of " + total + ": loss " + losses[losses.length - 1].toFixed(3) + ".";
+            drawCurve(losses);
+          },
+          onDone: function (losses) {
+            var seconds = (performance.now() - t0) / 1000;
+            root.setAttribute("data-train-seconds", seconds.toFixed(3));  // read by scripts/quality/bench_training.py
+            var weights = tr.weights();
+            var mcfg = JSON.parse(JSON.stringify(cfg));
+            mcfg.corpus = check.lines;
+            var m = model.create({ config: mcfg, weights: weights });
+            var saved = { config: mcfg, tokenizer: tj, weights: weights, summary: summarise(m, tk, mcfg),
+                          trained: { steps: steps, loss_first: losses[0], loss_last: losses[losses.length - 1], seconds: seconds } };
+            mine = { model: m, tk: tk, weights: weights };
+            status.textContent = "Trained: " + steps + " steps in " + seconds.toFixed(1) + " s; loss " + losses[0].toFixed(3) + " → " + losses[losses.length - 1].toFixed(3) + ".";
+            try {
+              active.save(saved);
+              msg.show("Your model is saved in this browser and is now the one every demo uses; the switch below (and at the top of each page) goes back to the built model.", "info");
+            } catch (e) { msg.show("Trained, but not saved: " + e.message + ".", "warn"); }
+            root.setAttribute("data-trained", "yes");
+            trainBtn.disabled = false;
+            showSwitch(true);
+            compare();
+          }
+        });
+      });
+    }
+
+    function refuse(text) {
+      msg.show(text, "error");
+      trainBtn.disabled = false;
+      root.setAttribute("data-refused", String(Number(root.getAttribute("data-refused") || 0) + 1));
+    }
+
+    function showSwitch(yoursActive) {
+      ui.clear(switchBox);
+      if (!mine) return;
+      switchBox.appendChild(ui.radios("The demos on every page use", [
+        { value: "built", label: "the built model" }, { value: "yours", label: "your model" }],
+        yoursActive ? "yours" : "built", function (v) { active.use(v); }));
+    }
+
+    // A model's pass over the probe: {model, ids, last, tr} or null when the model cannot read it.
+    function pass(m, tk, text) {
+      var r = tk.encode(text);
+      if (!r.ok || r.ids.length > m.config.n_ctx) return null;
+      return { model: m, ids: r.ids, last: r.ids.length - 1, tr: m.forward(r.ids) };
+    }
+
+    // Your model's three likeliest next tokens for the probe, and what the built model gives each;
+    // every probability opens to its softmax (explain.js), the snippet over that model's weights.
+    function compare() {
+      ui.clear(result);
+      if (!mine) return;
+      var text = probe.input.value.toLowerCase();
+      var yp = pass(mine.model, mine.tk, text), bp = pass(builtModel, builtTk, text);
+      if (!yp) { result.appendChild(ui.el("p", { class: "nt-msg nt-error", text: "Your model cannot read “" + text + "”: a character outside its vocabulary, or more than " + mc.n_ctx + " tokens." })); return; }
+      if (!mine.src) mine.src = lines.yoursSource(mine.weights);  // one download link per trained model
+      var yoursSrc = mine.src, builtSrc = lines.builtSource();
+      function cellFor(p, id, tk, weights, src, label) {
+        var explain = pass.of({ trace: p.tr, ids: p.ids, config: p.model.config, weights: weights, show: tk.show, source: src });
+        return ui.el("td", {}, [ui.numberButton(ui.pct(p.tr.probs[p.last][id]), function () { return explain.prob(id, 1, null, p.last); },
+          { label: label + ", " + tk.show(id) })]);
+      }
+      var builtIndex = {};
+      builtTk.vocab.forEach(function (v, i) { builtIndex[v] = i; });
+      var py = yp.tr.probs[yp.last];
+      var rows = ui.argsort(py).slice(0, 3).map(function (id) {
+        var s = mine.tk.vocab[id], bid = builtIndex[s], b = bp && bid !== undefined ? bp.tr.probs[bp.last][bid] : null;
+        return ui.el("tr", { "data-token": mine.tk.show(id), "data-yours": py[id], "data-built": b === null ? "" : b }, [
+          ui.el("td", {}, [ui.el("code", { text: mine.tk.show(id) })]), cellFor(yp, id, mine.tk, mine.weights, yoursSrc, "your model"),
+          b === null ? ui.el("td", { text: "not readable" }) : cellFor(bp, bid, builtTk, built.weights, builtSrc, "built model")]);
+      });
+      result.appendChild(ui.el("div", { class: "nt-table-wrap" }, [ui.el("table", { class: "nt-train-compare" }, [
+        ui.el("caption", { text: "After “" + text + "”: your model's top tokens" }),
+        ui.el("thead", {}, [ui.el("tr", {}, [ui.el("th", { scope: "col", text: "next token" }), ui.el("th", { scope: "col", text: "your model" }),
+          ui.el("th", { scope: "col", text: "built model" })])]),
+        ui.el("tbody", {}, rows)])]));
+    }
+
+    if (mine) { showSwitch(active.which === "yours"); compare(); }
+  });
+});
