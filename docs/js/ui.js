@@ -1,7 +1,7 @@
 // Shared pieces of the demos: DOM and SVG helpers (text only, never innerHTML), strips of cells,
 // bars, chart ticks, labelled controls, messages, numbers that open to their
 // arithmetic (the explanations of js/explain/), and each demo's start.
-nexttoken.define("ui", ["runtime.kernels"], function (kernels) {
+nexttoken.define("ui", [], function () {
   "use strict";
 
   var MAX_CHARS = 200;
@@ -363,7 +363,7 @@ nexttoken.define("ui", ["runtime.kernels"], function (kernels) {
     el: el, clear: clear, svg: svg, pct: pct, fix: fix, strip: strip, legend: legend, maxAbs: maxAbs, chip: chip, bars: bars,
     tickStep: tickStep, niceTicks: niceTicks, setDisabled: setDisabled, field: field,
     textInput: textInput, slider: slider, button: button, checkbox: checkbox, radios: radios,
-    select: select, message: message, argsort: kernels.argsort, numberButton: numberButton, relabel: relabel,
+    select: select, message: message, numberButton: numberButton, relabel: relabel,
     reducedMotion: reducedMotion, start: start, section: section, MAX_CHARS: MAX_CHARS
   };
 });

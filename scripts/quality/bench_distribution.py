@@ -21,7 +21,8 @@ from scripts.core.registry import BY_NAME
 SITE = ROOT / "build" / "site"
 CHROMIUM = os.environ.get("NEXTTOKEN_CHROMIUM", "/usr/bin/chromium")
 # what the page loads with it that it did not load before this demo (ui.js is shared with other pages)
-FIRST_LOAD = ("js/demos/ui.js", "js/data/smollm2-dist-index.js", "js/demos/real-distribution.js")
+FIRST_LOAD = ("js/nexttoken.js", "js/runtime/kernels.js", "js/ui.js", "js/data/smollm2-dist-index.js",
+              "js/demos/real-distribution.js")
 RUNS = 30
 
 TIME_JS = """([what, runs]) => {

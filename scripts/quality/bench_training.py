@@ -60,17 +60,17 @@ def chromium_figures() -> dict:
         page.reload()
         page.evaluate("""window.__long = []; new PerformanceObserver(function (l) {
             l.getEntries().forEach(function (e) { window.__long.push(e.duration); }); }).observe({type: "longtask"});""")
-        root = page.locator('.nt-demo[data-demo="train"]')
+        root = page.locator('.nt-demo[data-demo="train-yours"]')
         root.locator('button[data-role="train"]').click()
-        page.wait_for_function('document.querySelector(\'.nt-demo[data-demo="train"]\').getAttribute("data-trained") === "yes"', timeout=300000)
+        page.wait_for_function('document.querySelector(\'.nt-demo[data-demo="train-yours"]\').getAttribute("data-trained") === "yes"', timeout=300000)
         out["chromium_train_s"] = float(root.get_attribute("data-train-seconds"))
         longs = page.evaluate("window.__long")
         out["longest_task_ms_while_training"] = max(longs) if longs else 0.0
         out["long_tasks_while_training"] = len(longs)
         # The bare loop, no slicing: what the arithmetic alone costs.
         out["chromium_loop_s"] = page.evaluate("""(function () {
-            var d = NTData.tiny, mc = d.config.model, tk = NT.tokenizer.create(d.tokenizer);
-            var tr = NT.learn.createTrainer(mc, NTData.tinyInit.weights, NT.learn.makeBatch(tk, d.config.corpus, mc.n_ctx), d.config.training);
+            var nt = nexttoken, d = nt.runtime.active.built, mc = d.config.model, tk = nt.runtime.tokenizer.create(d.tokenizer);
+            var tr = nt.runtime.trainer.createTrainer(mc, nt.data["tiny-init"].weights, nt.runtime.corpus.makeBatch(tk, d.config.corpus, mc.n_ctx), d.config.training);
             var t0 = performance.now();
             for (var i = 0; i < d.config.training.steps; i++) tr.step();
             return (performance.now() - t0) / 1000; })()""")
@@ -96,7 +96,7 @@ def main() -> None:
     figures["speedup_vs_pytorch"] = figures["pytorch_train_s"] / figures["chromium_train_s"]
     first = first_load_gzip("training.html")
     figures["training_page_gzip_kb"] = sum(first.values()) / 1000
-    figures["training_code_gzip_kb"] = sum(gz(SITE / f) for f in ("js/runtime/corpus.js", "js/runtime/learn.js", "js/demos/train.js")) / 1000
+    figures["training_code_gzip_kb"] = sum(gz(SITE / f) for f in ("js/runtime/corpus.js", "js/runtime/trainer.js", "js/demos/train-yours.js")) / 1000
     figures["initial_weights_gzip_kb"] = gz(SITE / "js/data/tiny-init.js") / 1000
     figures["snapshots_on_demand_gzip_kb"] = gz(SITE / "js/data/tiny-snapshots.js") / 1000
     for k, v in figures.items():

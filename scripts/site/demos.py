@@ -131,7 +131,42 @@ def check_containers(page: str, demos: list[str], markdown: str) -> None:
         raise ManifestError(f"{page}: demos: lists \"{sorted(listed - shown)[0]}\", but no container on the page has data-demo=\"{sorted(listed - shown)[0]}\"")
 
 
+def blank_comments(text: str) -> str:
+    """The built copy of a script: whole-line // comments blanked (lines kept, so errors keep their line
+    numbers). A reader downloads the code, not its notes; docs/js keeps them. Code lines, with any
+    trailing comment, are left as they are."""
+    return "".join("\n" if line.lstrip().startswith("//") else line for line in text.splitlines(keepends=True))
+
+
 def data_script(file: str, body: str, comment: str) -> str:
     """A generated data file docs/js/data/<file> as a declared script: `body` (JSON text) is its value."""
     name = name_of("js/data/" + file)
     return f"// {comment}\nnexttoken.define(\"{name}\", [], function () {{ return {body}; }});\n"
+
+
+def front_matter(text: str) -> dict:
+    import yaml  # the site's packages; the generators that import this module need only data_script
+    if not text.startswith("---\n"):
+        return {}
+    end = text.find("\n---\n", 4)
+    return (yaml.safe_load(text[4:end]) or {}) if end > 0 else {}
+
+
+def main() -> None:
+    from scripts.core.io import ROOT, StageError, run_main
+
+    def run() -> None:
+        docs = ROOT / "docs"
+        try:
+            scripts = scan(docs)
+            for page in sorted(docs.glob("*.md")):
+                listed = front_matter(page.read_text(encoding="utf-8")).get("demos") or []
+                if listed:
+                    print(f"{page.name}: " + " ".join(page_scripts(f"docs/{page.name}", listed, scripts)))
+        except ManifestError as e:
+            raise StageError(str(e)) from None
+    run_main(run)
+
+
+if __name__ == "__main__":
+    main()

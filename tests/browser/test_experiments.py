@@ -172,3 +172,40 @@ def test_the_block_demo_and_its_arithmetic_follow_a_knock_out(open_page):
     code = two.locator(".nt-x-code code").first.text_content()
     assert f"off_heads, off_mlp = [{sh}], False" in code
     clean(page)
+
+
+def _cosine(a, b):
+    dot = sum(x * y for x, y in zip(a, b))
+    return dot / (sum(x * x for x in a) * sum(y * y for y in b)) ** 0.5
+
+
+def test_the_embeddings_page_follows_your_model(open_page):
+    """Train on another corpus, then open the embeddings page: its ids, rows and switch are your model's."""
+    page = open_page("training.html", "file")
+    forget(page)
+    train(page, "\n".join(CONFIG["corpus"] + ["the cow sat on the rug."]))
+    page.wait_for_function('document.querySelector(\'.nt-demo[data-demo="train-yours"]\').getAttribute("data-trained") === "yes"',
+                           timeout=120000)
+    yours = json.loads(page.evaluate(f"localStorage.getItem('{KEY}')"))
+    built_vocab = json.loads((ROOT / "site_data" / "tiny" / "tokenizer.json").read_text())["vocab"]
+    marker = yours["tokenizer"]["space_marker"]
+    vocab = [t.replace(" ", marker) for t in yours["tokenizer"]["vocab"]]  # as the page shows them
+    built_vocab = [t.replace(" ", marker) for t in built_vocab]
+    wte = yours["weights"]["wte"]
+    moved = [t for i, t in enumerate(vocab) if t in built_vocab and built_vocab.index(t) != i]
+    assert moved, "the edited corpus gives every shared token the built id: the test could not tell the models apart"
+    page.goto(page.url.replace("training.html", "embeddings.html"), wait_until="load")
+    assert page.locator('.nt-model-switch[data-active-model="yours"]').count() == 1
+    root = demo(page, "embeddings")
+    options = dict(o.rsplit(" (id ", 1) for o in root.locator("select option").all_inner_texts())
+    assert all(int(options[t].rstrip(")")) == vocab.index(t) for t in moved), [(t, options[t], vocab.index(t)) for t in moved]
+    # The nearest tokens to the page's token are computed from your model's rows.
+    pick = vocab.index(page.locator('.nt-demo[data-demo="embeddings"]').get_attribute("data-token"))
+    sims = {vocab[j]: _cosine(wte[pick], row) for j, row in enumerate(wte) if j != pick}
+    expected = sorted(sims, key=lambda t: -sims[t])[:5]
+    bars = root.locator(".nt-bar[data-token]")
+    assert [bars.nth(k).get_attribute("data-token") for k in range(bars.count())] == expected
+    for k in range(bars.count()):
+        assert abs(float(bars.nth(k).get_attribute("data-cos")) - sims[expected[k]]) < 1e-9
+    forget(page)
+    clean(page)

@@ -210,13 +210,13 @@ def test_the_browser_tokenizer_matches_python_on_astral_characters(tmp_path):
     tok = build_tokenizer(corpus, 40)
     expected = [tok.encode(s) for s in corpus]
     (tmp_path / "tok.json").write_text(json.dumps(tok.to_json(), ensure_ascii=False), encoding="utf-8")
-    script = ("globalThis.window = globalThis; require(process.argv[1]);"
-              "const tok = JSON.parse(require('fs').readFileSync(process.argv[2], 'utf8'));"
-              "const t = NT.tokenizer.create(tok);"
-              "console.log(JSON.stringify(JSON.parse(process.argv[3]).map(s => { const e = t.encode(s);"
+    script = ("globalThis.window = globalThis; require(process.argv[1]); require(process.argv[2]);"
+              "const tok = JSON.parse(require('fs').readFileSync(process.argv[3], 'utf8'));"
+              "const t = nexttoken.runtime.tokenizer.create(tok);"
+              "console.log(JSON.stringify(JSON.parse(process.argv[4]).map(s => { const e = t.encode(s);"
               " return e.ok ? e.ids : e.message; })));")
-    proc = subprocess.run(["node", "-e", script, str(ROOT / "docs/js/runtime/tokenizer.js"), str(tmp_path / "tok.json"),
-                           json.dumps(corpus)], capture_output=True, text=True, check=True)
+    proc = subprocess.run(["node", "-e", script, str(ROOT / "docs/js/nexttoken.js"), str(ROOT / "docs/js/runtime/tokenizer.js"),
+                           str(tmp_path / "tok.json"), json.dumps(corpus)], capture_output=True, text=True, check=True)
     assert json.loads(proc.stdout) == expected
 
 

@@ -74,3 +74,37 @@ def test_containers_and_listed_demos_agree():
         demos.check_containers("docs/p.md", ["one"], '<div data-demo="one"></div><div data-demo="two"></div>')
     with pytest.raises(demos.ManifestError, match="lists \"one\""):
         demos.check_containers("docs/p.md", ["one"], "no demo here")
+
+
+def test_the_built_scripts_lose_only_whole_line_comments():
+    src = ('// why this file exists\n'
+           'var SVG = "http://www.w3.org/2000/svg";  // the namespace\n'
+           '  // an indented note\n'
+           'var url = "a//b";\n')
+    out = demos.blank_comments(src)
+    assert out.splitlines() == ["", 'var SVG = "http://www.w3.org/2000/svg";  // the namespace', "", 'var url = "a//b";']
+    assert out.count("\n") == src.count("\n")  # line numbers unchanged
+
+
+def test_the_build_hook_fails_naming_page_and_script(tmp_path):
+    """The MkDocs hook (scripts/site/hooks/demos.py) as the build calls it, on a planted missing need."""
+    from types import SimpleNamespace
+
+    from mkdocs.exceptions import PluginError
+
+    from scripts.site.hooks import demos as hook
+
+    docs = _tree(tmp_path, {"js/demos/one.js": '"ui"', "js/ui.js": '"runtime.kernels", "runtime.gone"',
+                            "js/runtime/kernels.js": ""})
+    page = SimpleNamespace(meta={"demos": ["one"]}, file=SimpleNamespace(src_uri="p.md"))
+    hook.on_pre_build({"docs_dir": str(docs)})
+    with pytest.raises(PluginError) as e:
+        hook.on_page_markdown('<div class="nt-demo" data-demo="one"></div>', page, {}, None)
+    assert "docs/p.md" in str(e.value) and "js/ui.js" in str(e.value) and "runtime.gone" in str(e.value)
+    (docs / "js" / "runtime" / "gone.js").write_text('nexttoken.define("runtime.gone", [], function () {});')
+    hook.on_pre_build({"docs_dir": str(docs)})
+    hook.on_page_markdown('<div class="nt-demo" data-demo="one"></div>', page, {}, None)
+    assert page.meta["nt_scripts"][-1] == "js/demos/one.js" and "js/runtime/gone.js" in page.meta["nt_scripts"]
+    page = SimpleNamespace(meta={"scripts": ["js/ui.js"]}, file=SimpleNamespace(src_uri="q.md"))
+    with pytest.raises(PluginError, match="docs/q.md: front matter lists scripts: by hand"):
+        hook.on_page_markdown("", page, {}, None)

@@ -1,6 +1,6 @@
 // Demo: attention decides. Two prompts with the same last token; the bars show how much of the
 // last position's attention each token receives in one head, and the model's top next tokens.
-nexttoken.define("demos.attention", ["ui", "store", "runtime.active", "runtime.model", "explain.pass"], function (ui, store, active, model, pass) {
+nexttoken.define("demos.attention", ["ui", "runtime.kernels", "store", "runtime.active", "runtime.prompts", "runtime.model", "explain.pass"], function (ui, kernels, store, active, prompts, model, pass) {
   "use strict";
 
   ui.start("attention", function (root, live) {
@@ -19,7 +19,7 @@ nexttoken.define("demos.attention", ["ui", "store", "runtime.active", "runtime.m
       lane.run = function () {
         lane.msg.clear();
         ui.clear(lane.out);
-        var r = active.encodePrompt(lane.prompt.input.value);
+        var r = prompts.encode(lane.prompt.input.value);
         if (!r.ok) { lane.msg.show(r.message, "error"); return; }
         if (r.note) lane.msg.show(r.note, "info");
         var tr = m.forward(r.ids, { knockout: store.get("knockout") || null });
@@ -58,7 +58,7 @@ nexttoken.define("demos.attention", ["ui", "store", "runtime.active", "runtime.m
         lane.out.appendChild(ui.legend(top, "colour scale"));
         lane.out.appendChild(ui.el("div", { class: "nt-scroll" }, [mixGrid]));
         var probs = tr.probs[last];
-        var order = ui.argsort(probs).slice(0, 3);
+        var order = kernels.argsort(probs).slice(0, 3);
         lane.out.appendChild(ui.el("p", { class: "nt-small", text: "Most likely next tokens:" }));
         lane.out.appendChild(ui.bars(order.map(function (id) {
           return { label: t.tk.show(id), value: probs[id], data: { token: t.tk.show(id), prob: probs[id] },

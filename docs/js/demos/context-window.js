@@ -1,13 +1,11 @@
 // Demo: the context window. Add tokens one at a time (greedy); past n_ctx tokens the window slides,
 // the oldest tokens are gone, every position shifts, and the KV cache must be rebuilt.
-nexttoken.define("demos.context-window", ["ui", "runtime.active", "runtime.model", "runtime.kvcache"], function (ui, active, model, kvcache) {
+nexttoken.define("demos.context-window", ["ui", "runtime.kernels", "runtime.active", "runtime.prompts", "runtime.model", "runtime.kvcache"], function (ui, kernels, active, prompts, model, kvcache) {
   "use strict";
   var MAX_PROMPT = 24;
 
   ui.start("context-window", function (root, live) {
-    var t = active.tiny(model);
-    var m = t.model;
-    var nCtx = m.config.n_ctx;
+    var t = active.tiny(model), m = t.model, nCtx = m.config.n_ctx;
     var msg = ui.message();
     var prompt = ui.textInput("Start text", root.getAttribute("data-prompt") || "the cat sat on the mat.", function () { prepare(); },
       { hint: "May be longer than the window (up to " + MAX_PROMPT + " tokens)." });
@@ -26,11 +24,11 @@ nexttoken.define("demos.context-window", ["ui", "runtime.active", "runtime.model
     function prepare() {
       msg.clear();
       base = null; steps = [];
-      var r = active.encodePrompt(prompt.input.value, { maxTokens: MAX_PROMPT });
+      var r = prompts.encode(prompt.input.value, { maxTokens: MAX_PROMPT });
       if (!r.ok) { msg.show(r.message, "error"); ui.clear(strip); info.textContent = ""; ui.setDisabled(addBtn, "Nothing to extend: fix the start text first."); return; }
       if (r.note) msg.show(r.note, "info");
       base = r;
-      var greedy = function (logits) { return ui.argsort(logits)[0]; };
+      var greedy = function (logits) { return kernels.argsort(logits)[0]; };
       var g = kvcache.generate(m, r.ids, { maxNew: MAX_PROMPT, useCache: true, pick: greedy });
       steps = g.steps; stoppedBy = g.stoppedBy;
       reveal(0);

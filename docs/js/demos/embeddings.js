@@ -47,7 +47,7 @@ nexttoken.define("demos.embeddings", ["ui", "runtime.active", "runtime.kernels",
 
     function show(id) {
       var sims = wte.map(function (row, j) { return j === id ? -Infinity : cosine(wte[id], row); });
-      var near = ui.argsort(sims).slice(0, NEAR);
+      var near = kernels.argsort(sims).slice(0, NEAR);
       ui.clear(nearEl);
       nearEl.appendChild(ui.el("p", { class: "nt-small", text: "Nearest " + NEAR + " of the other " + (V - 1) + " tokens to " + names[id] + " by cosine similarity (1 = same direction, 0 = unrelated, −1 = opposite):" }));
       nearEl.appendChild(ui.bars(near.map(function (j) {

@@ -2,7 +2,7 @@
 // KV cache (keys and values recomputed for every token at every step) and with one (a prefill, then
 // one new row per step). Greedy picks, so both lanes write the same text. Under the cache lane, the K
 // and V caches themselves, row by row as they fill, the rows computed at this step marked.
-nexttoken.define("demos.generate", ["ui", "runtime.active", "runtime.model", "runtime.kvcache", "explain.pass"], function (ui, active, model, kvcache, pass) {
+nexttoken.define("demos.generate", ["ui", "runtime.kernels", "runtime.active", "runtime.prompts", "runtime.model", "runtime.kvcache", "explain.pass"], function (ui, kernels, active, prompts, model, kvcache, pass) {
   "use strict";
 
   function rowsOf(step, i, useCache) {
@@ -44,11 +44,11 @@ nexttoken.define("demos.generate", ["ui", "runtime.active", "runtime.model", "ru
       msg.clear();
       runs = null;
       ui.clear(lanesEl);
-      var r = active.encodePrompt(prompt.input.value);
+      var r = prompts.encode(prompt.input.value);
       if (!r.ok) { msg.show(r.message, "error"); why("Nothing to run: fix the prompt first."); status.textContent = ""; return; }
       if (r.note) msg.show(r.note, "info");
       base = r;
-      var greedy = function (logits) { return ui.argsort(logits)[0]; };
+      var greedy = function (logits) { return kernels.argsort(logits)[0]; };
       runs = [false, true].map(function (useCache) {
         var g = kvcache.generate(m, r.ids, { maxNew: maxNew, useCache: useCache, pick: greedy });
         return { useCache: useCache, steps: g.steps, stoppedBy: g.stoppedBy };

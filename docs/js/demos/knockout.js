@@ -3,7 +3,7 @@
 // side. The head that finds the subject is named from the build's summary (or, for a model the
 // reader trained, from the same rule applied in the browser), never a fixed number.
 // Other demos on the page follow the store's "knockout" ({heads: [h, ...], mlp}), set on each change.
-nexttoken.define("demos.knockout", ["ui", "store", "runtime.active", "runtime.model", "explain.pass"], function (ui, store, active, model, pass) {
+nexttoken.define("demos.knockout", ["ui", "runtime.kernels", "store", "runtime.active", "runtime.prompts", "runtime.model", "explain.pass"], function (ui, kernels, store, active, prompts, model, pass) {
   "use strict";
 
   // scripts/tiny/export.summarise's rule: the head whose last position attends most to position 1.
@@ -50,7 +50,7 @@ nexttoken.define("demos.knockout", ["ui", "store", "runtime.active", "runtime.mo
     // each probability opens to its softmax (js/explain/pass.js), whose snippet replays this lane's pass
     function lane(title, tr, ids, last, cls) {
       var explain = pass.of({ trace: tr, ids: ids, config: m.config, weights: active.data.weights, show: t.tk.show });
-      var probs = tr.probs[last], order = ui.argsort(probs).slice(0, 3);
+      var probs = tr.probs[last], order = kernels.argsort(probs).slice(0, 3);
       return ui.el("div", { class: "nt-lane " + cls }, [
         ui.el("p", { class: "nt-lane-title", text: title }),
         ui.bars(order.map(function (id) {
@@ -72,13 +72,13 @@ nexttoken.define("demos.knockout", ["ui", "store", "runtime.active", "runtime.mo
       msg.clear();
       ui.clear(out);
       store.set("knockout", { heads: state.heads.slice(), mlp: state.mlp });
-      var r = active.encodePrompt(prompt.input.value);
+      var r = prompts.encode(prompt.input.value);
       if (!r.ok) { msg.show(r.message, "error"); return; }
       if (r.note) msg.show(r.note, "info");
       var last = r.ids.length - 1;
       var full = m.forward(r.ids);
       var knocked = m.forward(r.ids, { knockout: state });
-      var a = ui.argsort(full.probs[last])[0], b = ui.argsort(knocked.probs[last])[0];
+      var a = kernels.argsort(full.probs[last])[0], b = kernels.argsort(knocked.probs[last])[0];
       out.appendChild(lane("Full model", full, r.ids, last, "nt-ko-full"));
       out.appendChild(lane("Switched off: " + describe(), knocked, r.ids, last, "nt-ko-knocked"));
       var same = a === b;

@@ -2,7 +2,7 @@
 // embeddings, after attention, or after the MLP, each sent through ln_f and the unembedding
 // exactly as the real last stage is; a stage-by-position table beside the real answer. Follows
 // the knock-outs of knockout.js (the store's "knockout") when both are on a page.
-nexttoken.define("demos.lens", ["ui", "store", "runtime.active", "runtime.model", "explain.pass"], function (ui, store, active, model, pass) {
+nexttoken.define("demos.lens", ["ui", "runtime.kernels", "store", "runtime.active", "runtime.prompts", "runtime.model", "explain.pass"], function (ui, kernels, store, active, prompts, model, pass) {
   "use strict";
   var NAMES = { embeddings: "after the embeddings", attention: "after attention", mlp: "after the MLP" };
 
@@ -19,7 +19,7 @@ nexttoken.define("demos.lens", ["ui", "store", "runtime.active", "runtime.model"
 
     // make(id) -> the explanation of the shown probability (js/explain/pass.js)
     function cell(tag, probs, make) {
-      var id = ui.argsort(probs)[0], text = ui.pct(probs[id]);
+      var id = kernels.argsort(probs)[0], text = ui.pct(probs[id]);
       var num = ui.numberButton(text, function () { return make(id); }, { cls: "nt-small" });
       return ui.el(tag, { "data-token": t.tk.show(id), "data-prob": probs[id] }, [ui.el("code", { text: t.tk.show(id) }), " ", num]);
     }
@@ -28,7 +28,7 @@ nexttoken.define("demos.lens", ["ui", "store", "runtime.active", "runtime.model"
       var t0 = performance.now();
       msg.clear();
       ui.clear(out);
-      var r = active.encodePrompt(prompt.input.value);
+      var r = prompts.encode(prompt.input.value);
       if (!r.ok) { msg.show(r.message, "error"); return; }
       if (r.note) msg.show(r.note, "info");
       var ko = store.get("knockout") || null;

@@ -1,6 +1,6 @@
 // Demo: one token, end to end. prompt -> tokens -> ids -> embedding strips -> attention -> MLP
 // -> logits -> probabilities -> the pick, all from one m.forward(ids) of the tiny model.
-nexttoken.define("demos.one-token", ["ui", "runtime.active", "runtime.model", "explain.pass"], function (ui, active, model, pass) {
+nexttoken.define("demos.one-token", ["ui", "runtime.kernels", "runtime.active", "runtime.prompts", "runtime.model", "explain.pass"], function (ui, kernels, active, prompts, model, pass) {
   "use strict";
 
   ui.start("one-token", function (root, live) {
@@ -25,7 +25,7 @@ nexttoken.define("demos.one-token", ["ui", "runtime.active", "runtime.model", "e
     function run(text) {
       msg.clear();
       state.pick = null;
-      var r = active.encodePrompt(text);
+      var r = prompts.encode(text);
       if (!r.ok) { msg.show(r.message, "error"); ui.clear(out); ui.setDisabled(append, "Nothing to append: fix the prompt first."); return; }
       if (r.note) msg.show(r.note, "info");
       var tr = m.forward(r.ids);
@@ -87,7 +87,7 @@ nexttoken.define("demos.one-token", ["ui", "runtime.active", "runtime.model", "e
         ui.el("p", { class: "nt-hint", text: "Each cell is a button: it opens the arithmetic that made it." })]));
       // 5. logits (zero-based axis) and 6. probabilities
       var logits = tr.logits[last], probs = tr.probs[last];
-      var order = ui.argsort(probs).slice(0, 8);
+      var order = kernels.argsort(probs).slice(0, 8);
       var shownL = order.map(function (id) { return logits[id]; });
       var lo = Math.min(0, Math.min.apply(null, shownL)), hi = Math.max(0, Math.max.apply(null, shownL));
       out.appendChild(ui.section("5. Logits: one raw score per vocabulary entry (top 8 of " + logits.length + ")", [

@@ -2,8 +2,8 @@
 // vocabulary's bars on a canvas (the head exact, the tail from rank buckets), temperature, top-k and
 // top-p over it, the logit lens and the first-token weight of every head. Data: data.smollm2-dist-index
 // (with the page) and data.smollm2-dist-<key> (loaded on demand by nexttoken's loader: no fetch from file://).
-nexttoken.define("demos.real-distribution", ["ui", "runtime.kernels", "runtime.sampling", "data.smollm2-dist-index", "later:data.smollm2-dist-*"],
-  function (ui, kernels, sampling, index, loadPrompt) {
+nexttoken.define("demos.real-distribution", ["ui", "runtime.kernels", "data.smollm2-dist-index", "later:data.smollm2-dist-*"],
+  function (ui, kernels, index, loadPrompt) {
   "use strict";
 
   // Every rank's logit, sorted: the head as stored; a tail bucket's ranks evenly spaced between its
@@ -105,7 +105,7 @@ nexttoken.define("demos.real-distribution", ["ui", "runtime.kernels", "runtime.s
 
     function update() {
       if (!d) return;
-      cut = sampling.cut(probs, state.k, state.p);
+      cut = kernels.cut(probs, state.k, state.p);
       survivors.textContent = cut.kept + " of " + d.vocab_size + " tokens survive, holding " + ui.pct(cut.mass, 1) +
         " of the probability; the other " + (d.vocab_size - cut.kept) + " hold " + ui.pct(1 - cut.mass, 1) + ".";
       draw();

@@ -3,7 +3,7 @@
 // and what that snapshot's model predicted at each position. The snapshots (js/data/tiny-snapshots.js,
 // most of the page's weight) load only when the reader asks for them. They are the built model's,
 // so this view uses the built tokenizer and weights even when the reader's own model is active.
-nexttoken.define("demos.snapshots", ["ui", "runtime.active", "runtime.tokenizer", "runtime.snapshots", "loss-curve", "explain.pass", "later:data.tiny-snapshots"], function (ui, active, tokenizer, snapshots, lossCurve, pass, loadSnapshots) {
+nexttoken.define("demos.snapshots", ["ui", "runtime.kernels", "runtime.active", "runtime.tokenizer", "runtime.snapshots", "loss-curve", "explain.pass", "later:data.tiny-snapshots"], function (ui, kernels, active, tokenizer, snapshots, lossCurve, pass, loadSnapshots) {
   "use strict";
   function snapList(S) { return Array.isArray(S) ? S : (S.snapshots || []); }
 
@@ -88,7 +88,7 @@ nexttoken.define("demos.snapshots", ["ui", "runtime.active", "runtime.tokenizer"
       pl.forEach(function (p, i) {
         var bar = ui.el("span", { class: "nt-loss-bar", "aria-hidden": "true" });
         bar.style.setProperty("--h", Math.min(1, p.loss / maxLoss).toFixed(4));
-        var predId = i < tr.probs.length ? ui.argsort(tr.probs[i])[0] : null;
+        var predId = i < tr.probs.length ? kernels.argsort(tr.probs[i])[0] : null;
         var target = typeof p.target === "number" ? t.tk.show(p.target) : String(p.target);
         var ok = predId !== null && t.tk.show(predId) === target;
         cols.appendChild(ui.el("div", { class: "nt-loss-col", role: "listitem", "data-loss": p.loss }, [

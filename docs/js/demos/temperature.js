@@ -2,7 +2,7 @@
 // Beside each other: the probabilities before temperature (T = 1), after T and the filters (each
 // opens to exp(logit/T)/Σ), and a histogram of 1,000 seeded draws. A 0-1 ruler split by cumulative
 // probability shows where the draw's u fell.
-nexttoken.define("demos.temperature", ["ui", "runtime.active", "runtime.model", "runtime.sampling", "explain.pass"], function (ui, active, model, sampling, pass) {
+nexttoken.define("demos.temperature", ["ui", "runtime.kernels", "runtime.active", "runtime.prompts", "runtime.model", "runtime.sampling", "explain.pass"], function (ui, kernels, active, prompts, model, sampling, pass) {
   "use strict";
   var SHOW = 12;
 
@@ -45,7 +45,7 @@ nexttoken.define("demos.temperature", ["ui", "runtime.active", "runtime.model", 
     function compute() {
       msg.clear();
       st.logits = null;
-      var r = active.encodePrompt(prompt.input.value);
+      var r = prompts.encode(prompt.input.value);
       hist = null;
       if (!r.ok) {
         msg.show(r.message, "error"); ui.clear(barsEl); ui.clear(ruler); pickEl.textContent = "";
@@ -75,7 +75,7 @@ nexttoken.define("demos.temperature", ["ui", "runtime.active", "runtime.model", 
       var x = filtered();
       var keep = {};
       (x.f.kept || []).forEach(function (id) { keep[id] = true; });
-      var order = ui.argsort(x.probs).slice(0, SHOW);
+      var order = kernels.argsort(x.probs).slice(0, SHOW);
       var before = sampling.softmax(st.logits, 1);
       var kept = x.f.kept || [];
       var T = x.o.temperature;

@@ -4,7 +4,7 @@
 // (js/runtime/corpus.js and trainer.js), in slices so the page stays responsive. The result is saved in
 // this browser and becomes "your model", which every demo then uses (js/runtime/active.js).
 // corpus.js, trainer.js and the initial weights load when the reader first presses Train.
-nexttoken.define("demos.train-yours", ["ui", "runtime.active", "runtime.model", "runtime.tokenizer", "loss-curve", "explain.lines", "explain.pass", "later:runtime.corpus", "later:runtime.trainer", "later:data.tiny-init"], function (ui, active, model, tokenizer, lossCurve, lines, pass, loadCorpus, loadTrainer, loadInit) {
+nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active", "runtime.model", "runtime.tokenizer", "loss-curve", "explain.lines", "explain.pass", "later:runtime.corpus", "later:runtime.trainer", "later:data.tiny-init"], function (ui, kernels, active, model, tokenizer, lossCurve, lines, pass, loadCorpus, loadTrainer, loadInit) {
   "use strict";
   // The same rule as scripts/tiny/export.summarise: the head whose last position attends most to
   // position 1 (the subject) in the first configured prompt.
@@ -127,19 +127,19 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.active", "runtime.model", 
     }
 
     // A model's pass over the probe: {model, ids, last, tr} or null when the model cannot read it.
-    function pass(m, tk, text) {
+    function passOver(m, tk, text) {
       var r = tk.encode(text);
       if (!r.ok || r.ids.length > m.config.n_ctx) return null;
       return { model: m, ids: r.ids, last: r.ids.length - 1, tr: m.forward(r.ids) };
     }
 
     // Your model's three likeliest next tokens for the probe, and what the built model gives each;
-    // every probability opens to its softmax (explain.js), the snippet over that model's weights.
+    // every probability opens to its softmax (js/explain/pass.js), the snippet over that model's weights.
     function compare() {
       ui.clear(result);
       if (!mine) return;
       var text = probe.input.value.toLowerCase();
-      var yp = pass(mine.model, mine.tk, text), bp = pass(builtModel, builtTk, text);
+      var yp = passOver(mine.model, mine.tk, text), bp = passOver(builtModel, builtTk, text);
       if (!yp) { result.appendChild(ui.el("p", { class: "nt-msg nt-error", text: "Your model cannot read “" + text + "”: a character outside its vocabulary, or more than " + mc.n_ctx + " tokens." })); return; }
       if (!mine.src) mine.src = lines.yoursSource(mine.weights);  // one download link per trained model
       var yoursSrc = mine.src, builtSrc = lines.builtSource();
@@ -151,7 +151,7 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.active", "runtime.model", 
       var builtIndex = {};
       builtTk.vocab.forEach(function (v, i) { builtIndex[v] = i; });
       var py = yp.tr.probs[yp.last];
-      var rows = ui.argsort(py).slice(0, 3).map(function (id) {
+      var rows = kernels.argsort(py).slice(0, 3).map(function (id) {
         var s = mine.tk.vocab[id], bid = builtIndex[s], b = bp && bid !== undefined ? bp.tr.probs[bp.last][bid] : null;
         return ui.el("tr", { "data-token": mine.tk.show(id), "data-yours": py[id], "data-built": b === null ? "" : b }, [
           ui.el("td", {}, [ui.el("code", { text: mine.tk.show(id) })]), cellFor(yp, id, mine.tk, mine.weights, yoursSrc, "your model"),

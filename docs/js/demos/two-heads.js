@@ -4,7 +4,7 @@
 // whose score and weight open to their arithmetic. Below, the rest of the attention half of the block
 // at the last position: each head's output (weights · V), the two side by side, the output
 // projection c_proj, and the residual add.
-nexttoken.define("demos.two-heads", ["ui", "store", "runtime.active", "runtime.model", "explain.pass"], function (ui, store, active, model, pass) {
+nexttoken.define("demos.two-heads", ["ui", "store", "runtime.active", "runtime.prompts", "runtime.model", "explain.pass"], function (ui, store, active, prompts, model, pass) {
   "use strict";
 
   ui.start("two-heads", function (root, live) {
@@ -25,7 +25,7 @@ nexttoken.define("demos.two-heads", ["ui", "store", "runtime.active", "runtime.m
       msg.clear();
       ui.clear(maps);
       ui.clear(rest);
-      var r = active.encodePrompt(prompt.input.value);
+      var r = prompts.encode(prompt.input.value);
       if (!r.ok) { msg.show(r.message, "error"); return; }
       if (r.note) msg.show(r.note, "info");
       tr = m.forward(r.ids, { knockout: store.get("knockout") || null });

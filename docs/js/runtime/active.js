@@ -7,7 +7,7 @@
 //
 // active.which ("built" | "yours"), .data (the active model's data), .built, .yours (the saved model
 // or null), .save(model), .use(which), .tiny(model?) -> {tk, config, model} made once per page (the
-// model only when the runtime's model module is passed), .encodePrompt(text, opts).
+// model only when the runtime's model module is passed).
 nexttoken.define("runtime.active", ["data.tiny-model", "store", "runtime.tokenizer", "ui"], function (built, store, tokenizer, ui) {
   "use strict";
   var root = window;
@@ -73,81 +73,22 @@ nexttoken.define("runtime.active", ["data.tiny-model", "store", "runtime.tokeniz
     return shared;
   }
 
-  // Text from a reader -> ids, or a reader-facing message. Upper case is folded (the tiny
-  // vocabulary has only lower-case letters); everything else outside it is reported by name.
-  function encodePrompt(text, opts) {
-    opts = opts || {};
-    var t = tiny(), MAX_CHARS = ui.MAX_CHARS;
-    var nCtx = t.config.model.n_ctx;
-    var maxTokens = opts.maxTokens || nCtx;
-    var raw = String(text);
-    if (raw.length > MAX_CHARS) {
-      return { ok: false, message: "That is " + raw.length + " characters; the demos take at most " + MAX_CHARS + " (the model's window is only " + nCtx + " tokens)." };
-    }
-    var lowered = raw.toLowerCase();
-    var note = lowered !== raw ? "Folded to lower case: the tiny model only knows lower-case letters." : "";
-    if (!lowered.trim()) return { ok: false, message: "Type a prompt first: the model needs at least one token." };
-    var r = t.tk.encode(lowered);
-    if (!r.ok) {
-      var e = r.error || {};
-      if (e.kind === "empty") return { ok: false, message: "Type a prompt first: the model needs at least one token." };
-      var ch = e.char !== undefined ? e.char : "?";
-      var code = ch && ch.codePointAt ? "U+" + ch.codePointAt(0).toString(16).toUpperCase().padStart(4, "0") : "";
-      return { ok: false, message: "The tiny model's vocabulary has no “" + ch + "” (" + code + ", at character " + ((e.index || 0) + 1) + "). It knows only the lower-case letters, spaces and “.” of its training sentences." };
-    }
-    if (r.ids.length > maxTokens) {
-      return { ok: false, message: "That is " + r.ids.length + " tokens; this demo takes at most " + maxTokens + " (the model's context window is " + nCtx + ")." };
-    }
-    return { ok: true, ids: r.ids, tokens: r.ids.map(function (id) { return t.tk.show(id); }), note: note, text: lowered };
-  }
-
   // The bar: only where there is a choice (a saved model) or a problem to report.
   function bar() {
-    var doc = root.document;
-    var host = doc && doc.querySelector(".md-content__inner");
+    var host = root.document && root.document.querySelector(".md-content__inner");
     if (!host || (!yours && !problem)) return;
-    var box = doc.createElement("div");
-    box.className = "nt-model-switch";
-    box.setAttribute("data-active-model", which);
-    if (problem) {
-      var p = doc.createElement("p");
-      p.className = "nt-msg nt-warn";
-      p.setAttribute("role", "status");
-      p.textContent = problem;
-      box.appendChild(p);
-    }
+    var box = ui.el("div", { class: "nt-model-switch", "data-active-model": which },
+      [problem ? ui.el("p", { class: "nt-msg nt-warn", role: "status", text: problem }) : null]);
     if (yours) {
-      var fs = doc.createElement("fieldset");
-      var lg = doc.createElement("legend");
-      lg.textContent = "The demos on every page use";
-      fs.appendChild(lg);
-      [["built", "the built model (trained by the build, described in the text)"],
-       ["yours", "your model (trained in this browser on your " + yours.config.corpus.length + " sentences)"]].forEach(function (o) {
-        var id = "nt-model-" + o[0];
-        var input = doc.createElement("input");
-        input.type = "radio"; input.name = "nt-model"; input.id = id; input.value = o[0];
-        input.checked = which === o[0];
-        input.addEventListener("change", function () { if (input.checked) use(o[0]); });
-        var label = doc.createElement("label");
-        label.setAttribute("for", id);
-        label.textContent = o[1];
-        var span = doc.createElement("span");
-        span.className = "nt-radio";
-        span.appendChild(input); span.appendChild(label);
-        fs.appendChild(span);
-      });
-      box.appendChild(fs);
-      if (which === "yours") {
-        var note = doc.createElement("p");
-        note.className = "nt-small";
-        note.textContent = "Your model is active: the demos' numbers are your model's; the numbers in the text are the built model's.";
-        box.appendChild(note);
-      }
+      box.appendChild(ui.radios("The demos on every page use", [
+        { value: "built", label: "the built model (trained by the build, described in the text)" },
+        { value: "yours", label: "your model (trained in this browser on your " + yours.config.corpus.length + " sentences)" }], which, use));
+      if (which === "yours") box.appendChild(ui.el("p", { class: "nt-small", text: "Your model is active: the demos' numbers are your model's; the numbers in the text are the built model's." }));
     }
     host.insertBefore(box, host.firstChild);
   }
   bar();
 
   return { which: which, data: data, yours: yours, built: built, save: save, use: use, valid: valid, problem: problem,
-           tiny: tiny, encodePrompt: encodePrompt };
+           tiny: tiny };
 });

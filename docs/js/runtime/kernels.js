@@ -1,6 +1,6 @@
 // The arithmetic every tiny-model computation shares, one function each: softmax, LayerNorm, GELU
 // and the linear map (the forward pass, the reader's trainer, the snapshot replay and the
-// explanations all call these), plus argsort and cosine. The vector kernels work on rows of flat
+// explanations all call these), plus the top-k/top-p cut, argsort and cosine. The vector kernels work on rows of flat
 // arrays at offsets, so a caller passes its own buffers and nothing is allocated per row.
 nexttoken.define("runtime.kernels", [], function () {
   "use strict";
@@ -68,6 +68,26 @@ nexttoken.define("runtime.kernels", [], function () {
     return idx.sort(function (a, b) { return values[b] - values[a] || a - b; });
   }
 
-  return { softmax: softmax, layerNorm: layerNorm, gelu: gelu, geluTanh: geluTanh, geluGrad: geluGrad, linear: linear,
+  // The cut over probabilities sorted most likely first: top-k keeps the k most likely (k = 0 or
+  // k >= their number: no cut); then top-p keeps the smallest set whose renormalised probabilities
+  // reach p (p >= 1: no cut, p <= 0: the top one only). Same order as Hugging Face's logits
+  // processors. Returns {kCut, kMass, kept, mass}: how many survive top-k and their share, how many
+  // survive both and their share (1 when nothing is cut).
+  function cut(sorted, topK, topP) {
+    var n = sorted.length, kCut = topK > 0 && topK < n ? Math.floor(topK) : n, total = 0, i;
+    for (i = 0; i < kCut; i++) total += sorted[i];
+    var kept = kCut, p = topP === undefined || topP === null ? 1 : topP;
+    if (p < 1) {
+      var cum = 0;
+      for (i = 0; i < kCut; i++) { cum += sorted[i] / total; if (cum >= p) { kept = i + 1; break; } }
+      kept = Math.max(1, kept);
+    }
+    var mass = 0;
+    for (i = 0; i < kept; i++) mass += sorted[i];
+    if (kept === n) mass = 1;  // no cut: all of it, not a sum's rounding error short of it
+    return { kCut: kCut, kMass: total, kept: kept, mass: mass };
+  }
+
+  return { softmax: softmax, cut: cut, layerNorm: layerNorm, gelu: gelu, geluTanh: geluTanh, geluGrad: geluGrad, linear: linear,
            dot: dot, cosine: cosine, argsort: argsort, GELU_C: GELU_C };
 });

@@ -1,4 +1,4 @@
-// Picking the next token: softmax with temperature, top-k, top-p, and a seeded draw.
+// Picking the next token: softmax with temperature, top-k, top-p (the kernels' cut), and a seeded draw.
 // sampling.softmax(logits, T) / filter(probs, {topK, topP}) / mulberry32(seed) /
 // sample(logits, {temperature, topK, topP, seed}) / validate(opts, vocabSize)
 nexttoken.define("runtime.sampling", ["runtime.kernels"], function (kernels) {
@@ -14,31 +14,11 @@ nexttoken.define("runtime.sampling", ["runtime.kernels"], function (kernels) {
   function softmax(logits, temperature) { return kernels.softmax(logits, 0, logits.length, null, 0, temperature); }
   var order = kernels.argsort;
 
-  // The cut over probabilities sorted most likely first: top-k keeps the k most likely (k = 0 or
-  // k >= their number: no cut); then top-p keeps the smallest set whose renormalised probabilities
-  // reach p (p >= 1: no cut, p <= 0: the top one only). Same order as Hugging Face's logits
-  // processors. Returns {kCut, kMass, kept, mass}: how many survive top-k and their share, how many
-  // survive both and their share (1 when nothing is cut).
-  function cut(sorted, topK, topP) {
-    var n = sorted.length, kCut = topK > 0 && topK < n ? Math.floor(topK) : n, total = 0, i;
-    for (i = 0; i < kCut; i++) total += sorted[i];
-    var kept = kCut, p = topP === undefined || topP === null ? 1 : topP;
-    if (p < 1) {
-      var cum = 0;
-      for (i = 0; i < kCut; i++) { cum += sorted[i] / total; if (cum >= p) { kept = i + 1; break; } }
-      kept = Math.max(1, kept);
-    }
-    var mass = 0;
-    for (i = 0; i < kept; i++) mass += sorted[i];
-    if (kept === n) mass = 1;  // no cut: all of it, not a sum's rounding error short of it
-    return { kCut: kCut, kMass: total, kept: kept, mass: mass };
-  }
-
   // The cut over a vocabulary's probabilities: {probs (renormalised, 0 where cut), kept (ids, most likely first)}.
   function filter(probs, opts) {
     opts = opts || {};
     var n = probs.length, ids = order(probs), i;
-    var c = cut(ids.map(function (id) { return probs[id]; }), opts.topK, opts.topP);
+    var c = kernels.cut(ids.map(function (id) { return probs[id]; }), opts.topK, opts.topP);
     var kept = ids.slice(0, c.kept), total = 0;
     for (i = 0; i < kept.length; i++) total += probs[kept[i]];
     var out = new Array(n);
@@ -99,5 +79,5 @@ nexttoken.define("runtime.sampling", ["runtime.kernels"], function (kernels) {
     return { opts: o, warnings: w };
   }
 
-  return { softmax: softmax, cut: cut, filter: filter, mulberry32: mulberry32, sample: sample, validate: validate, argmax: argmax, order: order };
+  return { softmax: softmax, filter: filter, mulberry32: mulberry32, sample: sample, validate: validate, argmax: argmax, order: order };
 });

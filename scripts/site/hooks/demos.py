@@ -4,7 +4,8 @@ A page lists `demos: [name, ...]`; this hook sets `page.meta["nt_scripts"]` to t
 script those demos need, in dependency order, for overrides/main.html to write. A front matter that
 still lists `scripts:` by hand, a demo with no container (or a container with no listed demo), a need
 that no script provides, or a script whose define() call is malformed fails the build with one line
-naming the page and the script.
+naming the page and the script. After the build, the copied scripts under the site's js/ lose their
+whole-line comments (demos.blank_comments).
 """
 from __future__ import annotations
 
@@ -45,3 +46,11 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
     except demos.ManifestError as e:
         raise PluginError(f"demo manifest: {e}") from None
     return markdown
+
+
+def on_post_build(config, **kwargs):
+    for file in (Path(config["site_dir"]) / "js").rglob("*.js"):
+        text = file.read_text(encoding="utf-8")
+        blanked = demos.blank_comments(text)
+        if blanked != text:
+            file.write_text(blanked, encoding="utf-8")
