@@ -46,7 +46,7 @@ def test_parity_reference_is_what_transformers_gives_now():
 
 def test_browser_data_lists_every_token_at_its_id():
     text = vocab_js(VOCAB, MERGES)
-    data = json.loads(text.split("window.NT.data.gpt2Vocab = ", 1)[1].rstrip().rstrip(";"))
+    data = json.loads(text.split('nexttoken.define("data.gpt2-vocab", [], function () { return ', 1)[1].rsplit("; });", 1)[0])
     assert len(data["tokens"]) == 50257 and all(data["tokens"][i] == t for t, i in VOCAB.items())
     assert data["merges"][0] == " ".join(MERGES[0]) and len(data["merges"]) == 50000
     assert data["special"] == {"<|endoftext|>": 50256}
