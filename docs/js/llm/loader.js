@@ -1,0 +1,112 @@
+// Loads a real model's browser copy (docs/js/data/llm/<model>/, written by scripts/site/llm_js.py)
+// as classic scripts, which works from file:// as well as served, and checks every chunk's size and
+// sha256 against the manifest before anything uses it. Every fault is one line naming the file.
+//
+// NT.llm.loader.load({base, model, onProgress, signal}) -> Promise<{manifest, buffer}>
+//   base: URL of the folder holding <model>/manifest.js ("js/data/llm/" from the site's root)
+//   onProgress(done_bytes, total_bytes, file); signal: an AbortSignal (the reader left)
+// NT.llm.loader.accept(manifest, index, text, bytes) -> Promise: decode one chunk into `bytes` and
+//   check it (used by load, and by Node's tests on the same files)
+(function (root) {
+  "use strict";
+  var NT = root.NT = root.NT || {};
+  NT.llm = NT.llm || {};
+
+  function files() {
+    NT.data = NT.data || {};
+    return (NT.data.llmFiles = NT.data.llmFiles || {});
+  }
+
+  function hex(buf) {
+    var b = new Uint8Array(buf), s = "";
+    for (var i = 0; i < b.length; i++) s += (b[i] < 16 ? "0" : "") + b[i].toString(16);
+    return s;
+  }
+
+  function sha256(view) {
+    var subtle = root.crypto && root.crypto.subtle;
+    if (!subtle) return Promise.reject(new Error("this browser cannot check the model's files (no Web Crypto here)"));
+    return subtle.digest("SHA-256", view).then(hex);
+  }
+
+  // Base64 text -> bytes at bytes[offset...]; the count written, or -1 when the text is not base64.
+  function decodeInto(text, bytes, offset, limit) {
+    var bin;
+    try { bin = root.atob(text); } catch (e) { return -1; }
+    var n = Math.min(bin.length, limit);
+    for (var i = 0; i < n; i++) bytes[offset + i] = bin.charCodeAt(i);
+    return bin.length;
+  }
+
+  function chunkStart(manifest, index) {
+    var s = 0;
+    for (var i = 0; i < index; i++) s += manifest.chunks[i].bytes;
+    return s;
+  }
+
+  function accept(manifest, index, text, bytes) {
+    var chunk = manifest.chunks[index], name = manifest.model + "/" + chunk.file;
+    if (typeof text !== "string") return Promise.reject(new Error(name + " is damaged (it holds no model data)"));
+    var start = chunkStart(manifest, index);
+    var n = decodeInto(text, bytes, start, chunk.bytes);
+    if (n < 0) return Promise.reject(new Error(name + " is damaged (not base64)"));
+    if (n !== chunk.bytes) return Promise.reject(new Error(name + " is truncated or altered: " + n + " bytes, the manifest says " + chunk.bytes));
+    return sha256(bytes.subarray(start, start + chunk.bytes)).then(function (got) {
+      if (got !== chunk.sha256) throw new Error(name + " is altered: its sha256 does not match the manifest");
+    });
+  }
+
+  // One classic script; resolves when it ran, rejects with one line when it cannot be read.
+  function script(url, name, signal) {
+    return new Promise(function (resolve, reject) {
+      if (signal && signal.aborted) { reject(new Error("loading the model was cancelled")); return; }
+      var el = document.createElement("script");
+      function done(err) {
+        el.onload = el.onerror = null;
+        el.remove();
+        if (signal) signal.removeEventListener("abort", onAbort);
+        if (err) reject(err); else resolve();
+      }
+      function onAbort() { done(new Error("loading the model was cancelled")); }
+      el.onload = function () { done(null); };
+      el.onerror = function () { done(new Error(name + " could not be loaded (missing, or the browser blocked it)")); };
+      if (signal) signal.addEventListener("abort", onAbort);
+      el.src = url;
+      document.head.appendChild(el);
+    });
+  }
+
+  function take(key) {
+    var f = files(), v = f[key];
+    delete f[key];  // the page keeps the decoded bytes, not the 20 MB of text
+    return v;
+  }
+
+  async function load(opts) {
+    var base = opts.base.replace(/\/?$/, "/"), model = opts.model, signal = opts.signal;
+    var key = model + "/manifest.js";
+    await script(base + key, key, signal);
+    var manifest = take(key);
+    if (!manifest || !Array.isArray(manifest.chunks) || !Array.isArray(manifest.tensors)) {
+      throw new Error(key + " is damaged (it holds no manifest)");
+    }
+    var bytes;
+    try {
+      bytes = new Uint8Array(manifest.total_bytes);
+    } catch (e) {
+      throw new Error("the browser refused the " + Math.round(manifest.total_bytes / 1e6) + " MB the model needs: close other tabs and retry");
+    }
+    var done = 0;
+    for (var i = 0; i < manifest.chunks.length; i++) {
+      var name = model + "/" + manifest.chunks[i].file;
+      await script(base + name, name, signal);
+      await accept(manifest, i, take(name), bytes);
+      done += manifest.chunks[i].bytes;
+      if (opts.onProgress) opts.onProgress(done, manifest.total_bytes, name);
+    }
+    return { manifest: manifest, buffer: bytes.buffer };
+  }
+
+  NT.llm.loader = { load: load, accept: accept, sha256: sha256 };
+  if (typeof module === "object" && module.exports) module.exports = NT.llm.loader;
+})(typeof self !== "undefined" ? self : globalThis);

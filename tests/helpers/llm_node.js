@@ -1,0 +1,55 @@
+// Runs docs/js/llm/engine.js in Node on a model's browser copy, for the pytest parity tests:
+//   node tests/helpers/llm_node.js FOLDER MODEL REQUESTS.json OUT_PREFIX
+// FOLDER holds MODEL/manifest.js and its chunks; the chunks are read as a page reads them (each
+// script run, its base64 decoded and checked by loader.js's accept). REQUESTS.json is a list of
+// {ids, opts, decode: [id, ...]}; OUT_PREFIX.json indexes the float32 arrays in OUT_PREFIX.f32.
+"use strict";
+const fs = require("node:fs");
+const path = require("node:path");
+const vm = require("node:vm");
+
+const ROOT = path.resolve(__dirname, "..", "..");
+const loader = require(path.join(ROOT, "docs/js/llm/loader.js"));
+const engine = require(path.join(ROOT, "docs/js/llm/engine.js"))();
+
+function runScript(file) {
+  const ctx = { window: {} };
+  vm.runInNewContext(fs.readFileSync(file, "utf8"), ctx, { filename: file });
+  return ctx.window.NT.data.llmFiles;
+}
+
+async function open(folder, model) {
+  const t0 = performance.now();
+  const manifest = runScript(path.join(folder, model, "manifest.js"))[`${model}/manifest.js`];
+  const bytes = new Uint8Array(manifest.total_bytes);
+  for (let i = 0; i < manifest.chunks.length; i++) {
+    const name = `${model}/${manifest.chunks[i].file}`;
+    await loader.accept(manifest, i, runScript(path.join(folder, name))[name], bytes);
+  }
+  return { model: new engine.Model(manifest, bytes.buffer), loadMs: performance.now() - t0 };
+}
+
+async function main() {
+  const [folder, model, requests, outPrefix] = process.argv.slice(2);
+  const { model: m, loadMs } = await open(folder, model);
+  const parts = [], index = [];
+  let offset = 0;
+  const put = (a) => { parts.push(Buffer.from(a.buffer, a.byteOffset, a.byteLength)); const at = [offset, a.length]; offset += a.length; return at; };
+  for (const req of JSON.parse(fs.readFileSync(requests, "utf8"))) {
+    const t0 = performance.now();
+    let out = await m.prefill(req.ids, req.opts || {});
+    const steps = [];
+    for (const id of req.decode || []) { out = await m.decode(id, req.opts || {}); steps.push(put(out.logits)); }
+    index.push({
+      ms: performance.now() - t0,
+      logits: put(out.logits), decode: steps,
+      residuals: out.residuals ? out.residuals.map(put) : null,
+      heads: out.heads ? out.heads.map(put) : null,
+      lens: out.lens ? out.lens.map(put) : null,
+    });
+  }
+  fs.writeFileSync(outPrefix + ".f32", Buffer.concat(parts));
+  fs.writeFileSync(outPrefix + ".json", JSON.stringify({ loadMs, results: index }));
+}
+
+main().catch((err) => { console.error("error: " + (err && err.message)); process.exit(1); });
