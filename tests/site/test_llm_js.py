@@ -86,7 +86,8 @@ def llama(tmp_path_factory):
 def gpt2(tmp_path_factory):
     work = tmp_path_factory.mktemp("gpt2-random")
     torch.manual_seed(2)
-    hf = dict(n_layer=2, n_head=2, n_embd=64, n_positions=64, vocab_size=300, initializer_range=0.2)
+    hf = dict(n_layer=2, n_head=2, n_embd=64, n_positions=64, vocab_size=300, initializer_range=0.2,
+              bos_token_id=0, eos_token_id=0)
     model = transformers.GPT2LMHeadModel(transformers.GPT2Config(**hf, attn_implementation="eager")).eval()
     sd = {k: v.detach().numpy() for k, v in model.state_dict().items()}
     cfg = llm_js.gpt2_config(hf | {"layer_norm_epsilon": 1e-5})
@@ -126,6 +127,7 @@ def test_random_model_matches_transformers(which, llama, gpt2, tmp_path):
         assert got["top_same"], (which, p)
         for key in worst:
             worst[key] = max(worst[key], got[key])
+    print(f"{which} parity over {len(cases)} runs: {worst}")  # shown with pytest -s
     assert worst["logit"] <= 2e-3 and worst["kl"] <= 1e-5, worst
     assert worst["residual"] <= 1e-4 and worst["heads"] <= 1e-4, worst
     # a knocked-out head changes the answer's numbers: the comparison above is not vacuous
@@ -180,3 +182,16 @@ def test_bad_source_is_one_line():
     t = [{"name": "wte.weight", "type": "Q4_1", "shape": [2, 64], "data": b"\0" * 79}]
     with pytest.raises(llm_js.StageError, match=r"^tensor wte.weight: 79 bytes, Q4_1 \[2, 64\] needs 80$"):
         llm_js.pack({}, t, "m", {})
+
+
+def test_gpt2_export_from_a_saved_folder(gpt2, tmp_path):
+    """`make gpt2`'s export path: config.json and model.safetensors in a folder, as GPT2_DIR holds them."""
+    model, _, _ = gpt2
+    folder = tmp_path / "saved"
+    model.save_pretrained(folder)
+    files = llm_js.gpt2_files(folder, "local folder")
+    llm_js.write_folder(tmp_path / "out" / "gpt2", files)
+    ids = prompts(model.config.vocab_size, seed=10, n=1)[0]
+    _, js = run_node(tmp_path / "out", "gpt2", [{"ids": ids}], tmp_path)
+    got = compare(reference(model, ids), js[0])
+    assert got["top_same"] and got["logit"] <= 2e-3 and got["kl"] <= 1e-5, got

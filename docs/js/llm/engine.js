@@ -177,8 +177,12 @@ function nexttokenLlmEngine() {
 
   Model.prototype.prefill = function (ids, opts, tick) {
     opts = opts || {};
+    try {
+      this.knockout = normaliseKnockout(opts.knockout, this.config);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     this.length = 0;
-    this.knockout = normaliseKnockout(opts.knockout, this.config);
     return this.run(ids, opts, tick);
   };
 

@@ -1,0 +1,127 @@
+// A real model running in a Web Worker, so the page never freezes while it computes.
+//
+// Load order (classic scripts, loaded only when the reader asks for the model):
+//   js/llm/engine.js, js/llm/loader.js, js/llm/runtime.js
+//
+// NT.llm.open({base, model, onProgress, signal}) -> Promise<session>
+//   loads and checks the model's files (loader.js), then hands their bytes to a worker started from
+//   a Blob URL made of engine.js's own source (a worker script file cannot be loaded from file://)
+// session.prefill(ids, opts), session.decode(id, opts) -> Promise<result> (see engine.js); calls run
+//   one at a time, in order
+// session.cancel()  the running call rejects with "cancelled" at the next block; the cache is kept
+// session.close()   stops the worker; session.config is the model's shape
+// Every failure is an Error with a one-line message; after "the model's worker stopped", open again.
+(function (root) {
+  "use strict";
+  var NT = root.NT = root.NT || {};
+  NT.llm = NT.llm || {};
+
+  // Runs inside the worker: the engine, one model, a cancel flag checked after every block.
+  function workerMain(factory) {
+    var engine = factory(), model = null, cancelled = false, wake = null;
+    var ch = new MessageChannel();  // a zero-delay yield, so a cancel message is read mid-run
+    ch.port1.onmessage = function () { var w = wake; wake = null; if (w) w(); };
+    function tick() {
+      return new Promise(function (resolve, reject) {
+        wake = function () { if (cancelled) reject(new engine.Cancelled()); else resolve(); };
+        ch.port2.postMessage(0);
+      });
+    }
+    function buffers(out) {
+      var list = [out.logits.buffer];
+      ["residuals", "heads", "lens"].forEach(function (k) { if (out[k]) out[k].forEach(function (a) { list.push(a.buffer); }); });
+      return list.filter(function (b, i) { return list.indexOf(b) === i; });
+    }
+    self.onmessage = function (e) {
+      var m = e.data;
+      if (m.op === "cancel") { cancelled = true; return; }
+      if (m.op === "init") {
+        try {
+          model = new engine.Model(m.manifest, m.buffer);
+          self.postMessage({ id: m.id, result: { ok: true } });
+        } catch (err) {
+          self.postMessage({ id: m.id, error: err instanceof RangeError ? "the browser refused the memory the model needs: close other tabs and retry" : String(err.message || err) });
+        }
+        return;
+      }
+      cancelled = false;
+      var run;
+      try {
+        run = m.op === "prefill" ? model.prefill(m.ids, m.opts, tick) : model.decode(m.ids[0], m.opts, tick);
+      } catch (err) {
+        run = Promise.reject(err);
+      }
+      run.then(function (out) {
+        self.postMessage({ id: m.id, result: out }, buffers(out));
+      }, function (err) {
+        self.postMessage({ id: m.id, error: err instanceof engine.Cancelled ? "cancelled" : String(err.message || err) });
+      });
+    };
+  }
+
+  var workerUrl = null;
+  function makeWorker() {
+    if (!workerUrl) {
+      var src = "var factory = " + NT.llm.engineFactory.toString() + ";\n(" + workerMain.toString() + ")(factory);\n";
+      workerUrl = URL.createObjectURL(new Blob([src], { type: "text/javascript" }));
+    }
+    return new Worker(workerUrl);
+  }
+
+  async function open(opts) {
+    if (!NT.llm.engineFactory || !NT.llm.loader) throw new Error("the model's scripts are not loaded (engine.js, loader.js)");
+    var loaded = await NT.llm.loader.load(opts);
+    var worker;
+    try {
+      worker = makeWorker();
+    } catch (e) {
+      throw new Error("this browser cannot start the model's worker (" + (e.message || e) + ")");
+    }
+    var pending = {}, nextId = 1, dead = null, chain = Promise.resolve();
+    function fail(err) {
+      dead = err;
+      worker.terminate();
+      Object.keys(pending).forEach(function (id) { pending[id].reject(err); delete pending[id]; });
+    }
+    worker.onmessage = function (e) {
+      var p = pending[e.data.id];
+      if (!p) return;
+      delete pending[e.data.id];
+      if (e.data.error) p.reject(new Error(e.data.error)); else p.resolve(e.data.result);
+    };
+    worker.onerror = function (e) {
+      if (e.preventDefault) e.preventDefault();
+      fail(new Error("the model's worker stopped (" + (e.message || "it crashed") + "): load the model again to retry"));
+    };
+    function call(msg, transfer) {
+      if (dead) return Promise.reject(dead);
+      return new Promise(function (resolve, reject) {
+        msg.id = nextId++;
+        pending[msg.id] = { resolve: resolve, reject: reject };
+        worker.postMessage(msg, transfer || []);
+      });
+    }
+    function queued(fn) {
+      var p = chain.then(fn);
+      chain = p.catch(function () {});
+      return p;
+    }
+    function onAbort() { fail(new Error("loading the model was cancelled")); }
+    if (opts.signal) opts.signal.addEventListener("abort", onAbort);
+    try {
+      await call({ op: "init", manifest: loaded.manifest, buffer: loaded.buffer }, [loaded.buffer]);
+    } finally {
+      if (opts.signal) opts.signal.removeEventListener("abort", onAbort);
+    }
+    return {
+      config: loaded.manifest.config,
+      manifest: loaded.manifest,
+      prefill: function (ids, o) { return queued(function () { return call({ op: "prefill", ids: Array.from(ids), opts: o || {} }); }); },
+      decode: function (id, o) { return queued(function () { return call({ op: "decode", ids: [id], opts: o || {} }); }); },
+      cancel: function () { if (!dead) worker.postMessage({ op: "cancel" }); },
+      close: function () { if (!dead) fail(new Error("the model was closed")); },
+    };
+  }
+
+  NT.llm.open = open;
+})(typeof self !== "undefined" ? self : globalThis);

@@ -1,0 +1,187 @@
+"""Benchmark of SmolLM2 in the page against transformers float32, in the same run, on the same prompt
+and the same thread count (the page computes in one worker, so PyTorch gets one thread). Printed and
+written to build/report/bench_llm.json; no target is asserted (the issue's: a decode step no slower
+than 3x transformers', a 6-token prefill under 3 s, load under 5 s from disk, memory under 400 MB).
+
+    python -m scripts.quality.bench_llm    # after `make site` (docs/js/data/llm/); needs chromium, torch
+
+Chromium (file://, the harness page scripts/quality/llm_harness.html): time to load and check the
+files (NT.llm.open: scripts, base64, sha256, the worker's start), a 6-token prefill, one decode step
+at 6 and at 512 tokens of context, the logit lens over all 30 blocks (a prefill with `lens` less one
+without), and the peak resident memory of the renderer process that runs the page and its worker.
+transformers: from_pretrained of the same GGUF (de-quantisation included), the same prefill and
+decode steps with its KV cache, the lens (ln_f and lm_head on the 30 residuals), and the peak
+resident memory of this process beyond what it held before the load. Each time is the median of RUNS.
+"""
+from __future__ import annotations
+
+import json
+import os
+import resource
+import shutil
+import statistics
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from scripts.core.io import ROOT, read_json, write_json_atomic
+
+DATA = ROOT / "docs" / "js" / "data" / "llm"
+OUT = ROOT / "build" / "report" / "bench_llm.json"
+CHROMIUM = os.environ.get("NEXTTOKEN_CHROMIUM", "/usr/bin/chromium")
+RUNS = 3
+PROMPT = "The capital of France is the"
+LONG = 512
+
+PAGE_JS = """async ([ids, long, runs]) => {
+  const t = () => performance.now(), med = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
+  const t0 = t();
+  const s = await NT.llm.open({base: "js/data/llm/", model: "smollm2"});
+  const load = t() - t0;
+  const prefill = [], decode6 = [], lens = [];
+  for (let i = 0; i < runs; i++) {
+    let a = t(); await s.prefill(ids, {}); prefill.push(t() - a);
+    a = t(); await s.decode(ids[ids.length - 1], {}); decode6.push(t() - a);
+    a = t(); await s.prefill(ids, {lens: true}); lens.push(t() - a - prefill[i]);
+  }
+  const a = t(); await s.prefill(long.slice(0, long.length - 1), {}); const prefillLong = t() - a;
+  const decode512 = [];
+  for (let i = 0; i < runs; i++) {
+    const b = t(); await s.decode(long[long.length - 1], {}); decode512.push(t() - b);
+    await s.prefill(long.slice(0, long.length - 1), {});
+  }
+  s.close();
+  return {load, prefill6: med(prefill), decode6: med(decode6), decode512: med(decode512), lens30: med(lens), prefill511: prefillLong};
+}"""
+
+
+def renderer_rss(profile: str) -> int:
+    """Resident bytes of the Chromium renderers started with this profile (page and workers)."""
+    import psutil
+
+    total = 0
+    for p in psutil.process_iter(["cmdline", "memory_info"]):
+        cmd = p.info["cmdline"] or []
+        if any("--type=renderer" in c for c in cmd) and p.info["memory_info"]:
+            if any(profile in c for c in cmd) or _child_of_profile(p, profile):
+                total += p.info["memory_info"].rss
+    return total
+
+
+def _child_of_profile(p, profile: str) -> bool:
+    try:
+        return any(profile in " ".join(a.cmdline()) for a in p.parents())
+    except Exception:
+        return False
+
+
+def chromium(ids: list[int], long: list[int]) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    work = Path(tempfile.mkdtemp(prefix="bench-llm-"))
+    try:
+        shutil.copy(ROOT / "scripts" / "quality" / "llm_harness.html", work / "index.html")
+        shutil.copytree(ROOT / "docs" / "js" / "llm", work / "js" / "llm")
+        (work / "js" / "data").mkdir()
+        (work / "js" / "data" / "llm").symlink_to(DATA)
+        profile = str(work / "profile")
+        peak, stop = [0], threading.Event()
+
+        def watch():
+            while not stop.is_set():
+                peak[0] = max(peak[0], renderer_rss(profile))
+                time.sleep(0.1)
+
+        with sync_playwright() as pw:
+            ctx = pw.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, headless=True,
+                                                        args=["--no-sandbox", "--disable-gpu"])
+            page = ctx.new_page()
+            page.set_default_timeout(1_800_000)
+            page.goto((work / "index.html").as_uri())
+            idle = renderer_rss(profile)
+            thread = threading.Thread(target=watch, daemon=True)
+            thread.start()
+            out = page.evaluate(PAGE_JS, [ids, long, RUNS])
+            stop.set()
+            thread.join()
+            ctx.close()
+        out["peak_rss_mb"] = peak[0] / 1e6
+        out["idle_page_rss_mb"] = idle / 1e6
+        return out
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def transformers_side() -> tuple[dict, list[int], list[int]]:
+    import torch
+
+    from scripts.real import loading
+
+    torch.set_num_threads(1)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    spec = read_json(ROOT / "scripts" / "config" / "real_models.json")["models"]["smollm2"]
+    t0 = time.perf_counter()
+    model, tok, _, _ = loading.load("smollm2", spec)
+    load = time.perf_counter() - t0
+    ids = tok.encode(PROMPT, add_special_tokens=False)
+    text = " ".join(["The capital of France is Paris, and the capital of Italy is Rome."] * 60)
+    long = tok.encode(text, add_special_tokens=False)[:LONG]
+
+    def timed(fn):
+        a = time.perf_counter()
+        r = fn()
+        return time.perf_counter() - a, r
+
+    prefill, decode6, lens, decode512 = [], [], [], []
+    with torch.no_grad():
+        x = torch.tensor([ids])
+        for _ in range(RUNS):
+            dt, out = timed(lambda: model(x, use_cache=True))
+            prefill.append(dt)
+            dt, _ = timed(lambda: model(x[:, -1:], past_key_values=out.past_key_values, use_cache=True))
+            decode6.append(dt)
+            dt, _ = timed(lambda: [model.lm_head(model.model.norm(h[:, -1])) for h in
+                                   model(x, output_hidden_states=True).hidden_states[1:]])
+            lens.append(dt - prefill[-1])
+        y = torch.tensor([long[:-1]])
+        prefill511, out = timed(lambda: model(y, use_cache=True))
+        for _ in range(RUNS):
+            _, out = timed(lambda: model(y, use_cache=True))
+            dt, _ = timed(lambda: model(torch.tensor([long[-1:]]), past_key_values=out.past_key_values, use_cache=True))
+            decode512.append(dt)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    med = statistics.median
+    return {"load": load * 1e3, "prefill6": med(prefill) * 1e3, "decode6": med(decode6) * 1e3,
+            "decode512": med(decode512) * 1e3, "lens30": med(lens) * 1e3, "prefill511": prefill511 * 1e3,
+            "peak_rss_mb": (peak - before) / 1e6, "threads": torch.get_num_threads()}, ids, long
+
+
+def main() -> None:
+    if not (DATA / "smollm2" / "manifest.js").is_file():
+        raise SystemExit("error: docs/js/data/llm/smollm2/ not found (run `make site`)")
+    manifest = json.loads((DATA / "smollm2" / "manifest.js").read_text().split(" = ", 1)[1].rstrip(";\n"))
+    pt, ids, long = transformers_side()
+    js = chromium(ids, long)
+    files = sum(f.stat().st_size for f in (DATA / "smollm2").iterdir())
+    weights = manifest["total_bytes"]
+    res = {"prompt": PROMPT, "prompt_tokens": len(ids), "long_context": LONG, "runs": RUNS, "cpu_count": os.cpu_count(),
+           "chromium": js, "transformers": pt, "files_mb": files / 1e6, "gguf_mb": manifest["source"]["bytes"] / 1e6,
+           # one decode step reads every weight byte once (the unembedding included): bytes / time
+           "decode6_weight_read_gb_s": weights / (js["decode6"] / 1e3) / 1e9}
+    write_json_atomic(OUT, res)
+    rows = [("load and check the data (ms)", "load"), ("prefill, 6 tokens (ms)", "prefill6"),
+            ("decode step at 6 (ms)", "decode6"), ("decode step at 512 (ms)", "decode512"),
+            ("logit lens, 30 blocks (ms)", "lens30"), ("prefill, 511 tokens (ms)", "prefill511"),
+            ("peak memory (MB)", "peak_rss_mb")]
+    print(f"SmolLM2-135M, prompt {PROMPT!r} ({len(ids)} tokens), 1 thread each, median of {RUNS}")
+    print(f"{'':32} {'Chromium':>10} {'torch f32':>10} {'ratio':>7}")
+    for label, k in rows:
+        print(f"{label:32} {js[k]:10.1f} {pt[k]:10.1f} {js[k] / pt[k]:7.2f}")
+    print(f"files {res['files_mb']:.1f} MB = {res['files_mb'] / res['gguf_mb']:.3f} x the GGUF; "
+          f"decode at 6 reads the weights at {res['decode6_weight_read_gb_s']:.2f} GB/s; idle page {js['idle_page_rss_mb']:.0f} MB")
+    print(f"wrote {OUT.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,158 @@
+"""SmolLM2 in Chromium: the engine loads its checked files from file:// and served, computes the top
+token transformers measured (site_data/smollm2/distributions/, ids from transformers' tokenizer),
+and a missing, truncated or altered chunk, or a load the reader leaves, is one line and a retry works.
+
+Runs on a bare harness page (scripts/quality/llm_harness.html) beside copies of docs/js/llm/ and the
+browser copy `make site` generates (docs/js/data/llm/smollm2/)."""
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "docs" / "js" / "data" / "llm" / "smollm2"
+DIST = ROOT / "site_data" / "smollm2" / "distributions"
+
+
+@pytest.fixture(scope="module")
+def harness(tmp_path_factory):
+    if not (DATA / "manifest.js").is_file():
+        pytest.fail(f"{DATA.relative_to(ROOT)}/manifest.js not found: build the site first (`make site`)", pytrace=False)
+    root = tmp_path_factory.mktemp("llm-harness")
+    shutil.copy(ROOT / "scripts" / "quality" / "llm_harness.html", root / "index.html")
+    shutil.copytree(ROOT / "docs" / "js" / "llm", root / "js" / "llm")
+    data = root / "js" / "data" / "llm"
+    data.mkdir(parents=True)
+    (data / "smollm2").symlink_to(DATA)
+    bad = data / "bad"  # the same model with one chunk we damage per test (the others linked)
+    bad.mkdir()
+    manifest = (DATA / "manifest.js").read_text().replace('"smollm2/manifest.js"', '"bad/manifest.js"')
+    manifest = manifest.replace('"model":"smollm2"', '"model":"bad"')
+    (bad / "manifest.js").write_text(manifest)
+    for f in DATA.glob("w*.js"):
+        (bad / f.name).write_text(f.read_text().replace('"smollm2/', '"bad/'))
+    handler = functools.partial(_Quiet, directory=str(root))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield {"root": root, "bad": bad, "http": f"http://127.0.0.1:{httpd.server_address[1]}/index.html",
+           "file": (root / "index.html").as_uri()}
+    httpd.shutdown()
+    httpd.server_close()
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def page(browser_context):
+    p = browser_context.new_page()
+    p.set_default_timeout(300_000)
+    external = []
+    p.route("**/*", lambda route: route.continue_() if route.request.url.split(":")[0] in ("file", "blob", "data")
+            or route.request.url.startswith("http://127.0.0.1") else (external.append(route.request.url), route.abort()))
+    p.nt_external = external
+    yield p
+    p.close()
+
+
+TOP = """async ([model, prompts]) => {
+  const s = await NT.llm.open({base: "js/data/llm/", model});
+  const out = [];
+  for (const ids of prompts) {
+    const r = await s.prefill(ids, {});
+    let top = 0;
+    for (let i = 1; i < r.logits.length; i++) if (r.logits[i] > r.logits[top]) top = i;
+    out.push({top, max: r.logits[top]});
+  }
+  s.close();
+  return out;
+}"""
+
+LOAD_ERROR = """async (model) => {
+  try { const s = await NT.llm.open({base: "js/data/llm/", model}); s.close(); return "loaded"; }
+  catch (e) { return e.message; }
+}"""
+
+
+@pytest.mark.parametrize("mode", ["file", "http"])
+def test_top_token_equals_transformers(harness, page, mode):
+    dists = [json.loads((DIST / f"{k}.json").read_text()) for k in ("capital", "cat", "question_chat")]
+    page.goto(harness[mode])
+    got = page.evaluate(TOP, ["smollm2", [d["ids"] for d in dists]])
+    for d, g in zip(dists, got):
+        assert g["top"] == d["head"]["ids"][0], d["key"]
+        assert abs(g["max"] - d["max_logit"]) <= 2e-3, d["key"]
+    assert page.nt_external == []
+
+
+def _damage(bad: Path, how: str) -> str:
+    f = bad / "w01.js"
+    text = f.read_text()
+    if how == "missing":
+        f.unlink()
+    elif how == "truncated":
+        f.write_text(text[: len(text) // 2])
+    else:  # one base64 character changed in the middle
+        i = len(text) // 2
+        f.write_text(text[:i] + ("A" if text[i] != "A" else "B") + text[i + 1:])
+    return text
+
+
+@pytest.mark.parametrize("how,line", [
+    ("missing", "bad/w01.js could not be loaded (missing, or the browser blocked it)"),
+    ("truncated", "bad/w01.js is damaged (it holds no model data)"),
+    ("altered", "bad/w01.js is altered: its sha256 does not match the manifest"),
+])
+def test_damaged_chunk_is_one_line_and_retry_works(harness, page, how, line):
+    page.goto(harness["file"])
+    text = _damage(harness["bad"], how)
+    try:
+        assert page.evaluate(LOAD_ERROR, "bad") == line
+        assert page.evaluate("() => document.querySelectorAll('script[src*=\"data/llm\"]').length") == 0
+    finally:
+        (harness["bad"] / "w01.js").write_text(text)
+    assert page.evaluate(LOAD_ERROR, "bad") == "loaded"
+
+
+def test_leaving_mid_load_is_one_line_and_retry_works(harness, page):
+    page.goto(harness["http"])
+    msg = page.evaluate("""async () => {
+      const ac = new AbortController();
+      const p = NT.llm.open({base: "js/data/llm/", model: "smollm2", signal: ac.signal,
+                             onProgress: (done) => { if (done > 0) ac.abort(); }});
+      try { await p; return "loaded"; } catch (e) { return e.message; }
+    }""")
+    assert msg == "loading the model was cancelled"
+    assert page.evaluate(LOAD_ERROR, "smollm2") == "loaded"
+
+
+def test_cancel_keeps_the_session_usable(harness, page):
+    page.goto(harness["http"])
+    got = page.evaluate("""async () => {
+      const s = await NT.llm.open({base: "js/data/llm/", model: "smollm2"});
+      const ids = Array.from({length: 40}, (_, i) => 504 + i);
+      const running = s.prefill(ids, {});
+      setTimeout(() => s.cancel(), 50);
+      let first;
+      try { await running; first = "finished"; } catch (e) { first = e.message; }
+      const r = await s.prefill([504, 3575, 282, 4649, 314], {});
+      let top = 0;
+      for (let i = 1; i < r.logits.length; i++) if (r.logits[i] > r.logits[top]) top = i;
+      let empty;
+      try { await s.prefill([], {}); } catch (e) { empty = e.message; }
+      s.close();
+      return {first, top, empty};
+    }""")
+    assert got["first"] == "cancelled"
+    assert got["top"] == json.loads((DIST / "capital.json").read_text())["head"]["ids"][0]
+    assert got["empty"] == "the prompt is empty: type at least one character"
