@@ -15,7 +15,6 @@ resident memory of this process beyond what it held before the load. Each time i
 """
 from __future__ import annotations
 
-import json
 import os
 import resource
 import shutil
@@ -25,7 +24,10 @@ import threading
 import time
 from pathlib import Path
 
-from scripts.core.io import ROOT, read_json, write_json_atomic
+os.environ.setdefault("TQDM_DISABLE", "1")  # one line per figure, not the GGUF loader's progress bars
+
+from scripts.core.io import ROOT, read_json, write_json_atomic  # noqa: E402
+from scripts.site.llm_js import read_manifest  # noqa: E402
 
 DATA = ROOT / "docs" / "js" / "data" / "llm"
 OUT = ROOT / "build" / "report" / "bench_llm.json"
@@ -160,7 +162,7 @@ def transformers_side() -> tuple[dict, list[int], list[int]]:
 def main() -> None:
     if not (DATA / "smollm2" / "manifest.js").is_file():
         raise SystemExit("error: docs/js/data/llm/smollm2/ not found (run `make site`)")
-    manifest = json.loads((DATA / "smollm2" / "manifest.js").read_text().split(" = ", 1)[1].rstrip(";\n"))
+    manifest = read_manifest((DATA / "smollm2" / "manifest.js").read_text(), "smollm2")
     pt, ids, long = transformers_side()
     js = chromium(ids, long)
     files = sum(f.stat().st_size for f in (DATA / "smollm2").iterdir())

@@ -190,6 +190,11 @@ def _assign(key: str, value_js: str) -> str:
             f"window.NT.data.llmFiles[{json.dumps(key)}] = {value_js};\n")
 
 
+def read_manifest(text: str, model: str) -> dict:
+    """The manifest object of a manifest.js (for the benchmark and the tests)."""
+    return json.loads(text.split(f'[{json.dumps(model + "/manifest.js")}] = ', 1)[1].rstrip(";\n"))
+
+
 def write_folder(folder: Path, files: dict[str, str]) -> None:
     """Write the whole folder beside its place and swap it in: never half a model."""
     folder.parent.mkdir(parents=True, exist_ok=True)

@@ -39,6 +39,10 @@ def harness(tmp_path_factory):
     (bad / "manifest.js").write_text(manifest)
     for f in DATA.glob("w*.js"):
         (bad / f.name).write_text(f.read_text().replace('"smollm2/', '"bad/'))
+    huge = data / "huge"  # a manifest asking for more memory than any browser grants
+    huge.mkdir()
+    (huge / "manifest.js").write_text(manifest.replace('"bad/manifest.js"', '"huge/manifest.js"').replace(
+        '"model":"bad"', '"model":"huge"').replace('"total_bytes":', '"total_bytes":4000000000000000,"was":'))
     handler = functools.partial(_Quiet, directory=str(root))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
@@ -122,6 +126,11 @@ def test_damaged_chunk_is_one_line_and_retry_works(harness, page, how, line):
     finally:
         (harness["bad"] / "w01.js").write_text(text)
     assert page.evaluate(LOAD_ERROR, "bad") == "loaded"
+
+
+def test_refused_memory_is_one_line(harness, page):
+    page.goto(harness["file"])
+    assert page.evaluate(LOAD_ERROR, "huge") == "the browser refused the 4000000000 MB the model needs: close other tabs and retry"
 
 
 def test_leaving_mid_load_is_one_line_and_retry_works(harness, page):

@@ -69,7 +69,7 @@ function blocks(type) {
       p += bb;
     }
   }
-  return { t: { type, rows, cols, off: 0, u8, i8 }, w };
+  return { t: { type, rows, cols, off: 0, u8, i8, u32: new Uint32Array(buf, 0, buf.byteLength >> 2) }, w };
 }
 
 for (const type of ["Q4_1", "Q8_0"]) {

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
 import re
 
 import numpy as np
@@ -155,7 +154,7 @@ def test_unpermute_inverts_llama_cpp_permutation():
 
 def test_chunks_hold_the_bytes_the_manifest_hashes(llama):
     _, _, files = llama
-    manifest = json.loads(re.search(r'\["llama/manifest.js"\] = (.*);\n', files["manifest.js"]).group(1))
+    manifest = llm_js.read_manifest(files["manifest.js"], "llama")
     assert manifest["config"]["n_kv_head"] == 2 and manifest["config"]["n_head"] == 6
     assert {t["type"] for t in manifest["tensors"]} == {"Q4_1", "Q8_0", "F32"}
     blob = b""

@@ -32,9 +32,10 @@ function nexttokenLlmEngine() {
 
   function tensors(manifest, buffer) {
     var u8 = new Uint8Array(buffer), i8 = new Int8Array(buffer), out = {};
+    var u32 = new Uint32Array(buffer, 0, buffer.byteLength >> 2);  // Q4_1 blocks (20 bytes) are 4-byte aligned
     manifest.tensors.forEach(function (t) {
       var rows = t.shape.length === 2 ? t.shape[0] : 1, cols = t.shape[t.shape.length - 1];
-      var w = { name: t.name, type: t.type, rows: rows, cols: cols, off: t.offset, u8: u8, i8: i8 };
+      var w = { name: t.name, type: t.type, rows: rows, cols: cols, off: t.offset, u8: u8, i8: i8, u32: u32 };
       if (t.type === "F32") w.f32 = new Float32Array(buffer, t.offset, rows * cols);
       out[t.name] = w;
     });
@@ -56,7 +57,7 @@ function nexttokenLlmEngine() {
       }
       return;
     }
-    var q4 = w.type === "Q4_1", rowBytes = nb * (q4 ? 20 : 34), i8 = w.i8;
+    var q4 = w.type === "Q4_1", rowBytes = nb * (q4 ? 20 : 34), i8 = w.i8, u32 = w.u32;
     var xsum = null;
     if (q4 && T === 1) {  // one token: dot = d * sum(q x) + m * sum(x), with the block sums of x once
       xsum = new Float64Array(nb);
@@ -70,11 +71,15 @@ function nexttokenLlmEngine() {
           d = F16[u8[p] | (u8[p + 1] << 8)];
           var xo1 = b * BLOCK;
           s = 0;
-          if (q4) {
-            m = F16[u8[p + 2] | (u8[p + 3] << 8)];
-            for (j = 0; j < 16; j++) {
-              var byte = u8[p + 4 + j];
-              s += (byte & 15) * x[xo1 + j] + (byte >> 4) * x[xo1 + j + 16];
+          if (q4) {  // four 32-bit words of nibbles: byte j holds weights j (low) and j + 16 (high)
+            var q = p >> 2, dm = u32[q];
+            m = F16[dm >>> 16];
+            for (j = 0; j < 4; j++) {
+              var v = u32[q + 1 + j], o = xo1 + 4 * j;
+              s += (v & 15) * x[o] + ((v >>> 4) & 15) * x[o + 16]
+                + ((v >>> 8) & 15) * x[o + 1] + ((v >>> 12) & 15) * x[o + 17]
+                + ((v >>> 16) & 15) * x[o + 2] + ((v >>> 20) & 15) * x[o + 18]
+                + ((v >>> 24) & 15) * x[o + 3] + (v >>> 28) * x[o + 19];
             }
             acc += d * s + m * xsum[b];
             p += 20;
