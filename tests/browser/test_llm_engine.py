@@ -165,3 +165,26 @@ def test_cancel_keeps_the_session_usable(harness, page):
     assert got["first"] == "cancelled"
     assert got["top"] == json.loads((DIST / "capital.json").read_text())["head"]["ids"][0]
     assert got["empty"] == "the prompt is empty: type at least one character"
+
+
+def test_worker_crash_is_one_line_and_reopening_works(harness, page):
+    """A worker that dies mid-prompt (the error event the browser fires, sent to the real worker
+    object) rejects the call with one line; opening the model again works."""
+    page.goto(harness["file"])
+    got = page.evaluate("""async () => {
+      const made = [], Real = Worker;
+      window.Worker = function (url) { const w = new Real(url); made.push(w); return w; };
+      const s = await NT.llm.open({base: "js/data/llm/", model: "smollm2"});
+      window.Worker = Real;
+      const running = s.prefill(Array.from({length: 30}, (_, i) => 504 + i), {});
+      made[0].dispatchEvent(new ErrorEvent("error", {message: "out of memory"}));
+      let first, after;
+      try { await running; first = "finished"; } catch (e) { first = e.message; }
+      try { await s.decode(5, {}); after = "ran"; } catch (e) { after = e.message; }
+      const again = await NT.llm.open({base: "js/data/llm/", model: "smollm2"});
+      const r = await again.prefill([504, 3575, 282, 4649, 314], {});
+      again.close();
+      return {first, after, n: r.logits.length};
+    }""")
+    line = "the model's worker stopped (out of memory): load the model again to retry"
+    assert got == {"first": line, "after": line, "n": 49152}

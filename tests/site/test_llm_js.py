@@ -194,3 +194,15 @@ def test_gpt2_export_from_a_saved_folder(gpt2, tmp_path):
     _, js = run_node(tmp_path / "out", "gpt2", [{"ids": ids}], tmp_path)
     got = compare(reference(model, ids), js[0])
     assert got["top_same"] and got["logit"] <= 2e-3 and got["kl"] <= 1e-5, got
+
+
+def test_no_page_loads_the_model_on_first_load():
+    """The model's scripts and data load only when a reader asks (a later panel): no page, template
+    or config names them, so no page's first load grows."""
+    from scripts.core.io import ROOT
+
+    sources = [*ROOT.joinpath("docs").rglob("*.md"), *ROOT.joinpath("overrides").rglob("*.html"), ROOT / "mkdocs.yml"]
+    assert sources
+    for path in sources:
+        text = path.read_text(encoding="utf-8")
+        assert "js/llm/" not in text and "data/llm/" not in text, path
