@@ -7,11 +7,12 @@ than 3x transformers', a 6-token prefill under 3 s, load under 5 s from disk, me
 
 Chromium (file://, the harness page scripts/quality/llm_harness.html): time to load and check the
 files (NT.llm.open: scripts, base64, sha256, the worker's start), a 6-token prefill, one decode step
-at 6 and at 510-512 tokens of context (a 512-token text: a prefill, then its last RUNS tokens one by one), the logit lens over all 30 blocks (a prefill with `lens` less one
-without), and the peak resident memory of the renderer process that runs the page and its worker.
-transformers: from_pretrained of the same GGUF (de-quantisation included), the same prefill and
-decode steps with its KV cache, the lens (ln_f and lm_head on the 30 residuals), and the peak
-resident memory of this process beyond what it held before the load. Each time is the median of RUNS.
+at 6 and at 510-512 tokens of context (a 512-token text: one prefill, then its last RUNS tokens one
+by one), the logit lens over all 30 blocks (a prefill with `lens` less one without), and the peak
+unique memory (USS) of the renderer processes that run the page and its worker. transformers:
+from_pretrained of the same GGUF (de-quantisation included), the same prefill and decode steps with
+its KV cache, the lens (ln_f and lm_head on the 30 residuals), and the peak resident memory of this
+process beyond what it held before the load. Each time is the median of RUNS.
 """
 from __future__ import annotations
 
@@ -57,24 +58,20 @@ PAGE_JS = """async ([ids, long, runs]) => {
 }"""
 
 
-def renderer_rss(profile: str) -> int:
-    """Resident bytes of the Chromium renderers started with this profile (page and workers)."""
+def renderer_memory(profile: str) -> int:
+    """Unique bytes (USS: not shared with other processes) of the Chromium renderers started with
+    this profile; the page and its worker run in one of them."""
     import psutil
 
     total = 0
-    for p in psutil.process_iter(["cmdline", "memory_info"]):
-        cmd = p.info["cmdline"] or []
-        if any("--type=renderer" in c for c in cmd) and p.info["memory_info"]:
-            if any(profile in c for c in cmd) or _child_of_profile(p, profile):
-                total += p.info["memory_info"].rss
+    for p in psutil.process_iter(["cmdline"]):
+        cmd = " ".join(p.info["cmdline"] or [])
+        if "--type=renderer" in cmd and profile in cmd:
+            try:
+                total += p.memory_full_info().uss
+            except (psutil.NoSuchProcess, psutil.AccessDenied):
+                pass
     return total
-
-
-def _child_of_profile(p, profile: str) -> bool:
-    try:
-        return any(profile in " ".join(a.cmdline()) for a in p.parents())
-    except Exception:
-        return False
 
 
 def chromium(ids: list[int], long: list[int]) -> dict:
@@ -91,8 +88,8 @@ def chromium(ids: list[int], long: list[int]) -> dict:
 
         def watch():
             while not stop.is_set():
-                peak[0] = max(peak[0], renderer_rss(profile))
-                time.sleep(0.1)
+                peak[0] = max(peak[0], renderer_memory(profile))
+                time.sleep(0.2)
 
         with sync_playwright() as pw:
             ctx = pw.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, headless=True,
@@ -100,15 +97,16 @@ def chromium(ids: list[int], long: list[int]) -> dict:
             page = ctx.new_page()
             page.set_default_timeout(1_800_000)
             page.goto((work / "index.html").as_uri())
-            idle = renderer_rss(profile)
+            idle = renderer_memory(profile)
             thread = threading.Thread(target=watch, daemon=True)
             thread.start()
             out = page.evaluate(PAGE_JS, [ids, long, RUNS])
             stop.set()
             thread.join()
             ctx.close()
-        out["peak_rss_mb"] = peak[0] / 1e6
-        out["idle_page_rss_mb"] = idle / 1e6
+        out["peak_mb"] = peak[0] / 1e6
+        out["idle_page_mb"] = idle / 1e6
+        out["model_mb"] = (peak[0] - idle) / 1e6
         return out
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -142,8 +140,9 @@ def transformers_side() -> tuple[dict, list[int], list[int]]:
             prefill.append(dt)
             dt, _ = timed(lambda: model(x[:, -1:], past_key_values=out.past_key_values, use_cache=True))
             decode6.append(dt)
+            # hidden_states ends with the final norm's output: the lens of the last block is the logits
             dt, _ = timed(lambda: [model.lm_head(model.model.norm(h[:, -1])) for h in
-                                   model(x, output_hidden_states=True).hidden_states[1:]])
+                                   model(x, output_hidden_states=True).hidden_states[1:-1]])
             lens.append(dt - prefill[-1])
         prefill_long, out = timed(lambda: model(torch.tensor([long[:-RUNS]]), use_cache=True))
         for i in range(LONG - RUNS, LONG):
@@ -153,7 +152,7 @@ def transformers_side() -> tuple[dict, list[int], list[int]]:
     med = statistics.median
     return {"load": load * 1e3, "prefill6": med(prefill) * 1e3, "decode6": med(decode6) * 1e3,
             "decode512": med(decode512) * 1e3, "lens30": med(lens) * 1e3, "prefill_long": prefill_long * 1e3,
-            "peak_rss_mb": (peak - before) / 1e6, "threads": torch.get_num_threads()}, ids, long
+            "peak_mb": (peak - before) / 1e6, "threads": torch.get_num_threads()}, ids, long
 
 
 def main() -> None:
@@ -172,13 +171,13 @@ def main() -> None:
     rows = [("load and check the data (ms)", "load"), ("prefill, 6 tokens (ms)", "prefill6"),
             ("decode step at 6 (ms)", "decode6"), (f"decode step at {LONG - RUNS + 1}-{LONG} (ms)", "decode512"),
             ("logit lens, 30 blocks (ms)", "lens30"), (f"prefill, {LONG - RUNS} tokens (ms)", "prefill_long"),
-            ("peak memory (MB)", "peak_rss_mb")]
+            ("peak memory (MB; Chromium: renderer USS)", "peak_mb")]
     print(f"SmolLM2-135M, prompt {PROMPT!r} ({len(ids)} tokens), 1 thread each, median of {RUNS}")
     print(f"{'':32} {'Chromium':>10} {'torch f32':>10} {'ratio':>7}")
     for label, k in rows:
         print(f"{label:32} {js[k]:10.1f} {pt[k]:10.1f} {js[k] / pt[k]:7.2f}")
     print(f"files {res['files_mb']:.1f} MB = {res['files_mb'] / res['gguf_mb']:.3f} x the GGUF; "
-          f"decode at 6 reads the weights at {res['decode6_weight_read_gb_s']:.2f} GB/s; idle page {js['idle_page_rss_mb']:.0f} MB")
+          f"decode at 6 reads the weights at {res['decode6_weight_read_gb_s']:.2f} GB/s; the bare page held {js['idle_page_mb']:.0f} MB before, so the model added {js['model_mb']:.0f} MB")
     print(f"wrote {OUT.relative_to(ROOT)}")
 
 

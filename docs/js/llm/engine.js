@@ -13,6 +13,7 @@
 //   opts.knockout = {heads: [[layer, head], ...], mlp: [layer, ...]}, set at prefill and kept by the
 //     cache: a head's output is zeroed before c_proj, a block's MLP adds nothing
 //   tick: an async function awaited after every block; it throws to cancel (the cache rolls back)
+// The KV cache holds up to CAP positions, allocated as the text grows.
 // Returns {logits, residuals, lens, heads, length}: Float32Arrays.
 function nexttokenLlmEngine() {
   "use strict";
@@ -170,15 +171,23 @@ function nexttokenLlmEngine() {
       for (i = 0; i < half; i++) this.invFreq[i] = Math.fround(1 / Math.fround(Math.pow(c.rope_base, Math.fround(2 * i / this.hd))));
     }
     this.kCache = []; this.vCache = [];
-    for (var l = 0; l < c.n_layer; l++) {
-      this.kCache.push(new Float32Array(this.cap * this.kvDim));
-      this.vCache.push(new Float32Array(this.cap * this.kvDim));
-    }
+    this.room = 0;  // positions the cache holds now: it grows by doubling up to cap
     this.length = 0;
     this.knockout = { heads: [], mlp: [] };
   }
 
   Model.prototype.reset = function () { this.length = 0; };
+
+  Model.prototype.reserve = function (n) {
+    if (n <= this.room) return;
+    var room = Math.min(this.cap, Math.max(64, this.room * 2, Math.pow(2, Math.ceil(Math.log2(n))))), kv = this.kvDim;
+    for (var l = 0; l < this.config.n_layer; l++) {
+      var k = new Float32Array(room * kv), v = new Float32Array(room * kv);
+      if (this.room) { k.set(this.kCache[l].subarray(0, this.length * kv)); v.set(this.vCache[l].subarray(0, this.length * kv)); }
+      this.kCache[l] = k; this.vCache[l] = v;
+    }
+    this.room = room;
+  };
 
   Model.prototype.prefill = function (ids, opts, tick) {
     opts = opts || {};
@@ -219,6 +228,7 @@ function nexttokenLlmEngine() {
     for (var i = 0; i < T; i++) {
       if (!(ids[i] >= 0 && ids[i] < V) || ids[i] % 1) throw new Error("token id " + ids[i] + " is outside the vocabulary (0-" + (V - 1) + ")");
     }
+    this.reserve(p0 + T);
     var x = new Float32Array(T * C), h = new Float32Array(T * C), att = new Float32Array(T * C);
     var q = new Float32Array(T * C), k = new Float32Array(T * kvDim), v = new Float32Array(T * kvDim);
     var proj = new Float32Array(T * C), F = c.n_inner, ff = new Float32Array(T * F), up = this.llama ? new Float32Array(T * F) : null;
@@ -251,7 +261,7 @@ function nexttokenLlmEngine() {
           }
         }
         kc.set(k, p0 * kvDim); vc.set(v, p0 * kvDim);
-        var group = H / c.n_kv_head, sc = new Float64Array(Tk);
+        var group = H / c.n_kv_head, sc = new Float64Array(Tk), mix = new Float64Array(hd);
         var headsOut = out.heads ? new Float32Array(H * Tk) : null;
         for (t = 0; t < T; t++) {
           var n = p0 + t + 1;  // causal: this position sees keys 0..p0+t
@@ -267,12 +277,14 @@ function nexttokenLlmEngine() {
             for (j = 0; j < n; j++) { sc[j] = Math.exp(sc[j] - mx); z += sc[j]; }
             for (j = 0; j < n; j++) sc[j] = Math.fround(sc[j] / z);
             if (headsOut && t === T - 1) for (j = 0; j < n; j++) headsOut[hh * Tk + j] = sc[j];
-            var off = this.knockout.heads.indexOf(l * H + hh) >= 0;
-            for (e = 0; e < hd; e++) {
-              var a = 0;
-              if (!off) for (j = 0; j < n; j++) a += sc[j] * vc[j * kvDim + ko + e];
-              att[qo + e] = a;
+            for (e = 0; e < hd; e++) mix[e] = 0;
+            if (this.knockout.heads.indexOf(l * H + hh) < 0) {
+              for (j = 0; j < n; j++) {  // position by position: the cache rows are read in order
+                var wj = sc[j], vb = j * kvDim + ko;
+                for (e = 0; e < hd; e++) mix[e] += wj * vc[vb + e];
+              }
             }
+            for (e = 0; e < hd; e++) att[qo + e] = mix[e];
           }
         }
         if (headsOut) out.heads.push(headsOut);
