@@ -50,7 +50,8 @@ def out_proj(block):
 
 
 def reference(model, ids: list[int], knockout: dict | None = None) -> dict:
-    """Last-position logits, the residual after every block, every head's last-position attention;
+    """Last-position logits, the residual after every block and its lens (ln_f, unembedding), every
+    head's last-position attention;
     a knocked-out head has its slice of the output projection's input zeroed (a forward pre-hook), a
     knocked-out MLP returns zeros (a forward hook)."""
     import torch
@@ -79,7 +80,10 @@ def reference(model, ids: list[int], knockout: dict | None = None) -> dict:
     finally:
         for h in hooks:
             h.remove()
-    return {"logits": out.logits[0, -1].double().numpy(), "residuals": residuals,
+    final_norm = model.model.norm if hasattr(model, "model") else model.transformer.ln_f
+    with torch.no_grad():
+        lens = [model.lm_head(final_norm(torch.tensor(r, dtype=torch.float32))).double().numpy() for r in residuals]
+    return {"logits": out.logits[0, -1].double().numpy(), "residuals": residuals, "lens": lens,
             "heads": [a[0, :, -1, :].double().numpy().ravel() for a in out.attentions]}
 
 
@@ -90,7 +94,8 @@ def log_softmax(x: np.ndarray) -> np.ndarray:
 
 def compare(ref: dict, js: dict) -> dict:
     """The figures the parity tests bound: largest logit gap, KL(ref || js), same top token, largest
-    residual gap (absolute, and relative to the residual's largest entry), largest head-weight gap."""
+    residual gap (absolute, and relative to the residual's largest entry), largest lens-logit gap,
+    largest head-weight gap."""
     lr, lj = log_softmax(ref["logits"]), log_softmax(js["logits"])
     out = {"logit": float(np.abs(ref["logits"] - js["logits"]).max()),
            "kl": float((np.exp(lr) * (lr - lj)).sum()),
@@ -98,6 +103,8 @@ def compare(ref: dict, js: dict) -> dict:
     if js["residuals"] is not None:
         out["residual"] = max(float(np.abs(a - b).max()) for a, b in zip(ref["residuals"], js["residuals"]))
         out["residual_rel"] = max(float(np.abs(a - b).max() / np.abs(a).max()) for a, b in zip(ref["residuals"], js["residuals"]))
+    if js["lens"] is not None:
+        out["lens_logit"] = max(float(np.abs(a - b).max()) for a, b in zip(ref["lens"], js["lens"]))
     if js["heads"] is not None:
         out["heads"] = max(float(np.abs(a - b).max()) for a, b in zip(ref["heads"], js["heads"]))
     return out

@@ -118,16 +118,16 @@ def test_random_model_matches_transformers(which, llama, gpt2, tmp_path):
     reqs = []
     for p, k in cases:
         ko = None if k is None else {"heads": [[l, h % n_head] for l, h in k["heads"]], "mlp": k.get("mlp", [])}
-        reqs.append({"ids": p, "opts": {"residuals": True, "heads": True, "knockout": ko}})
+        reqs.append({"ids": p, "opts": {"residuals": True, "heads": True, "lens": True, "knockout": ko}})
     _, js = run_node(folder, which, reqs, tmp_path)
-    worst = {"logit": 0.0, "kl": 0.0, "residual": 0.0, "heads": 0.0}
+    worst = {"logit": 0.0, "kl": 0.0, "residual": 0.0, "heads": 0.0, "lens_logit": 0.0}
     for (p, _), req, out in zip(cases, reqs, js):
         got = compare(reference(model, p, req["opts"]["knockout"]), out)
         assert got["top_same"], (which, p)
         for key in worst:
             worst[key] = max(worst[key], got[key])
     print(f"{which} parity over {len(cases)} runs: {worst}")  # shown with pytest -s
-    assert worst["logit"] <= 2e-3 and worst["kl"] <= 1e-5, worst
+    assert worst["logit"] <= 2e-3 and worst["kl"] <= 1e-5 and worst["lens_logit"] <= 2e-3, worst
     assert worst["residual"] <= 1e-4 and worst["heads"] <= 1e-4, worst
     # a knocked-out head changes the answer's numbers: the comparison above is not vacuous
     assert np.abs(js[0]["logits"] - js[1]["logits"]).max() > 1e-3

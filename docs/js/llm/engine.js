@@ -309,30 +309,32 @@ function nexttokenLlmEngine() {
         if (out.residuals) out.residuals.push(x.slice((T - 1) * C));
         if (tick) await tick();
       }
+      out.logits = this.unembed(x.subarray((T - 1) * C), 1);
+      if (opts.lens) {  // the blocks before the last in one product: the embedding's blocks are decoded once
+        var below = c.n_layer - 1, stack = new Float32Array(below * C);
+        for (l = 0; l < below; l++) stack.set(out.residuals[l], l * C);
+        var all = this.unembed(stack, below);
+        out.lens = [];
+        for (l = 0; l < below; l++) out.lens.push(all.slice(l * V, (l + 1) * V));
+        out.lens.push(out.logits.slice());
+        if (!opts.residuals) out.residuals = null;
+        if (tick) await tick();
+      }
     } catch (err) {
       this.length = start;  // a cancelled or failed step leaves the cache as it was
       throw err;
     }
     this.length = p0 + T;
-    out.logits = this.unembed(x.subarray((T - 1) * C));
-    if (opts.lens) {
-      out.lens = [];
-      for (l = 0; l < c.n_layer; l++) {
-        out.lens.push(l === c.n_layer - 1 ? out.logits.slice() : this.unembed(out.residuals[l]));
-        if (tick) await tick();
-      }
-      if (!opts.residuals) out.residuals = null;
-    }
     out.length = this.length;
     return out;
   };
 
-  // ln_f, then the tied unembedding (or lm_head): logits of one residual vector.
-  Model.prototype.unembed = function (x) {
-    var c = this.config, n = new Float32Array(c.n_embd), logits = new Float32Array(c.vocab_size);
-    if (this.llama) rmsnorm(x, 1, c.n_embd, this.w["ln_f.weight"].f32, c.rms_eps, n);
-    else layernorm(x, 1, c.n_embd, this.w["ln_f.weight"].f32, this.w["ln_f.bias"].f32, c.ln_eps, n);
-    matmul(this.w["lm_head.weight"] || this.w["wte.weight"], n, 1, logits);
+  // ln_f, then the tied unembedding (or lm_head): logits of T residual vectors, row after row.
+  Model.prototype.unembed = function (x, T) {
+    var c = this.config, n = new Float32Array(T * c.n_embd), logits = new Float32Array(T * c.vocab_size);
+    if (this.llama) rmsnorm(x, T, c.n_embd, this.w["ln_f.weight"].f32, c.rms_eps, n);
+    else layernorm(x, T, c.n_embd, this.w["ln_f.weight"].f32, this.w["ln_f.bias"].f32, c.ln_eps, n);
+    matmul(this.w["lm_head.weight"] || this.w["wte.weight"], n, T, logits);
     return logits;
   };
 
