@@ -24,7 +24,7 @@ async function open(folder, model) {
   const bytes = new Uint8Array(manifest.total_bytes);
   for (let i = 0; i < manifest.chunks.length; i++) {
     const name = `${model}/${manifest.chunks[i].file}`;
-    await loader.accept(manifest, i, runScript(path.join(folder, name))[name], bytes);
+    await loader.accept(manifest, i, loader.chunkText(runScript(path.join(folder, name))[name]), bytes);
   }
   return { model: new engine.Model(manifest, bytes.buffer), loadMs: performance.now() - t0 };
 }

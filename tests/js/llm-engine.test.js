@@ -137,3 +137,10 @@ test("knock-outs change the output, and the whole MLP or head can be removed", a
     assert.ok(Math.abs(s - 1) < 1e-6, `head ${hh} weights sum to ${s}`);
   }
 });
+
+test("a chunk's text is read back from its function's source", () => {
+  const fn = new Function("return function () {/*QUJD*/}")();
+  assert.equal(loader.chunkText(fn), "QUJD");
+  assert.equal(loader.chunkText("QUJD"), "QUJD");
+  assert.equal(loader.chunkText(function () {}), undefined);
+});

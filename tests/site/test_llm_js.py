@@ -160,7 +160,7 @@ def test_chunks_hold_the_bytes_the_manifest_hashes(llama):
     blob = b""
     for c in manifest["chunks"]:
         text = files[c["file"]]
-        data = base64.b64decode(re.search(r'= "([A-Za-z0-9+/=]*)";\n', text).group(1))
+        data = base64.b64decode(re.search(r'= function \(\) \{/\*([A-Za-z0-9+/=]*)\*/\};\n', text).group(1))
         assert len(data) == c["bytes"] and hashlib.sha256(data).hexdigest() == c["sha256"]
         blob += data
     assert len(blob) == manifest["total_bytes"]

@@ -5,8 +5,9 @@
 // NT.llm.loader.load({base, model, onProgress, signal}) -> Promise<{manifest, buffer}>
 //   base: URL of the folder holding <model>/manifest.js ("js/data/llm/" from the site's root)
 //   onProgress(done_bytes, total_bytes, file); signal: an AbortSignal (the reader left)
-// NT.llm.loader.accept(manifest, index, text, bytes) -> Promise: decode one chunk into `bytes` and
-//   check it (used by load, and by Node's tests on the same files)
+// NT.llm.loader.accept(manifest, index, text, bytes) -> Promise: decode one chunk's base64 text
+//   (chunkText(what the chunk script defined)) into `bytes` and check it (used by load, and by
+//   Node's tests on the same files)
 (function (root) {
   "use strict";
   var NT = root.NT = root.NT || {};
@@ -82,6 +83,14 @@
     return v;
   }
 
+  // A chunk is function () {/*BASE64*/}: its text read back from the script's own source, which
+  // the browser keeps anyway (a string literal would be a second copy).
+  function chunkText(v) {
+    if (typeof v !== "function") return v;
+    var src = Function.prototype.toString.call(v), a = src.indexOf("/*"), b = src.lastIndexOf("*/");
+    return a < 0 || b < a ? undefined : src.slice(a + 2, b);
+  }
+
   async function load(opts) {
     var base = opts.base.replace(/\/?$/, "/"), model = opts.model, signal = opts.signal;
     var key = model + "/manifest.js";
@@ -100,13 +109,13 @@
     for (var i = 0; i < manifest.chunks.length; i++) {
       var name = model + "/" + manifest.chunks[i].file;
       await script(base + name, name, signal);
-      await accept(manifest, i, take(name), bytes);
+      await accept(manifest, i, chunkText(take(name)), bytes);
       done += manifest.chunks[i].bytes;
       if (opts.onProgress) opts.onProgress(done, manifest.total_bytes, name);
     }
     return { manifest: manifest, buffer: bytes.buffer };
   }
 
-  NT.llm.loader = { load: load, accept: accept, sha256: sha256 };
+  NT.llm.loader = { load: load, accept: accept, chunkText: chunkText, sha256: sha256 };
   if (typeof module === "object" && module.exports) module.exports = NT.llm.loader;
 })(typeof self !== "undefined" ? self : globalThis);
