@@ -21,6 +21,9 @@ from pathlib import Path
 BOOTSTRAP = "js/nexttoken.js"
 BUILT_IN = ("load", "store")            # provided by the bootstrap
 UNDECLARED = ("js/site.js",)            # every page's small fixes (mkdocs.yml extra_javascript), no demo needs it
+# The real-model engine and its data: self-contained classic scripts under window.NT.llm with their own
+# checked loader (js/llm/loader.js), which no page loads yet; declaring them is the reader panel's step.
+UNDECLARED_DIRS = ("js/llm/", "js/data/llm/")
 LATER = "later:"
 DEFINE = re.compile(r'nexttoken\.define\(\s*"([^"]+)"\s*,\s*\[([^\]]*)\]')
 NAME = re.compile(r"^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)*$")
@@ -62,7 +65,7 @@ def scan(docs: Path) -> dict[str, Script]:
     found = {}
     for file in sorted((docs / "js").rglob("*.js")):
         path = file.relative_to(docs).as_posix()
-        if path == BOOTSTRAP or path in UNDECLARED:
+        if path == BOOTSTRAP or path in UNDECLARED or path.startswith(UNDECLARED_DIRS):
             continue
         s = parse(path, file.read_text(encoding="utf-8"))
         found[s.name] = s

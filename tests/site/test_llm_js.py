@@ -206,3 +206,16 @@ def test_no_page_loads_the_model_on_first_load():
     for path in sources:
         text = path.read_text(encoding="utf-8")
         assert "js/llm/" not in text and "data/llm/" not in text, path
+
+
+def test_the_demo_manifest_leaves_the_engine_alone(tmp_path):
+    """The engine's scripts and data declare nothing (their own loader reads them): the manifest scan
+    skips them instead of failing the build."""
+    from scripts.site import demos
+
+    for rel_path in ("js/llm/engine.js", "js/data/llm/smollm2/w00.js", "js/runtime/x.js"):
+        (tmp_path / rel_path).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "js/llm/engine.js").write_text("function nexttokenLlmEngine() {}\n")
+    (tmp_path / "js/data/llm/smollm2/w00.js").write_text("window.NT = window.NT || {};\n")
+    (tmp_path / "js/runtime/x.js").write_text('nexttoken.define("runtime.x", [], function () { return 1; });\n')
+    assert list(demos.scan(tmp_path)) == ["runtime.x"]
