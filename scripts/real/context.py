@@ -41,8 +41,13 @@ gpt2 also has
   disagreements       measured-vs-published differences beyond rounding ([] when none or unmeasured)
 settings              scripts/config/real_models.json and real_prompts.json as they are: the prompts, mass_n,
                       top_k, top_p, head_n, model ids
-llama3                vocab_size, n_layer, n_params of Llama 3's largest model, published (published.json's
-                      "llama3" record); each badge links to the sources page's #published-llama-3
+llama3                vocab_size, n_layer, n_params of Llama 3's largest model and n_ctx (its longest window),
+                      published (published.json's "llama3" record); each badge links to the sources page's
+                      #published-llama-3
+Both models also have `released` (the year, published), SmolLM2 `pretraining_tokens` and `post_training`
+(its model card), and GPT-2 `training_text_gb` ({about}: the walk-through's "about 40 GB of web text") and
+`paper_top_k` (the k of the GPT-2 paper's top-k samples, as the walk-through quotes it);
+their badges link to the sources page's #published-model-facts
 """
 from __future__ import annotations
 
@@ -124,7 +129,7 @@ def from_measurements(m: dict, path: Path) -> dict:
 def gpt2_published(pub: dict, path: Path) -> dict:
     try:
         s = pub["source"]
-        src = f"{s['publication']}, \"{s['title']}\" ({s['year']}; {s['setup']})"
+        src = f"{s['publication']}, \"{s['title']}\" ({s['address']}; {s['setup']})"
         v, c = pub["values"], pub["config"]
         values = {
             "top_bars": v["top_bars"],
@@ -153,7 +158,7 @@ def gpt2_published(pub: dict, path: Path) -> dict:
                 "model_type": c["model_type"], "n_layer": c["n_layer"], "n_head": c["n_head"], "n_kv_heads": c["n_head"],
                 "d_model": c["n_embd"], "d_head": c["n_embd"] // c["n_head"], "d_ff": 4 * c["n_embd"],
                 "vocab_size": c["vocab_size"], "n_ctx": c["n_positions"]}.items()}
-        out["provenance"] = {"status": "published", "source": src, "url": s.get("url")}
+        out["provenance"] = {"status": "published", "source": src, "url": s.get("url"), "address": s.get("address")}
         out["disagreements"] = []
     except (KeyError, TypeError, IndexError) as exc:
         raise StageError(f"{rel(path)}: missing or malformed entry ({exc!r})") from None
@@ -174,10 +179,59 @@ def llama3_published(pub: dict, path: Path) -> dict:
         src = f"{s['publication']}, \"{s['title']}\" ({s['year']}), {s['where']}: {s['url']}"
         out = {k: wrap(rec[k], "published", src) | {"anchor": "published-llama-3"}
                for k in ("vocab_size", "n_layer", "n_params")}
+        out["n_ctx"] = wrap(rec["n_ctx"], "published", src.replace(s["where"], rec["n_ctx_where"])) | {"anchor": "published-llama-3"}
         out["source"] = dict(s)
     except (KeyError, TypeError) as exc:
         raise StageError(f"{rel(path)}: missing or malformed llama3 entry ({exc!r})") from None
     return out
+
+
+def facts_published(pub: dict, path: Path) -> dict:
+    """What both models' own publications state and no file here can show: each one's release year, and
+    SmolLM2's pretraining tokens and post-training rounds (published.json's "released" and "smollm2")."""
+    try:
+        out = {m: {"released": wrap(r["year"], "published", r["source"]) | {"anchor": "published-model-facts"}}
+               for m, r in pub["released"].items()}
+        s = pub["smollm2"]
+        out["smollm2"] |= {k: wrap(s[k], "published", s["source"]) | {"anchor": "published-model-facts"}
+                           for k in ("pretraining_tokens", "post_training")}
+        # quoted from the walk-through whether or not this build measured GPT-2: no run can show them
+        v, src = pub["values"], gpt2_published(pub, path)["provenance"]["source"]
+        out["gpt2"] |= {"training_text_gb": wrap({"about": v["training_text_gb_about"]}, "published", src) | {"anchor": "published-model-facts"},
+                        "paper_top_k": wrap(v["paper_top_k"], "published", src) | {"anchor": "published-model-facts"}}
+    except (KeyError, TypeError) as exc:
+        raise StageError(f"{rel(path)}: missing or malformed released/smollm2 entry ({exc!r})") from None
+    return out
+
+
+# What a distribution's measured rows say about its shape: a top bar at PEAKED or more is most of the
+# probability; under SPREAD, no token stands out.
+PEAKED, SPREAD = 0.5, 0.15
+
+
+def _describe(pieces: list[str], probs: list[float], mass: float, n: int, q) -> tuple[str, str]:
+    shown = [q(p.replace(" ", "·").replace("\n", "\\n")) for p in pieces[:3]]
+    first = f"{shown[0]} {probs[0]:.1%}"
+    if pieces[0].strip() == "":
+        return "whitespace", (f"the top token is whitespace ({first}): the answer starts one token later, "
+                              "so this bar says nothing about it")
+    if probs[0] >= PEAKED:
+        return "peaked", f"peaked: {first}, then {shown[1]} {probs[1]:.1%}"
+    if probs[0] < SPREAD:
+        return "spread", f"spread: the top token, {first}, holds little; the top {n} hold {mass:.1%}"
+    return "leaning", f"leaning: {first}, then {shown[1]} {probs[1]:.1%} and {shown[2]} {probs[2]:.1%}"
+
+
+def distribution_shape(d: dict, n: int = 10) -> dict:
+    """What one stored distribution's bars show, read from its head (most likely first):
+    {kind: whitespace | peaked | spread | leaning, text (Markdown, tokens as code), plain (tokens in
+    quotes, for textContent), top, top_n_mass}. The pages and the demo print this beside the config's
+    label, which names the prompt, not what the model did with it."""
+    pieces, probs = d["head"]["pieces"], d["head"]["probs"]
+    mass = sum(probs[:n])
+    kind, text = _describe(pieces, probs, mass, n, lambda t: f"`{t}`")
+    _, plain = _describe(pieces, probs, mass, n, lambda t: f"“{t}”")
+    return {"kind": kind, "text": text, "plain": plain, "top": probs[0], "top_n_mass": mass}
 
 
 def _object(path: Path) -> dict:
@@ -203,5 +257,8 @@ def load_real_models(site_data: Path = SITE_DATA) -> dict:
     except KeyError as exc:
         raise StageError(f"{rel(facts_path)}: missing entry {exc}") from None
     smol = site_data / "smollm2" / "measurements.json"
-    return {"gpt2": gpt2, "smollm2": from_measurements(_object(smol), smol), "llama3": llama3_published(published, pub),
+    smollm2 = from_measurements(_object(smol), smol)
+    for model, extra in facts_published(published, pub).items():
+        {"gpt2": gpt2, "smollm2": smollm2}[model].update(extra)
+    return {"gpt2": gpt2, "smollm2": smollm2, "llama3": llama3_published(published, pub),
             "settings": read_json(CONFIG / "real_models.json") | read_json(CONFIG / "real_prompts.json")}

@@ -16,6 +16,7 @@ import json
 from scripts.core.io import CONFIG, ROOT, SITE_DATA, StageError, read_json, rel, run_main, write_text_atomic
 from scripts.core.registry import DIST_KEYS
 from scripts.site.demos import data_script
+from scripts.real.context import distribution_shape
 
 SRC = SITE_DATA / "smollm2" / "distributions"
 OUT = ROOT / "docs" / "js" / "data"
@@ -44,6 +45,7 @@ def build(records: list[dict], sink_threshold: float) -> dict[str, str]:
         index["prompts"].append({"key": key, "text": rec["text"], "chat": rec["chat"], "shape": rec["shape"], "file": name})
         data = {k: v for k, v in rec.items() if k not in DROP}
         data["head"] = {k: v for k, v in rec["head"].items() if k != "ids"}
+        data["bars"] = distribution_shape(rec)["plain"]
         data["lens"] = [{k: v for k, v in row.items() if k != "ids"} for row in rec["lens"]]
         out[name] = script(name, dumps(data))
     out["smollm2-dist-index.js"] = script("smollm2-dist-index.js", dumps(index))

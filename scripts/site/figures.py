@@ -79,7 +79,7 @@ def temperatures(out: Path, toy: dict) -> str:
     ax.legend(frameon=False, labelcolor=GREY)
     ax.set_title("Softmax of the same scores at three temperatures")
     save(fig, out, "softmax_temperatures")
-    parts = "; ".join(f"T = {r['t']:g}: " + ", ".join(f"{p:.0%}" for p in r["probs"]) for r in rows)
+    parts = "; ".join(f"T = {r['t']:g}: " + ", ".join(f"{p:.1%}" for p in r["probs"]) for r in rows)
     return (f"Grouped bar chart: softmax of the scores {', '.join(f'{s:g}' for s in scores)} at three "
             f"temperatures ({parts}). Lower temperature sharpens, higher flattens.")
 
@@ -126,9 +126,9 @@ def kv_cache(out: Path, c: dict) -> str:
     ax.set_title(f"Cost of one decode step, GPT-2 small shape ({L} layers, d = {d})")
     save(fig, out, "kv_cache_cost")
     return (f"Line chart: multiply-adds for one decode step of a model shaped like GPT-2 small, as the context "
-            f"grows to {c['n_ctx']} tokens. With a KV cache the step stays near {cached[0] / 1e9:.2f} billion "
-            f"({cached[-1] / 1e9:.2f} billion at {c['n_ctx']}); without it the cost grows with the length, to "
-            f"{uncached[-1] / 1e9:.0f} billion at {c['n_ctx']} tokens, {uncached[-1] / cached[-1]:.0f} times more.")
+            f"grows to {c['n_ctx']:,} tokens. With a KV cache the step stays near {cached[0] / 1e9:.2f} billion "
+            f"({cached[-1] / 1e9:.2f} billion at {c['n_ctx']:,}); without it the cost grows with the length, to "
+            f"{uncached[-1] / 1e9:.0f} billion at {c['n_ctx']:,} tokens, {uncached[-1] / cached[-1]:.0f} times more.")
 
 
 def loss_curve(out: Path, training: dict) -> str:
@@ -145,7 +145,7 @@ def loss_curve(out: Path, training: dict) -> str:
                  else "The tiny model learning")
     save(fig, out, "tiny_loss_curve")
     return (f"Line chart: the tiny model's training loss falls from {loss[0]:.2f} at step 0 to {loss[-1]:.2f} "
-            f"after {len(loss) - 1} {training['optimizer']} steps; dots mark the {len(snaps)} saved snapshots "
+            f"after {len(loss) - 1:,} {training['optimizer']} steps; dots mark the {len(snaps)} saved snapshots "
             f"replayed in the training view.")
 
 
@@ -168,8 +168,9 @@ def tiny_attention(out: Path, traces: list[dict], prompts: list[str]) -> str:
             ax.set_yticks(range(len(t["tokens"])), t["tokens"])
             ax.set_title(f"“{p}”, head {h + 1}", fontsize=9)
             last = w[-1]
-            k = int(np.argmax(last))
-            alt.append(f"for “{p}” head {h + 1} sends {last[k]:.1%} of the last token's attention to {t['tokens'][k]}")
+            k, k2 = (int(i) for i in np.argsort(-last)[:2])
+            alt.append(f"for “{p}” head {h + 1} sends {last[k]:.1%} of the last token's attention to {t['tokens'][k]}"
+                       f" and {last[k2]:.1%} to {t['tokens'][k2]}")
     fig.colorbar(im, ax=axes, shrink=0.6, label="attention weight").outline.set_edgecolor(GREY)
     save(fig, out, "tiny_attention")
     return ("Heat maps of the tiny model's two attention heads (rows: the token looking, columns: the token "

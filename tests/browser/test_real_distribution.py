@@ -62,7 +62,7 @@ def test_controls_match_python(open_page, mode, key, t, k, top_p):
     set_slider(page, "Top-p", top_p)
     text = page.text_content('[data-role="survivors"]')
     kept, mass = expected(rec, t, k, top_p)
-    assert text.startswith(f"{kept} of {rec['vocab_size']} tokens survive, holding {pct(mass)}"), (text, kept, mass)
+    assert text.startswith(f"{kept:,} of {rec['vocab_size']:,} tokens survive, holding {pct(mass)}"), (text, kept, mass)
     assert not page.nt_problems, page.nt_problems
 
 

@@ -3,6 +3,7 @@ like a reader, hostile input, keyboard-only use, and screenshots at desktop and 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -200,6 +201,27 @@ def test_temperature_demo_t0_always_top(open_page):
     page.wait_for_timeout(50)
     first = root.locator("li[data-token]").first
     assert first.locator(".nt-bar-value").inner_text() == pct(TRACES["the cat"]["top"][0]["prob"], 1)
+    clean(page)
+
+
+def test_temperature_demo_at_t0_keeps_the_t1_ranking_and_shows_the_seed_it_used(open_page):
+    page = open_page(DEMO_PAGES["temperature"])
+    root = demo(page, "temperature")
+    slider = root.locator("input[type=range]").first
+    slider.focus()
+    slider.press("Home")
+    page.wait_for_timeout(50)
+    # the "before temperature" column keeps the T = 1 ranking, not the T = 0 one (all ties after the top)
+    before = root.locator(".nt-lane").first.locator("li[data-token], li").all_inner_texts()
+    expected = [e["token"] for e in TRACES["the cat"]["top"]][:3]
+    assert [t.split()[0] for t in before[:3]] == expected
+    assert "greedy decoding" in root.locator(".nt-output .nt-small").first.inner_text()
+    seed = root.locator("input[data-role=seed]")
+    for _ in range(3):
+        root.get_by_role("button", name="Draw").click()
+        shown = re.search(r"Seed (\d+):", root.locator(".nt-pick").inner_text()).group(1)
+        assert seed.input_value() == shown, "the seed box shows the seed of the pick on show"
+    assert shown == "3"
     clean(page)
 
 

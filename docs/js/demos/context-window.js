@@ -48,7 +48,8 @@ nexttoken.define("demos.context-window", ["ui", "runtime.kernels", "runtime.acti
         strip.appendChild(c);
       });
       var s = shown > 0 ? steps[shown - 1] : null;
-      var parts = [ids.length + " tokens; the window holds positions " + start + " to " + (ids.length - 1) + " (" + Math.min(nCtx, ids.length) + " of " + nCtx + ")."];
+      var parts = [ids.length + " tokens; the window holds tokens " + (start + 1) + " to " + ids.length + " (counted from one), at positions 0 to " +
+        (Math.min(nCtx, ids.length) - 1) + " (" + Math.min(nCtx, ids.length) + " of " + nCtx + ")."];
       if (start > 0) parts.push(start + " earlier token" + (start === 1 ? " is" : "s are") + " gone: the model cannot see " + (start === 1 ? "it" : "them") + " at all.");
       if (s) parts.push("Last step picked " + t.tk.show(s.id) + (s.rebuilt ? "; the window had slid, so every position shifted and the cache was rebuilt." : "; the cache grew by one row."));
       info.textContent = parts.join(" ");

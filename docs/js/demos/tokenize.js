@@ -29,7 +29,7 @@ nexttoken.define("demos.tokenize", ["ui", "runtime.active"], function (ui, activ
       if (raw.length > ui.MAX_CHARS) { fail("That is " + raw.length + " characters; this demo takes at most " + ui.MAX_CHARS + "."); return; }
       var lowered = raw.toLowerCase();
       if (!lowered.trim()) { fail("Type a word first."); return; }
-      if (lowered !== raw) msg.show("Folded to lower case: the tiny model only knows lower-case letters.", "info");
+      if (lowered !== raw) msg.show("Folded to lower case: the tiny model has no capital letters.", "info");
       var text = startOfText ? lowered.replace(/^\s+/, "") : (/^\s/.test(lowered) ? lowered : " " + lowered);
       var r = t.tk.mergeSteps(text);
       if (!r.ok) {

@@ -11,6 +11,21 @@ Two checks on every page's source (docs/*.md, read from disk, so the order of ho
                 with their attributes, attribute lists ({ #id }) and link targets are masked; a digit
                 left over fails the build unless an entry of scripts/site/prose_allowlist.yaml (each
                 with a reason: a model's name, a year, ...) covers it.
+  math digits   a digit inside a formula (\( \), \[ \], $$) is a typed number too, except the 0 and 1
+                of a formula's structure and a square (^2); so is a digit inside a quoted string of a
+                template ([[ "k = 40" ]]). Both are covered by the allowlist like prose.
+  statuses      a real model's number printed by a [[ ]] expression (gpt2.*, smollm2.*, llama3.* and
+                SmolLM2's stored distributions, through any [% set %] or [% for %] name for them) needs
+                in the same block (paragraph, list item or table) a status badge ([[ x | status ]]) of
+                the same source, so no model number stands without saying where it comes from.
+  counting      one counting base per page: a position, head, layer, snapshot, step or token numbered
+                by an expression (inline "head [[ sh + 1 ]]", or a table column under that header) is
+                counted from zero or from one, never both on one page.
+  description   the front matter's description goes into <meta content="..."> unescaped, so it may not
+                hold a straight double quote, < or > (use “ ”).
+And one on the real-model prompts' labels (scripts/config/real_prompts.json), before the pages:
+  labels        a label that claims a shape (flat, spread, one answer, peaked, a fact) must agree with
+                what the measured bars show (scripts/real/context.py's distribution_shape).
 And one on every page's HTML once the numbers are in (on_page_content, after numbers.py's markdown hook):
   badges        each status badge (.nt-status, numbers.py's `status` filter) names its whole source: a
                 non-empty title with no attribute other than class, href and title (a quote in the
@@ -20,7 +35,9 @@ Any failure raises PluginError naming the page and line.
 """
 from __future__ import annotations
 
+import json
 import re
+import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -28,7 +45,13 @@ import yaml
 from mkdocs.exceptions import PluginError
 
 ROOT = Path(__file__).resolve().parents[3]
+if str(ROOT) not in sys.path:  # MkDocs loads hooks by path: make `scripts` importable from anywhere
+    sys.path.insert(0, str(ROOT))
+
+from scripts.real.context import distribution_shape, load_real_models  # noqa: E402
 ALLOWLIST = ROOT / "scripts" / "site" / "prose_allowlist.yaml"
+LABELS = ROOT / "scripts" / "config" / "real_prompts.json"
+DISTRIBUTIONS = ROOT / "site_data" / "smollm2" / "distributions"
 FRONT_KEYS = ("title", "description")
 
 # What is not prose, in the order it is masked (after the templates, see _mask_templates).
@@ -136,9 +159,294 @@ def prose_digits(body: str, allow: list[dict], page: str = "", first_line: int =
     return found
 
 
-def page_errors(source: str, page: str, allow: list[dict]) -> list[str]:
+MATH = re.compile(r"\$\$.*?\$\$|\\\(.*?\\\)|\\\[.*?\\\]", re.S)
+TEMPLATE = re.compile(r"\[\[.*?\]\]|\[%.*?%\]", re.S)
+STRING = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'")
+# the structure of a formula: 0 and 1 standing alone (sums from 1, weights from 0 to 1) and squares
+MATH_OK = re.compile(r"(?<![\d.])[01](?![\d.])|\^\{?2\}?")
+NUMBER = re.compile(r"(?<![A-Za-z_\d.])\d+(?:[.,]\d+)*")
+
+
+def _line_of(text: str, pos: int, first_line: int) -> int:
+    return first_line + text.count("\n", 0, pos)
+
+
+def _allowed(text: str, allow: list[dict], page: str) -> str:
+    for e in allow:
+        if not e.get("pages") or page in e["pages"]:
+            text = e["pattern"].sub(lambda m: " " * len(m.group(0)), text)
+    return text
+
+
+def hidden_digits(body: str, allow: list[dict], page: str = "", first_line: int = 1) -> list[str]:
+    """Typed numbers where the prose check cannot see them: inside formulas and inside the quoted
+    strings of template expressions and statements."""
+    found = []
+    code = MASKS[0].sub(_blank, body)  # fenced code is code, not a formula
+    for m in MATH.finditer(code):
+        rest = _allowed(MATH_OK.sub(lambda x: " " * len(x.group(0)), TEMPLATE.sub(_blank, m.group(0))), allow, page)
+        for d in NUMBER.finditer(rest):
+            found.append(f"line {_line_of(code, m.start() + d.start(), first_line)}: typed number `{d.group(0)}` "
+                         f"inside the formula “{m.group(0).strip()[:60]}”")
+    for m in TEMPLATE.finditer(code):
+        for q in STRING.finditer(m.group(0)):
+            for d in NUMBER.finditer(_allowed(q.group(0), allow, page)):
+                found.append(f"line {_line_of(code, m.start() + q.start(), first_line)}: typed number "
+                             f"`{d.group(0)}` inside the template string {q.group(0)[:60]}")
+    return found
+
+
+# ---- a model number printed without its status -----------------------------------------------------
+
+ROOTS = ("gpt2", "smollm2", "llama3", "smollm2_dist")
+PATH = re.compile(r"(?<![\w.\"'])([a-z_][a-z0-9_]*)((?:\.[a-z_][a-z0-9_]*|\[[^\[\]]*\])*)")
+SET = re.compile(r"\[%-?\s*set\s+([a-z_][a-z0-9_]*)\s*=\s*([a-z_][\w.\[\]\"']*)")
+FOR = re.compile(r"\[%-?\s*for\s+(?:[a-z_]\w*\s*,\s*)?([a-z_][a-z0-9_]*)\s+in\s+([a-z_][\w.\[\]\"']*)")
+NUMERIC = re.compile(r"\|\s*(pct|num|fix|round|int|sum|min|max)\b|[-+*/]\s*[\w(]|\blength\b")
+TEXT_KEYS = {"source", "status", "token", "text", "shape", "pieces", "tokens", "type", "file_type", "weights_file",
+             "compute_dtype", "dtype", "device", "model_id", "libraries", "piece", "chat", "key", "name", "url", "address"}
+
+
+def _steps(rest: str) -> list:
+    """'.a[0]["b"].c' -> ['a', 0, 'b', 'c'] (a subscript that is not a literal: None)."""
+    out = []
+    for m in re.finditer(r"\.([a-z_]\w*)|\[([^\[\]]*)\]", rest):
+        if m.group(1):
+            out.append(m.group(1))
+        else:
+            k = m.group(2).strip()
+            out.append(int(k) if k.lstrip("-").isdigit() else k[1:-1] if k[:1] in "\"'" else None)
+    return out
+
+
+class ModelNumbers:
+    """Resolves a page's template paths to the wrapped real-model number they print ({status, source});
+    SmolLM2's stored distributions (smollm2_dist.<key>) resolve to their files' values."""
+
+    def __init__(self, real: dict | None = None, dists: dict | None = None):
+        self.real = real if real is not None else load_real_models()
+        if dists is None:
+            dists = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in sorted(DISTRIBUTIONS.glob("*.json"))}
+        self.dists = dists
+
+    def leaf(self, steps: list) -> tuple[object, bool]:
+        node = self.dists
+        for k in steps:
+            try:
+                node = node[k]
+            except (KeyError, IndexError, TypeError):
+                return None, False
+        return node, True
+
+    def wrapped(self, steps: list) -> tuple[dict | None, object, bool]:
+        """(the first object along the path that has a status, the leaf value, whether it was reached)."""
+        node, found = self.real, None
+        for k in steps:
+            if isinstance(node, dict) and "status" in node and "source" in node and found is None:
+                found = node
+            try:
+                node = node[k] if k is not None else None
+            except (KeyError, IndexError, TypeError):
+                return found, None, False
+            if node is None:
+                return found, None, False
+        if isinstance(node, dict) and "status" in node and "source" in node and found is None:
+            found = node
+        return found, node, True
+
+
+def _blocks(body: str, first_line: int) -> list[tuple[int, str]]:
+    """Paragraphs, list items' runs and tables: text between blank lines, with the line each starts on."""
+    out, start, cur = [], first_line, []
+    for n, line in enumerate(body.split("\n"), first_line):
+        if line.strip():
+            if not cur:
+                start = n
+            cur.append(line)
+        elif cur:
+            out.append((start, "\n".join(cur)))
+            cur = []
+    if cur:
+        out.append((start, "\n".join(cur)))
+    return out
+
+
+BADGE = re.compile(r"\(?\s*([a-z_][\w.\[\]\"']*)\s*\|\s*status\s*\)?")
+# the page that names every source: its numbers stand beside the citation they come from
+SOURCE_PAGES = {"sources.md"}
+
+
+def status_errors(body: str, numbers: ModelNumbers, first_line: int = 1) -> list[str]:
+    """'line N: ...' for each real-model number printed in a block that holds no badge of its source."""
+    defs = sorted([(m.start(), m.group(1), m.group(2)) for m in list(SET.finditer(body)) + list(FOR.finditer(body))])
+
+    def expand(name: str, rest: str, at: int) -> tuple[str, str]:
+        for _ in range(10):  # a name means what its last [% set %] or [% for %] before this point made it
+            if name in ROOTS:
+                break
+            target = next((t for p, n, t in reversed(defs) if n == name and p < at), None)
+            m = PATH.match(target) if target else None
+            if not m:
+                break
+            name, rest = m.group(1), m.group(2) + rest
+        return name, rest
+
+    def source_of(expr: str, at: int) -> list[tuple[tuple, bool]]:
+        """[((status, source) or ("smollm2_dist",), is a number)] for each real-model path in expr."""
+        out = []
+        for m in PATH.finditer(expr):
+            root, rest = expand(m.group(1), m.group(2), at)
+            if root not in ROOTS:
+                continue
+            if root == "smollm2_dist":
+                steps = _steps(rest)
+                leaf, reached = numbers.leaf(steps)
+                last = ([k for k in steps if isinstance(k, str)] or [""])[-1]
+                is_num = ((isinstance(leaf, (int, float)) and not isinstance(leaf, bool))
+                          or (isinstance(leaf, (list, dict)) and bool(NUMERIC.search(expr)))) if reached else (
+                    last not in TEXT_KEYS and bool(NUMERIC.search(expr)))
+                out.append((("smollm2_dist",), is_num))
+                continue
+            steps = [root] + _steps(rest)
+            w, leaf, reached = numbers.wrapped(steps)
+            if w is None or w.get("status") == "unavailable":
+                continue
+            last = ([k for k in steps if isinstance(k, str)] or [""])[-1]
+            if reached:
+                is_num = (isinstance(leaf, (int, float)) and not isinstance(leaf, bool)) or (
+                    isinstance(leaf, (list, dict)) and bool(NUMERIC.search(expr)))
+            else:
+                is_num = last not in TEXT_KEYS and bool(NUMERIC.search(expr) or last in ("prob", "value", "weight"))
+            if last in ("source", "status"):
+                is_num = False
+            out.append(((w["status"], w["source"]), is_num))
+        return out
+
+    errors = []
+    offsets = [0]
+    for line in body.split("\n"):
+        offsets.append(offsets[-1] + len(line) + 1)
+    for start, block in _blocks(body, first_line):
+        at = offsets[start - first_line]
+        exprs = [(m.start(), m.group(0)[2:-2]) for m in re.finditer(r"\[\[.*?\]\]", block, re.S)]
+        badges = set()
+        for pos, e in exprs:
+            for b in BADGE.finditer(e):
+                badges |= {src for src, _ in source_of(b.group(1), at + pos)}
+        has_smol = any(b[0] == "measured" and "smollm2" in b[1] for b in badges if len(b) == 2)
+        for pos, e in exprs:
+            for src, is_num in source_of(BADGE.sub(" ", e), at + pos):
+                covered = (has_smol if src == ("smollm2_dist",) else src in badges)
+                if is_num and not covered:
+                    what = "SmolLM2's stored distributions" if src == ("smollm2_dist",) else f"{src[0]}: {src[1][:60]}"
+                    errors.append(f"line {_line_of(block, pos, start)}: model number [[{e}]] printed without "
+                                  f"its status ({what}); add a [[ ... | status ]] badge to its paragraph")
+                    break
+    return errors
+
+
+# ---- one counting base per page --------------------------------------------------------------------
+
+KINDS = ("position", "head", "layer", "snapshot", "step", "token")
+INLINE_INDEX = re.compile(r"\b(" + "|".join(KINDS) + r")s?\s+(?:number\s+)?\[\[\s*(.+?)\s*\]\]", re.I)
+CELL_INDEX = re.compile(r"^\[\[\s*(loop\.index0?|[a-z]|[a-z_][\w.]*\s*[-+]\s*(?:1|loop\.index0))\s*\]\]$")
+
+
+def _base(expr: str) -> int | None:
+    """1 when an index expression counts from one (`x + 1`, loop.index), 0 otherwise; None for no index."""
+    e = expr.split("|")[0].strip()
+    if "status" in expr or "," in e:
+        return None
+    if e == "loop.index" or re.search(r"\+\s*1$", e):
+        return 1
+    return 0
+
+
+def counting_errors(body: str, first_line: int = 1) -> list[str]:
+    seen: dict[str, dict[int, int]] = {}
+    lines = body.split("\n")
+    for n, line in enumerate(lines, first_line):
+        for m in INLINE_INDEX.finditer(line):
+            b = _base(m.group(2))
+            if b is not None:
+                seen.setdefault(m.group(1).lower(), {}).setdefault(b, n)
+    header = None
+    for n, line in enumerate(lines, first_line):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.lstrip().startswith("|") else None
+        if cells is None:
+            header = None
+            continue
+        if header is None:
+            header = [c.lower() for c in cells]
+            continue
+        for name, cell in zip(header, cells):
+            m = CELL_INDEX.match(cell)
+            if name in KINDS and m:
+                seen.setdefault(name, {}).setdefault(_base(m.group(1)), n)
+    return [f"line {max(b.values())}: {kind}s are counted from {min(b, key=b.get)} on line {min(b.values())} "
+            f"and from {max(b, key=b.get)} here; count each from one base on a page"
+            for kind, b in seen.items() if len(b) > 1]
+
+
+def description_errors(source: str) -> list[str]:
+    front, _, _ = split_front_matter(source)
+    if front is None:
+        return []
+    try:
+        meta = yaml.safe_load(front)
+    except yaml.YAMLError:
+        return []
+    desc = meta.get("description") if isinstance(meta, dict) else None
+    if not isinstance(desc, str):
+        return []
+    bad = sorted({c for c in desc if c in '"<>'})
+    if not bad:
+        return []
+    line = next((i for i, t in enumerate(front.split("\n"), 2) if t.startswith("description")), 2)
+    return [f"line {line}: the description holds {' '.join(bad)}, which the theme's <meta content=\"...\"> "
+            "does not escape, so the description would be cut there (use “ ” for quotes)"]
+
+
+_numbers: ModelNumbers | None = None
+
+
+def page_errors(source: str, page: str, allow: list[dict], numbers: ModelNumbers | None = None) -> list[str]:
+    global _numbers
+    if numbers is None:
+        _numbers = _numbers or ModelNumbers()
+        numbers = _numbers
     _, body, offset = split_front_matter(source)
-    return front_matter_errors(source) + prose_digits(body, allow, page, offset + 1)
+    statuses = [] if page in SOURCE_PAGES else status_errors(body, numbers, offset + 1)
+    return (front_matter_errors(source) + description_errors(source) + prose_digits(body, allow, page, offset + 1)
+            + hidden_digits(body, allow, page, offset + 1) + statuses + counting_errors(body, offset + 1))
+
+
+# ---- the prompts' labels against their measured bars -----------------------------------------------
+
+# (words in a label, what the measured bars must then show, that in words); probs: the head, most likely first
+CLAIMS = [(re.compile(r"\b(flat|spread|many plausible)\b"), lambda kind, probs: kind == "spread", "a spread distribution"),
+          (re.compile(r"\b(one answer|peaked)\b"), lambda kind, probs: kind == "peaked" and probs[1] <= probs[0] / 4,
+           "one token taking most of the probability, the next far behind"),
+          (re.compile(r"\b(fact|answer)\b"), lambda kind, probs: kind != "whitespace", "bars about the answer")]
+
+
+def label_errors(config: Path, dists: Path) -> list[str]:
+    """'file line N: ...' for each prompt label of `config` that its stored distribution contradicts."""
+    text = config.read_text(encoding="utf-8")
+    errors = []
+    for p in json.loads(text)["prompts"]:
+        path = dists / f"{p['key']}.json"
+        if not path.is_file():
+            continue
+        shape = distribution_shape(json.loads(path.read_text(encoding="utf-8")))
+        probs = json.loads(path.read_text(encoding="utf-8"))["head"]["probs"]
+        for pattern, agrees, what in CLAIMS:
+            if pattern.search(p["shape"]) and not agrees(shape["kind"], probs):
+                line = next(i for i, t in enumerate(text.split("\n"), 1) if f'"{p["key"]}"' in t)
+                rel_cfg = config.relative_to(ROOT) if config.is_relative_to(ROOT) else config
+                errors.append(f"{rel_cfg}: line {line}: the label “{p['shape']}” of prompt {p['key']!r} claims "
+                              f"{what}, but its measured bars are {shape['text']}")
+    return errors
 
 
 class _Badges(HTMLParser):
@@ -185,8 +493,15 @@ _allow: list[dict] | None = None
 
 
 def on_pre_build(config, **kwargs):
-    global _allow
+    global _allow, _numbers
     _allow = load_allowlist()
+    try:
+        _numbers = ModelNumbers()
+    except Exception as exc:  # StageError names the file at fault
+        raise PluginError(f"checks hook: {exc}") from None
+    errors = label_errors(LABELS, DISTRIBUTIONS)
+    if errors:
+        raise PluginError("checks hook: " + "; ".join(errors) + " (the label names the prompt; let the data say what it shows)")
 
 
 def on_page_markdown(markdown, page, config, files, **kwargs):

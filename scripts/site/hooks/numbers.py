@@ -19,6 +19,10 @@ Context (see `build_context`):
              own loss floor, first merges with their pair counts, embedding similarities, the initial
              biases and gains, GPT-2's decode-step growth (see scripts/site/facts.py)
   bpe_steps(word), encode(text)   the tiny tokenizer replayed here (tokens shown with ·)
+  smollm2_dist, dist_shape   SmolLM2's stored distribution per prompt, and what each one's bars show,
+             described from its measured rows (scripts/real/context.py's distribution_shape)
+  demo_pages the nav's pages with the demos each holds (scripts/site/demos.py)
+  file_bytes(path)   the size of a file under docs/ (the GPT-2 vocabulary script the tokens page offers)
 Filters: pct(x, digits=0), num(x), fix(x, digits=2), show(token) (leading space as ·), status(wrapped)
 (a badge: "published: <whole source>", "measured by this build" or "computed by this build").
 """
@@ -40,6 +44,7 @@ if str(ROOT) not in sys.path:  # MkDocs loads hooks by path: make `scripts` impo
 
 from scripts.core.io import StageError, validate  # noqa: E402
 from scripts.site.costs import around  # noqa: E402
+from scripts.site.demo_table import demo_table  # noqa: E402
 from scripts.site.facts import corpus_facts, decode_cost, derived_facts, encode  # noqa: E402
 from scripts.tiny.tokenizer import Tokenizer, show  # noqa: E402
 SITE_DATA = ROOT / "site_data"
@@ -131,9 +136,17 @@ def bpe_steps(tok: dict, word: str) -> list[dict]:
             for pair, rank, symbols in Tokenizer.from_json(tok).merge_steps(word)]
 
 
+def file_bytes(path: str) -> int:
+    """The size of a file the site serves (a path under docs/, e.g. a generated data script)."""
+    try:
+        return (ROOT / "docs" / path).stat().st_size
+    except FileNotFoundError:
+        raise ValueError(f"docs/{path} not found (run `make site`, which generates it)") from None
+
+
 def build_context() -> dict:
     from scripts.core.registry import DIST_KEYS  # the prompts' order in scripts/config/real_prompts.json
-    from scripts.real.context import load_real_models  # the repository root is on sys.path under mkdocs
+    from scripts.real.context import PEAKED, SPREAD, distribution_shape, load_real_models  # the repository root is on sys.path under mkdocs
 
     tiny_dir = SITE_DATA / "tiny"
     cfg = _read(tiny_dir / "config.json")
@@ -179,7 +192,7 @@ def build_context() -> dict:
         raise PluginError(f"numbers hook: {exc}") from None
     except (KeyError, ValueError) as exc:
         raise PluginError(f"numbers hook: the around page's numbers (scripts/site/costs.py): {exc!r}") from None
-    return {
+    ctx = {
         "cfg": cfg, "tiny": cfg["model"], "summary": summary, "tok": tok, "training": training,
         "traces": traces, "sliding": traces_file["sliding"], "greedy": traces_file["greedy"],
         "gpt2": real["gpt2"], "smollm2": real["smollm2"], "llama3": real["llama3"],
@@ -191,6 +204,12 @@ def build_context() -> dict:
         # knock-outs and the logit lens, for the experiments' static fallbacks
         "experiments": {e["prompt"]: e for e in _read(SITE_DATA / "parity" / "experiments.json")["prompts"]},
     }
+    ctx["file_bytes"] = file_bytes
+    ctx["dist_shape"] = {k: distribution_shape(d) for k, d in ctx["smollm2_dist"].items()}
+    ctx["dist_shape_rule"] = {"peaked": PEAKED, "spread": SPREAD}
+    ctx["demo_pages"] = demo_table(ROOT / "docs", ROOT / "mkdocs.yml",
+                                   render=lambda text: make_env().from_string(text).render(**ctx, demo_pages=[], page_meta={}))
+    return ctx
 
 
 def make_env() -> jinja2.Environment:
