@@ -6,7 +6,9 @@ nexttoken.define("demos.attention", ["ui", "runtime.kernels", "store", "runtime.
   ui.start("attention", function (root, live) {
     var t = active.tiny(model);
     var m = t.model;
-    var head = Number(root.getAttribute("data-head") || 0);
+    // The page names the built model's subject head; the reader's own model has its own (train-yours.js's summary).
+    var own = active.data.yours && active.data.summary && active.data.summary.subject_head;
+    var head = own ? own.head : Number(root.getAttribute("data-head") || 0);
     var lanes = [];
     var wrap = ui.el("div", { class: "nt-lanes" });
     var options = [];

@@ -8,7 +8,8 @@ nexttoken.define("demos.gpt2-tokenizer", ["ui", "later:data.gpt2-vocab", "later:
     var tk = null;
     var out = ui.el("div", { class: "nt-output", "aria-live": "polite" });
     var input = ui.textInput("Text for GPT-2's tokenizer", root.getAttribute("data-text") || "", function () { run(); }, { role: "text" });
-    var loadBtn = ui.button("Load GPT-2's tokenizer (about 1 MB)", function () {
+    var size = root.getAttribute("data-size");
+    var loadBtn = ui.button("Load GPT-2's tokenizer" + (size ? " (" + size + ")" : ""), function () {
       loadBtn.disabled = true;
       msg.show("Loading GPT-2's vocabulary…", "info");
       Promise.all([loadVocab(), loadTokenizer()])
@@ -35,9 +36,13 @@ nexttoken.define("demos.gpt2-tokenizer", ["ui", "later:data.gpt2-vocab", "later:
       if (text.length > 2000) { msg.show("That is " + text.length + " characters; this demo takes at most 2000.", "error"); return; }
       var r = tk.encode(text);
       var row = ui.el("div", { class: "nt-tokens" });
-      r.ids.forEach(function (id, i) { row.appendChild(ui.chip(r.readable ? r.readable[i] : r.tokens[i], id)); });
-      out.appendChild(ui.el("p", { class: "nt-small", text: r.ids.length + " tokens:" }));
+      // spaces drawn as ·, as everywhere on the site; � marks a token that holds only part of a character
+      var shown = r.ids.map(function (id, i) { return (r.readable ? r.readable[i] : r.tokens[i]).replace(/ /g, "·"); });
+      shown.forEach(function (label, i) { row.appendChild(ui.chip(label, r.ids[i])); });
+      out.appendChild(ui.el("p", { class: "nt-small", text: r.ids.length + " tokens (a space is drawn as ·):" }));
       out.appendChild(row);
+      if (shown.some(function (label) { return label.indexOf("\uFFFD") >= 0; }))
+        out.appendChild(ui.el("p", { class: "nt-small", text: "A � is a token that holds only some of the bytes of one character (GPT-2's tokens are bytes, and this character takes several): the character appears only when the tokens are joined." }));
     }
   });
 });

@@ -89,7 +89,7 @@ nexttoken.define("demos.real-distribution", ["ui", "runtime.kernels", "data.smol
       d = data;
       logits = expand(d);
       state.cursor = 0;
-      shape.textContent = "What it shows: " + d.shape + ".";
+      shape.textContent = "The prompt: " + d.shape + ". Its bars: " + d.bars + ".";
       tokensLine.textContent = d.tokens.length + " tokens in: " + d.tokens.map(show).join(" | ");
       renderLens();
       renderHeads();
@@ -106,7 +106,7 @@ nexttoken.define("demos.real-distribution", ["ui", "runtime.kernels", "data.smol
     function update() {
       if (!d) return;
       cut = kernels.cut(probs, state.k, state.p);
-      survivors.textContent = cut.kept + " of " + d.vocab_size + " tokens survive, holding " + ui.pct(cut.mass, 1) +
+      survivors.textContent = cut.kept.toLocaleString("en") + " of " + d.vocab_size.toLocaleString("en") + " tokens survive, holding " + ui.pct(cut.mass, 1) +
         " of the probability; the other " + (d.vocab_size - cut.kept) + " hold " + ui.pct(1 - cut.mass, 1) + ".";
       draw();
       report();

@@ -83,7 +83,7 @@ nexttoken.define("demos.snapshots", ["ui", "runtime.kernels", "runtime.active", 
         num(mean.toFixed(3), function () {
           return explain.sentenceLoss(pl.map(function (p) { return p.loss; }), pl.map(function (p) { return p.target; }));
         }, "mean loss on this sentence"),
-        "; over the corpus " + lossOf(idx).toFixed(3) + "."]));
+        "; over the corpus (mean of the sentences' means) " + lossOf(idx).toFixed(3) + "."]));
       var cols = ui.el("div", { class: "nt-loss-cols", role: "list", "aria-label": "loss per position" });
       pl.forEach(function (p, i) {
         var bar = ui.el("span", { class: "nt-loss-bar", "aria-hidden": "true" });

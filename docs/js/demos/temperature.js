@@ -22,6 +22,7 @@ nexttoken.define("demos.temperature", ["ui", "runtime.kernels", "runtime.active"
     var drawBtn = ui.button("Draw", function () { draw(true); }, { primary: true });
     var manyBtn = ui.button("Sample 1,000 times", function () { drawMany(); });
     var hist = null;  // counts of the last 1,000 draws, for the current settings
+    var drawn = null;  // the seed of the pick on show: Draw moves to the next seed only after it was used
     var barsEl = ui.el("div", { class: "nt-output", "aria-live": "polite" });
     var pickEl = ui.el("p", { class: "nt-pick", "aria-live": "polite" });
     var ruler = ui.el("div", { class: "nt-ruler-wrap" });
@@ -75,14 +76,17 @@ nexttoken.define("demos.temperature", ["ui", "runtime.kernels", "runtime.active"
       var x = filtered();
       var keep = {};
       (x.f.kept || []).forEach(function (id) { keep[id] = true; });
-      var order = kernels.argsort(x.probs).slice(0, SHOW);
+      // Ranked at T = 1: temperature keeps the order, and at T = 0 every other probability is 0.
       var before = sampling.softmax(st.logits, 1);
+      var order = kernels.argsort(before).slice(0, SHOW);
       var kept = x.f.kept || [];
       var T = x.o.temperature;
       ui.clear(barsEl);
       ui.clear(ruler);
       pickEl.textContent = "";
-      barsEl.appendChild(ui.el("p", { class: "nt-small", text: "Top " + SHOW + " of " + V + " tokens; " + kept.length + " kept by the filters." }));
+      barsEl.appendChild(ui.el("p", { class: "nt-small", text: "Top " + SHOW + " of " + V + " tokens; " + (T === 0
+        ? "greedy decoding: the top token gets all the probability, so the filters have nothing to cut."
+        : kept.length + " kept by the filters.") }));
       var lanes = ui.el("div", { class: "nt-lanes nt-lanes-3" });
       lanes.appendChild(ui.el("div", { class: "nt-lane" }, [ui.el("p", { class: "nt-lane-title", text: "Before temperature (T = 1)" }),
         ui.bars(order.map(function (id) { return { label: t.tk.show(id), value: before[id], text: ui.pct(before[id]), cls: "nt-bar-before" }; }),
@@ -138,13 +142,14 @@ nexttoken.define("demos.temperature", ["ui", "runtime.kernels", "runtime.active"
     function draw(advance) {
       if (!st.logits) return;
       var seed = seedValue();
+      if (advance && drawn === seed) { seed += 1; seedIn.value = String(seed); }
+      drawn = seed;
       var res = sampling.sample(st.logits, { temperature: sampling.validate(opts(), V).opts.temperature, topK: opts().topK, topP: opts().topP, seed: seed });
       ui.clear(pickEl);
       pickEl.appendChild(document.createTextNode("Seed " + seed + ": u = " + (res.u === undefined ? "–" : Number(res.u).toFixed(3)) + " → pick "));
       pickEl.appendChild(ui.el("code", { class: "nt-pick-token", "data-id": res.id, text: t.tk.show(res.id) }));
       pickEl.appendChild(document.createTextNode(" (" + ui.pct(res.probs[res.id]) + ")"));
       drawRuler(res);
-      if (advance) seedIn.value = String(seed + 1);
     }
 
     // 1,000 draws with seeds seed .. seed+999: the same settings and seeds give the same counts.

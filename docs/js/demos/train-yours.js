@@ -31,7 +31,7 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
     var resetBtn = ui.button("Back to the build's corpus", function () { area.value = cfg.corpus.join("\n"); msg.clear(); });
     var msg = ui.message();
     var bar = ui.el("progress", { max: String(steps), value: "0", class: "nt-train-progress", "aria-label": "training progress" });
-    var status = ui.el("p", { class: "nt-small nt-train-status", "aria-live": "polite", text: "Not trained yet: press Train (" + steps + " steps)." });
+    var status = ui.el("p", { class: "nt-small nt-train-status", "aria-live": "polite", text: "Not trained yet: press Train (" + steps.toLocaleString("en") + " steps)." });
     var chart = ui.el("div", { class: "nt-chart" });
     var result = ui.el("div", { class: "nt-train-result nt-x-host", "aria-live": "polite" });
     var probe = ui.textInput("Compare the two models on", root.getAttribute("data-probe") || cfg.prompts[0], function () { compare(); }, { role: "probe" });
@@ -98,10 +98,10 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
             var saved = { config: mcfg, tokenizer: tj, weights: weights, summary: summarise(m, tk, mcfg),
                           trained: { steps: steps, loss_first: losses[0], loss_last: losses[losses.length - 1], seconds: seconds } };
             mine = { model: m, tk: tk, weights: weights };
-            status.textContent = "Trained: " + steps + " steps in " + seconds.toFixed(1) + " s; loss " + losses[0].toFixed(3) + " → " + losses[losses.length - 1].toFixed(3) + ".";
+            status.textContent = "Trained: " + steps.toLocaleString("en") + " steps in " + seconds.toFixed(1) + " s; loss " + losses[0].toFixed(3) + " → " + losses[losses.length - 1].toFixed(3) + ".";
             try {
               active.save(saved);
-              msg.show("Your model is saved in this browser and is now the one every demo uses; the switch below (and at the top of each page) goes back to the built model.", "info");
+              msg.show("Your model is saved in this browser and is now the one every demo uses; the switch below (and at the top of every page with a demo of the tiny model) goes back to the built model.", "info");
             } catch (e) { msg.show("Trained, but not saved: " + e.message + ".", "warn"); }
             root.setAttribute("data-trained", "yes");
             trainBtn.disabled = false;
@@ -121,7 +121,7 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
     function showSwitch(yoursActive) {
       ui.clear(switchBox);
       if (!mine) return;
-      switchBox.appendChild(ui.radios("The demos on every page use", [
+      switchBox.appendChild(ui.radios("The tiny model's demos, on every page with one, use", [
         { value: "built", label: "the built model" }, { value: "yours", label: "your model" }],
         yoursActive ? "yours" : "built", function (v) { active.use(v); }));
     }

@@ -80,7 +80,7 @@ nexttoken.define("runtime.active", ["data.tiny-model", "store", "runtime.tokeniz
     var box = ui.el("div", { class: "nt-model-switch", "data-active-model": which },
       [problem ? ui.el("p", { class: "nt-msg nt-warn", role: "status", text: problem }) : null]);
     if (yours) {
-      box.appendChild(ui.radios("The demos on every page use", [
+      box.appendChild(ui.radios("The tiny model's demos, on every page with one, use", [
         { value: "built", label: "the built model (trained by the build, described in the text)" },
         { value: "yours", label: "your model (trained in this browser on your " + yours.config.corpus.length + " sentences)" }], which, use));
       if (which === "yours") box.appendChild(ui.el("p", { class: "nt-small", text: "Your model is active: the demos' numbers are your model's; the numbers in the text are the built model's." }));

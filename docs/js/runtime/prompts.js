@@ -14,7 +14,7 @@ nexttoken.define("runtime.prompts", ["runtime.active", "ui"], function (active, 
       return { ok: false, message: "That is " + raw.length + " characters; the demos take at most " + MAX_CHARS + " (the model's window is only " + nCtx + " tokens)." };
     }
     var lowered = raw.toLowerCase();
-    var note = lowered !== raw ? "Folded to lower case: the tiny model only knows lower-case letters." : "";
+    var note = lowered !== raw ? "Folded to lower case: the tiny model has no capital letters." : "";
     if (!lowered.trim()) return { ok: false, message: "Type a prompt first: the model needs at least one token." };
     var r = t.tk.encode(lowered);
     if (!r.ok) {
