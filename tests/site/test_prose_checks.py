@@ -222,7 +222,7 @@ def test_a_prompt_label_its_bars_contradict_fails_the_build(tmp_path, monkeypatc
 
 def test_the_table_of_demos_lists_every_demo_of_every_page():
     """The landing page's table is read from the pages: every data-demo container appears under its page."""
-    from scripts.site.demos import demo_table, page_demos
+    from scripts.site.demo_table import demo_table, page_demos
     assert page_demos('## Demo: one token { #d }\n<div class="nt-demo" data-demo="one-token" markdown>\n'
                       '## Which rows are alike\n<div class="nt-demo" data-demo="embeddings">') == [
         {"demo": "one-token", "heading": "one token"}, {"demo": "embeddings", "heading": "which rows are alike"}]

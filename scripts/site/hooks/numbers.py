@@ -21,7 +21,7 @@ Context (see `build_context`):
   bpe_steps(word), encode(text)   the tiny tokenizer replayed here (tokens shown with ·)
   smollm2_dist, dist_shape   SmolLM2's stored distribution per prompt, and what each one's bars show,
              described from its measured rows (scripts/real/context.py's distribution_shape)
-  demo_pages the nav's pages with the demos each holds (scripts/site/demos.py)
+  demo_pages the nav's pages with the demos each holds (scripts/site/demo_table.py)
   file_bytes(path)   the size of a file under docs/ (the GPT-2 vocabulary script the tokens page offers)
 Filters: pct(x, digits=0), num(x), fix(x, digits=2), show(token) (leading space as ·), status(wrapped)
 (a badge: "published: <whole source>", "measured by this build" or "computed by this build").
