@@ -84,15 +84,15 @@ def _e(text: str) -> str:
 def _box(part: dict, page: str, x: float, y: float, w: float, h: float, *, describe: bool = False) -> str:
     """One part: a link holding its box, its plain name and its code name small beneath."""
     cls = "nt-pp nt-pp-lit" if lit(part, page) else "nt-pp"
-    label = f"{part['name']} ({part['code']}): {part['does']}"
+    label = f"{part['name']} {part['code']}: {part['does']}"  # starts with the visible text, as read
     cx = x + w / 2
     lines = [f'<text class="nt-pp-name" text-anchor="middle" x="{cx:g}" y="{y + 12.5:g}">{_e(part["name"])}</text>',
              f'<text class="nt-pp-code" text-anchor="middle" x="{cx:g}" y="{y + 23.5:g}">{_e(part["code"])}</text>']
     if describe:
         lines.append(f'<text class="nt-pp-does" text-anchor="middle" x="{cx:g}" y="{y + 35:g}">{_e(part["does"])}</text>')
     return (f'<a class="{cls}" href="{_href(part)}"{_current(part, page)} aria-label="{_e(label)}">'
-            f'<title>{_e(part["does"])}</title>'
-            f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="4"/>' + "".join(lines) + "</a>")
+            ""
+            f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="4"/>' + " ".join(lines) + "</a>")
 
 
 def _arrow(x1: float, y1: float, x2: float, y2: float, width: float = 1.2, cls: str = "nt-pa") -> str:
@@ -248,14 +248,14 @@ def block_figure(m: dict, page: str = "") -> str:
     widen = (f'M{lx0:g} {ly - d * k / 2:g}L{lx0 + 50:g} {ly - band / 2:g}H{lx1 - 50:g}L{lx1:g} {ly - d * k / 2:g}'
              f'V{ly + d * k / 2:g}L{lx1 - 50:g} {ly + band / 2:g}H{lx0 + 50:g}L{lx0:g} {ly + d * k / 2:g}z')
     out.append(f'<a class="nt-pp{" nt-pp-lit" if lit(p, page) else ""}" href="{_href(p)}"{_current(p, page)} '
-               f'aria-label="{_e(p["name"] + " (" + p["code"] + "): " + p["does"])}"><title>{_e(p["does"])}</title>'
+               f'aria-label="{_e(p["name"] + " " + p["code"] + ": " + p["does"])}">'
                f'<rect x="{fx:g}" y="{my - 12:g}" width="{mlp_w:g}" height="{mh:g}" rx="4"/>'
                f'<text class="nt-pp-name" text-anchor="middle" x="{fx + mlp_w / 2:g}" y="{my + 1:g}">{_e(p["name"])}'
                f' <tspan class="nt-pp-code">{_e(p["code"])}</tspan></text>'
-               f'<path class="nt-pwide" d="{widen}"/>'
+               f'<path class="nt-pwide" d="{widen}"/></a>'  # the sizes inside are labels, not the link's name
                f'<text class="nt-psize" text-anchor="middle" x="{fx + mlp_w / 2:g}" y="{ly + 4:g}">{f}, through GELU</text>'
                f'<text class="nt-psize" text-anchor="end" x="{lx0 + 40:g}" y="{ly - band / 2 - 2:g}">c_fc</text>'
-               f'<text class="nt-psize" text-anchor="start" x="{lx1 - 40:g}" y="{ly - band / 2 - 2:g}">c_proj</text></a>')
+               f'<text class="nt-psize" text-anchor="start" x="{lx1 - 40:g}" y="{ly - band / 2 - 2:g}">c_proj</text>')
     my = my + 14  # the return leaves from the MLP box's bottom edge
     add2 = my + bh + 50
     out.append(f'<path class="nt-pw" d="M{fx + mlp_w / 2:g} {my + bh - 2:g}V{add2:g}H{sx + 24:g}" '
@@ -268,7 +268,7 @@ def block_figure(m: dict, page: str = "") -> str:
     for key, yy in (("add_1", add1), ("add_2", add2)):
         p = ps[key]
         out.append(f'<a class="nt-pp{" nt-pp-lit" if lit(p, page) else ""}" href="{_href(p)}"{_current(p, page)} '
-                   f'aria-label="{_e(p["name"] + " (" + p["code"] + "): " + p["does"])}"><title>{_e(p["does"])}</title>'
+                   f'aria-label="{_e(p["name"] + " " + p["code"] + ": " + p["does"])}">'
                    f'<circle cx="{sx:g}" cy="{yy:g}" r="13"/><text class="nt-pp-plus" text-anchor="middle" x="{sx:g}" y="{yy + 5:g}">+</text></a>')
     out.append(f'<text class="nt-pstream-name" text-anchor="middle" x="{sx - 16:g}" y="{bottom / 2:g}" '
                f'transform="rotate(-90 {sx - 16:g} {bottom / 2:g})">residual stream, {d} numbers per token</text>')
