@@ -136,3 +136,20 @@ def test_no_sideways_scroll_at_360_and_axe_finds_nothing(open_page, name, scheme
         found = [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:4]}" for v in res["violations"]]
         assert found == [], f"{name} ({scheme}, {width} px): " + "; ".join(found)
     clean(page)
+
+
+def test_a_table_that_scrolls_sideways_takes_the_focus_and_shows_its_edge(open_page):
+    page = open_page("attention.html", width=360, height=800)
+    table = page.locator(".md-typeset__scrollwrap").first
+    page.wait_for_function("t => t.scrollWidth > t.clientWidth && t.getAttribute('tabindex') === '0' "
+                           "&& t.getAttribute('role') === 'region' && t.getAttribute('aria-label').startsWith('Table 1: ')",
+                           arg=table.element_handle(), timeout=3000)
+    # the scroll shadows: shadows fixed to the box, covers that move with the content
+    assert table.evaluate("t => getComputedStyle(t).backgroundAttachment") == "local, local, scroll, scroll"
+    table.focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("t => t.scrollLeft > 0", arg=table.element_handle(), timeout=2000)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.wait_for_function("t => t.scrollWidth <= t.clientWidth + 1 && !t.hasAttribute('tabindex')",
+                           arg=table.element_handle(), timeout=3000)
+    clean(page)
