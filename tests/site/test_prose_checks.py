@@ -1,7 +1,7 @@
-"""The build's checks on the pages' own text (scripts/site/hooks/checks.py) and the status badges.
+"""The build's checks on the pages' own text (scripts/site/hooks/checks.py).
 
-Each check must fail on the fault it exists for (a typed number, front matter that is not YAML, a badge
-cut short) and pass on the real pages.
+Each check must fail on the fault it exists for (a typed number, front matter that is not YAML) and pass on
+the real pages; the check of the source markers is tested in test_citations.py.
 """
 from __future__ import annotations
 
