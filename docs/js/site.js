@@ -4,4 +4,41 @@
   "use strict";
   var dialog = document.querySelector('.md-search[role="dialog"]');
   if (dialog && !dialog.hasAttribute("aria-label")) dialog.setAttribute("aria-label", "Search this site");
+
+  // A table or formula that scrolls sideways (on a phone) must be reachable by keyboard to be scrolled:
+  // while it scrolls, its box takes the focus and is named as a region. The theme wraps its tables and the
+  // demos draw theirs after load, so this runs again whenever the page's content or width changes.
+  var BOXES = ".md-typeset__scrollwrap, .nt-table-wrap, .nt-math";
+  var queued = false;
+  function name(box, counts) {
+    // named by its kind, its place and its column heads (regions on one page need distinct names)
+    var heads = Array.prototype.slice.call(box.querySelectorAll("tr:first-child > *"), 0, 4)
+      .map(function (c) { return c.textContent.trim(); }).filter(Boolean);
+    var what = box.classList.contains("nt-math") ? "Formula" : "Table";
+    counts[what] = (counts[what] || 0) + 1;
+    return what + " " + counts[what] + (heads.length ? ": " + heads.join(", ") : "") + " (scrolls sideways)";
+  }
+  function mark() {
+    queued = false;
+    var counts = {};
+    document.querySelectorAll(BOXES).forEach(function (box) {
+      var label = name(box, counts);  // every box counts, so a name never repeats on the page
+      var scrolls = box.scrollWidth > box.clientWidth + 1;
+      if (scrolls && !box.hasAttribute("tabindex")) {
+        box.setAttribute("tabindex", "0");
+        box.setAttribute("role", "region");
+        box.setAttribute("aria-label", label);
+        box.setAttribute("data-nt-scroll", "");
+      } else if (!scrolls && box.hasAttribute("data-nt-scroll")) {
+        ["tabindex", "role", "aria-label", "data-nt-scroll"].forEach(function (a) { box.removeAttribute(a); });
+      }
+    });
+  }
+  function queue() {
+    if (!queued) { queued = true; requestAnimationFrame(mark); }
+  }
+  var content = document.querySelector(".md-content") || document.body;
+  new MutationObserver(queue).observe(content, { childList: true, subtree: true });
+  window.addEventListener("resize", queue);
+  queue();
 })();

@@ -3,9 +3,9 @@
     python -m scripts.site.figures [--out DIR]
 
 Needs only matplotlib and numpy (the site build may run without torch). Output is byte-for-byte
-reproducible: fixed hash salt, no date metadata, text drawn as paths (no dependence on the
-reader's fonts). Backgrounds are transparent and text mid-grey so the figures read on the light
-and the dark page theme. Colours are Okabe-Ito (orange/blue, colour-blind safe) and cividis.
+reproducible: fixed hash salt, no date metadata, text kept as text (drawn in the page's sans-serif).
+Backgrounds are transparent, and each figure is drawn twice: `name.svg` with dark ink for the light
+scheme and `name-dark.svg` with light ink for the dark one (the page shows the one of its scheme). Colours are Okabe-Ito (orange/blue, colour-blind safe) and cividis.
 Each figure's alt text is made from the same numbers it draws; a figure whose data this build does
 not have (GPT-2's head grid without measured weights) is skipped and alt.json says why.
 """
@@ -26,7 +26,8 @@ from scripts.real.context import load_real_models  # noqa: E402
 from scripts.tiny.tokenizer import show  # noqa: E402
 
 OUT = ROOT / "docs" / "assets" / "figures"
-GREY = "#808080"
+# Ink (text, axes, ticks) per page scheme: near the theme's own text colours, each over 7:1 on its background.
+VARIANTS = {"": "#333333", "-dark": "#d5d8de"}
 ORANGE, BLUE, SKY, VERMILLION = "#E69F00", "#0072B2", "#56B4E9", "#D55E00"
 NAMES = {"gpt2": "GPT-2 small", "smollm2": "SmolLM2-135M-Instruct"}
 
@@ -36,21 +37,35 @@ matplotlib.rcParams.update({
     "svg.fonttype": "none",
     "font.family": "DejaVu Sans",
     "font.size": 10,
-    "text.color": GREY, "axes.labelcolor": GREY, "axes.edgecolor": GREY,
-    "xtick.color": GREY, "ytick.color": GREY, "axes.titlecolor": GREY,
     "figure.facecolor": "none", "axes.facecolor": "none", "savefig.transparent": True,
     "axes.spines.top": False, "axes.spines.right": False,
     "path.simplify": True,  # drops points that change nothing at this size (deterministic)
 })
 
 
-def save(fig, out: Path, name: str) -> None:
-    path = out / f"{name}.svg"
+def ink_params(ink: str) -> dict:
+    return {"text.color": ink, "axes.labelcolor": ink, "axes.edgecolor": ink, "xtick.color": ink,
+            "ytick.color": ink, "axes.titlecolor": ink}
+
+
+def ink() -> str:
+    return matplotlib.rcParams["text.color"]
+
+
+class Out:
+    """Where figures go, and the scheme variant being drawn (a suffix to each file's name)."""
+
+    def __init__(self, path: Path, suffix: str = "") -> None:
+        self.path, self.suffix = path, suffix
+
+
+def save(fig, out: Out, name: str) -> None:
+    path = out.path / f"{name}{out.suffix}.svg"
     fig.savefig(path, format="svg", metadata={"Date": None}, bbox_inches="tight")
     plt.close(fig)
 
 
-def top_bars(out: Path, name: str, model: str, bars: list[dict], status: str, prompt: str) -> str:
+def top_bars(out: Out, name: str, model: str, bars: list[dict], status: str, prompt: str) -> str:
     bars = [b for b in bars if "prob" in b]
     fig, ax = plt.subplots(figsize=(6, 0.35 * len(bars) + 1))
     y = np.arange(len(bars))[::-1]
@@ -65,7 +80,7 @@ def top_bars(out: Path, name: str, model: str, bars: list[dict], status: str, pr
     return f"Bar chart, {NAMES[model]} ({status}): the most likely next tokens after “{prompt}”: {listed}."
 
 
-def temperatures(out: Path, toy: dict) -> str:
+def temperatures(out: Out, toy: dict) -> str:
     scores = toy["scores"]
     rows = sorted(toy["by_temperature"], key=lambda r: r["t"])
     fig, ax = plt.subplots(figsize=(6, 3))
@@ -76,7 +91,7 @@ def temperatures(out: Path, toy: dict) -> str:
         ax.bar(x, [p * 100 for p in r["probs"]], width, label=f"T = {r['t']:g}", color=colours[i % len(colours)])
     ax.set_xticks(range(len(scores)), [f"score {s:g}" for s in scores])
     ax.set_ylabel("probability (%)")
-    ax.legend(frameon=False, labelcolor=GREY)
+    ax.legend(frameon=False, labelcolor=ink())
     ax.set_title("Softmax of the same scores at three temperatures")
     save(fig, out, "softmax_temperatures")
     parts = "; ".join(f"T = {r['t']:g}: " + ", ".join(f"{p:.1%}" for p in r["probs"]) for r in rows)
@@ -84,7 +99,7 @@ def temperatures(out: Path, toy: dict) -> str:
             f"temperatures ({parts}). Lower temperature sharpens, higher flattens.")
 
 
-def head_grid(out: Path, name: str, model: str, grid: list[list[float]], sink: dict, prompt: str) -> str:
+def head_grid(out: Out, name: str, model: str, grid: list[list[float]], sink: dict, prompt: str) -> str:
     g = np.asarray(grid)
     fig, ax = plt.subplots(figsize=(0.3 * g.shape[1] + 2, 0.18 * g.shape[0] + 1.2))
     im = ax.imshow(g, cmap="cividis", vmin=0, vmax=1, aspect="auto", interpolation="nearest")
@@ -96,7 +111,7 @@ def head_grid(out: Path, name: str, model: str, grid: list[list[float]], sink: d
     ax.set_yticks(rows, [str(r + 1) for r in rows])
     cb = fig.colorbar(im, ax=ax)
     cb.set_label("weight on the first token")
-    cb.outline.set_edgecolor(GREY)
+    cb.outline.set_edgecolor(ink())
     ax.set_title(f"{NAMES[model]}: last token's attention to the first")
     save(fig, out, name)
     return (f"Grid of {g.shape[0]} layers by {g.shape[1]} heads of {NAMES[model]} for “{prompt}”, each cell "
@@ -104,7 +119,7 @@ def head_grid(out: Path, name: str, model: str, grid: list[list[float]], sink: d
             f"{sink['of']} heads put more than {sink['threshold']:.0%} there (an attention sink).")
 
 
-def kv_cache(out: Path, c: dict) -> str:
+def kv_cache(out: Out, c: dict) -> str:
     """Multiply-adds of one decode step at context length n, with and without a KV cache (GPT-2 small).
 
     Per token and layer the projections cost 4*d^2 (q, k, v, out) and the MLP 2*d*d_ff; attending
@@ -122,7 +137,7 @@ def kv_cache(out: Path, c: dict) -> str:
     ax.plot(n, cached / 1e9, color=BLUE, label="with KV cache (one new token)")
     ax.set_xlabel("tokens in the context")
     ax.set_ylabel("multiply-adds per step (billions)")
-    ax.legend(frameon=False, labelcolor=GREY)
+    ax.legend(frameon=False, labelcolor=ink())
     ax.set_title(f"Cost of one decode step, GPT-2 small shape ({L} layers, d = {d})")
     save(fig, out, "kv_cache_cost")
     return (f"Line chart: multiply-adds for one decode step of a model shaped like GPT-2 small, as the context "
@@ -131,7 +146,7 @@ def kv_cache(out: Path, c: dict) -> str:
             f"{uncached[-1] / 1e9:.0f} billion at {c['n_ctx']:,} tokens, {uncached[-1] / cached[-1]:.0f} times more.")
 
 
-def loss_curve(out: Path, training: dict) -> str:
+def loss_curve(out: Out, training: dict) -> str:
     loss = training["loss_curve"]
     snaps = [s["step"] for s in training["snapshots"]]
     fig, ax = plt.subplots(figsize=(6, 3))
@@ -140,7 +155,7 @@ def loss_curve(out: Path, training: dict) -> str:
     ax.set_xscale("symlog", linthresh=10)
     ax.set_xlabel("training step")
     ax.set_ylabel("mean cross-entropy (nats)")
-    ax.legend(frameon=False, labelcolor=GREY)
+    ax.legend(frameon=False, labelcolor=ink())
     ax.set_title("The tiny model learning its 12 sentences" if training.get("n_train_sentences") == 12
                  else "The tiny model learning")
     save(fig, out, "tiny_loss_curve")
@@ -149,7 +164,7 @@ def loss_curve(out: Path, training: dict) -> str:
             f"replayed in the training view.")
 
 
-def tiny_attention(out: Path, traces: list[dict], prompts: list[str]) -> str:
+def tiny_attention(out: Out, traces: list[dict], prompts: list[str]) -> str:
     by_prompt = {t["prompt"]: t for t in traces}
     missing = [p for p in prompts if p not in by_prompt]
     if missing:
@@ -171,17 +186,17 @@ def tiny_attention(out: Path, traces: list[dict], prompts: list[str]) -> str:
             k, k2 = (int(i) for i in np.argsort(-last)[:2])
             alt.append(f"for “{p}” head {h + 1} sends {last[k]:.1%} of the last token's attention to {t['tokens'][k]}"
                        f" and {last[k2]:.1%} to {t['tokens'][k2]}")
-    fig.colorbar(im, ax=axes, shrink=0.6, label="attention weight").outline.set_edgecolor(GREY)
+    fig.colorbar(im, ax=axes, shrink=0.6, label="attention weight").outline.set_edgecolor(ink())
     save(fig, out, "tiny_attention")
     return ("Heat maps of the tiny model's two attention heads (rows: the token looking, columns: the token "
             "looked at; later positions are masked): " + "; ".join(alt) + ".")
 
 
-def cumulative(out: Path, name: str, model: str, cum: list[float], top_p: dict, prompt: str) -> str:
+def cumulative(out: Out, name: str, model: str, cum: list[float], top_p: dict, prompt: str) -> str:
     ranks = np.arange(1, len(cum) + 1)
     fig, ax = plt.subplots(figsize=(6, 3))
     ax.plot(ranks, cum, color=BLUE)
-    ax.axhline(top_p["p"], color=GREY, lw=0.8, ls="--")
+    ax.axhline(top_p["p"], color=ink(), lw=0.8, ls="--")
     ax.axvline(top_p["kept"], color=ORANGE, lw=1.2)
     ax.text(top_p["kept"], 0.05, f" top-p {top_p['p']:g} keeps {top_p['kept']:,}", color=ORANGE)
     ax.set_xscale("log")
@@ -194,7 +209,7 @@ def cumulative(out: Path, name: str, model: str, cum: list[float], top_p: dict, 
             f"holds {cum[0]:.1%}, and {top_p['kept']:,} tokens are needed to reach {top_p['p']:g}, where top-p cuts.")
 
 
-def logit_hist(out: Path, name: str, model: str, logits: dict, prompt: str) -> str:
+def logit_hist(out: Out, name: str, model: str, logits: dict, prompt: str) -> str:
     h = logits["histogram"]
     edges = np.asarray(h["edges"])
     fig, ax = plt.subplots(figsize=(6, 3))
@@ -211,6 +226,16 @@ def logit_hist(out: Path, name: str, model: str, logits: dict, prompt: str) -> s
 
 def draw_all(out: Path, site_data: Path = SITE_DATA) -> dict[str, str]:
     out.mkdir(parents=True, exist_ok=True)
+    alt: dict[str, str] = {}
+    for suffix, colour in VARIANTS.items():
+        with matplotlib.rc_context(ink_params(colour)):
+            alt = draw_variant(Out(out, suffix), site_data)
+    write_text_atomic(out / "alt.json", json.dumps(alt, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
+    return alt
+
+
+def draw_variant(out: Out, site_data: Path) -> dict[str, str]:
+    """Every figure in the current ink; returns the alt texts (the same for both variants)."""
     ctx = load_real_models(site_data)
     summary = read_json(site_data / "tiny" / "summary.json")
     alt: dict[str, str] = {}
@@ -241,7 +266,6 @@ def draw_all(out: Path, site_data: Path = SITE_DATA) -> dict[str, str]:
     alt["tiny_loss_curve"] = loss_curve(out, read_json(site_data / "tiny" / "training.json"))
     alt["tiny_attention"] = tiny_attention(out, read_json(site_data / "tiny" / "traces.json")["traces"],
                                            summary["roles"]["subject"])
-    write_text_atomic(out / "alt.json", json.dumps(alt, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
     return alt
 
 

@@ -1,6 +1,6 @@
 """Seeing the computation (issue 10) in a real browser: numbers open to arithmetic whose parts give the
 number shown, by mouse and keyboard; both colour schemes pass axe's contrast rule after the demos draw;
-nothing widens a 360-px page; the sampling ruler and the 1,000 draws; the static map of the pass."""
+nothing widens a 360-px page; the sampling ruler and the 1,000 draws."""
 from __future__ import annotations
 
 import json
@@ -388,33 +388,6 @@ def test_phone_width_with_numbers_open(open_page, name):
         box.focus()
         page.keyboard.press("ArrowRight")
         page.wait_for_function("e => e.scrollLeft > 0", arg=box.element_handle(), timeout=2000)
-    clean(page)
-
-
-# ---- the map of the pass -------------------------------------------------------------------------
-
-HIGHLIGHT = {"tokens.html": {"text", "tokens", "ids"}, "embeddings.html": {"wte + wpe"}, "attention.html": {"heads"},
-             "block.html": {"ln_1", "+ residual", "ln_2", "MLP", "ln_f"},
-             "sampling.html": {"logits", "softmax", "sampling rule"}, "generation.html": {"append, repeat"}}
-
-
-@pytest.mark.parametrize("name", PAGES)
-def test_pass_map_on_every_page(open_page, name):
-    """In the HTML as served (the map needs no script): every part links to an existing page; this page's marked."""
-    html = (SITE / name).read_text()
-    assert html.count('<nav class="nt-pass"') == 1, f"{name}: no map of the pass"
-    page = open_page(name)
-    nav = page.get_by_role("navigation", name=re.compile("The whole pass"))
-    links = nav.get_by_role("link")
-    labels = links.all_inner_texts()
-    assert labels[:4] == ["text", "tokens", "ids", "wte + wpe"] and labels[-1].startswith("append")
-    assert len(labels) == 15
-    for href in links.evaluate_all("as => as.map(a => a.getAttribute('href'))"):
-        assert (SITE / href).is_file(), f"{name}: the map links to a missing page {href}"
-    current = nav.locator("a[aria-current=page]")
-    assert set(current.all_inner_texts()) == HIGHLIGHT.get(name, set())
-    for href in current.evaluate_all("as => as.map(a => a.getAttribute('href'))"):
-        assert href == name
     clean(page)
 
 

@@ -115,7 +115,7 @@ def test_no_typed_numbers_and_every_numbered_section_has_a_status(context):
         for mask in checks.MASKS:
             prose = mask.sub(checks._blank, prose)
         if re.search(r"\d", prose):
-            assert "nt-status" in section, section.split("\n", 1)[0]
+            assert "nt-cite-raw" in section, section.split("\n", 1)[0]
 
 
 def test_published_figures_have_a_schema_and_sources(context):

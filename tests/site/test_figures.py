@@ -34,8 +34,20 @@ def test_every_figure_has_alt_text_and_missing_ones_say_why(tmp_path):
     alt = json.loads((tmp_path / "alt.json").read_text(encoding="utf-8"))
     svgs = {p.stem for p in tmp_path.glob("*.svg")}
     drawn = {k for k, v in alt.items() if not v.startswith("unavailable")}
-    assert drawn == svgs
+    assert svgs == drawn | {f"{k}-dark" for k in drawn}  # one per scheme
     assert all(len(v) > 40 for v in alt.values())
     if not (ROOT / "site_data" / "gpt2" / "measurements.json").exists():
         assert alt["sink_grid_gpt2"].startswith("unavailable") and "sink_grid_gpt2" not in svgs
     assert "sink_grid_smollm2" in svgs and "270 heads" in alt["sink_grid_smollm2"]
+
+
+def test_each_figure_has_a_variant_per_scheme_and_no_background(tmp_path):
+    """Dark ink for the light scheme, light ink for the dark one; no figure paints a background (a white card)."""
+    draw(tmp_path)
+    for light in sorted(p for p in tmp_path.glob("*.svg") if not p.stem.endswith("-dark")):
+        dark = light.with_name(f"{light.stem}-dark.svg")
+        a, b = light.read_text(encoding="utf-8"), dark.read_text(encoding="utf-8")
+        assert "#333333" in a and "#d5d8de" not in a, light.name
+        assert "#d5d8de" in b and "#333333" not in b, dark.name
+        for svg in (a, b):
+            assert "fill: #ffffff" not in svg and "fill:#ffffff" not in svg, light.name

@@ -1,11 +1,10 @@
-"""The build's checks on the pages' own text (scripts/site/hooks/checks.py) and the status badges.
+"""The build's checks on the pages' own text (scripts/site/hooks/checks.py).
 
-Each check must fail on the fault it exists for (a typed number, front matter that is not YAML, a badge
-cut short) and pass on the real pages.
+Each check must fail on the fault it exists for (a typed number, front matter that is not YAML) and pass on
+the real pages; the check of the source markers is tested in test_citations.py.
 """
 from __future__ import annotations
 
-import html
 import json
 import re
 from pathlib import Path
@@ -14,8 +13,7 @@ from types import SimpleNamespace
 import pytest
 from mkdocs.exceptions import PluginError
 
-from scripts.real.context import load_real_models
-from scripts.site.hooks import checks, numbers
+from scripts.site.hooks import checks
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted((ROOT / "docs").glob("*.md"))
@@ -84,58 +82,6 @@ def test_front_matter_needs_title_and_description(front, why):
 def test_a_page_without_front_matter_fails():
     assert checks.front_matter_errors("# Just a heading\n") != []
 
-
-def badge_text(badge: str) -> str:
-    return html.unescape(re.sub(r"<[^>]+>", "", badge))
-
-
-def test_a_published_badge_shows_its_whole_source():
-    source = 'engineering.fm, episode 02, "50,257 bars, one word" (2026; a | b <setup>)'
-    badge = numbers.status({"value": 1, "status": "published", "source": source})
-    assert badge_text(badge) == "published: " + source
-    assert html.unescape(re.search(r'title="([^"]*)"', badge).group(1)) == source
-    assert "|" not in badge  # a raw pipe would split the table cell the badge sits in
-
-
-def test_every_real_model_badge_shows_its_whole_source():
-    real = load_real_models()
-    wrapped = [w for model in ("gpt2", "smollm2") for w in real[model].values()
-               if isinstance(w, dict) and w.get("status") in ("published", "measured", "computed")]
-    wrapped += [w for w in real["gpt2"]["config"].values()] + [w for w in real["gpt2"]["tokenizer"].values()]
-    wrapped += [w for k, w in real["llama3"].items() if k != "source"]
-    assert any(w["status"] == "published" for w in wrapped)
-    for w in wrapped:
-        badge = numbers.status(w)
-        assert html.unescape(re.search(r'title="([^"]*)"', badge).group(1)) == w["source"]
-        if w["status"] == "published":
-            assert badge_text(badge) == "published: " + w["source"]
-
-
-def test_the_build_fails_on_a_cut_badge_and_passes_the_real_ones():
-    """The badge check runs on each page's HTML once the numbers are in: the pre-fix rendering (the
-    source cut at its first quote, the rest spilled into stray attributes) fails it, naming the page."""
-    source = 'engineering.fm, episode 02, "50,257 bars, one word" (2026)'
-    cut = (f'<p>Bars <a class="nt-status nt-published" href="sources.html" title="{source}">'
-           f'published: {source.split(chr(34))[0]}</a></p>')
-    page = fake_page(ROOT / "docs" / "real-models.md")
-    with pytest.raises(PluginError, match=r"real-models.md: HTML line 1: badge .* stray attributes"):
-        checks.on_page_content(cut, page, {}, None)
-    whole = "<p>" + numbers.status({"value": 1, "status": "published", "source": source}) + "</p>"
-    assert checks.on_page_content(whole, page, {}, None) == whole
-    untitled = '<span class="nt-status nt-measured" title="">measured by this build</span>'
-    assert checks.badge_errors(untitled) == ["HTML line 1: badge 'measured by this build' names no source"]
-    built = sorted((ROOT / "build" / "site").glob("*.html"))
-    if not built:
-        pytest.fail("build/site is missing: run `make site` first", pytrace=False)
-    badges = 0
-    for path in built:
-        text = path.read_text(encoding="utf-8")
-        badges += text.count("nt-status ")
-        assert checks.badge_errors(text) == [], path.name
-    assert badges > 10
-
-
-# ---- the classes of fault the prose checks catch beyond typed numbers in prose ---------------------
 
 def planted(tmp_path, name: str, after: str, text: str, replace: tuple[str, str] | None = None) -> tuple[Path, int]:
     """A copy of docs/<name> with `text` inserted as its own paragraph after the first line starting

@@ -26,11 +26,12 @@ Two checks on every page's source (docs/*.md, read from disk, so the order of ho
 And one on the real-model prompts' labels (scripts/config/real_prompts.json), before the pages:
   labels        a label that claims a shape (flat, spread, one answer, peaked, a fact) must agree with
                 what the measured bars show (scripts/real/context.py's distribution_shape).
-And one on every page's HTML once the numbers are in (on_page_content, after numbers.py's markdown hook):
-  badges        each status badge (.nt-status, numbers.py's `status` filter) names its whole source: a
-                non-empty title with no attribute other than class, href and title (a quote in the
-                source that was not escaped splits it into stray attributes), and a published badge's
-                text is "published: " followed by exactly that title.
+And one on every page's HTML once the numbers and their source lines are in (on_page_content, run after
+numbers.py's, which writes them: scripts/site/citations.py):
+  citations     each source marker (sup.nt-cite, from numbers.py's `status` filter) is a link with a
+                non-empty title and no attribute other than href and title (a quote in the source that was
+                not escaped splits it into stray attributes), whose target is a source line on the page
+                that reads exactly its title (the status and the whole source); no placeholder is left.
 Any failure raises PluginError naming the page and line.
 """
 from __future__ import annotations
@@ -43,6 +44,7 @@ from pathlib import Path
 
 import yaml
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 
 ROOT = Path(__file__).resolve().parents[3]
 if str(ROOT) not in sys.path:  # MkDocs loads hooks by path: make `scripts` importable from anywhere
@@ -449,43 +451,69 @@ def label_errors(config: Path, dists: Path) -> list[str]:
     return errors
 
 
-class _Badges(HTMLParser):
-    """Collects each .nt-status element: its attributes, its text and its line."""
+class _Citations(HTMLParser):
+    """Collects each marker's link (sup.nt-cite > a) and each source line (li.nt-src): attributes, text, line."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.badges: list[dict] = []
+        self.markers: list[dict] = []
+        self.sources: dict[str, str] = {}
+        self.raw = 0
+        self._sup = False
         self._open: dict | None = None
+        self._src: list | None = None  # [id, text, depth]
 
     def handle_starttag(self, tag, attrs):
-        if "nt-status" in (dict(attrs).get("class") or "").split():
-            self._open = {"tag": tag, "attrs": attrs, "text": "", "line": self.getpos()[0]}
+        classes = (dict(attrs).get("class") or "").split()
+        if "nt-cite-raw" in classes:
+            self.raw += 1
+        if self._src is not None:
+            self._src[2] += 1
+        if tag == "li" and "nt-src" in classes:
+            self._src = [dict(attrs).get("id", ""), "", 0]
+        elif tag == "sup" and "nt-cite" in classes:
+            self._sup = True
+        elif tag == "a" and self._sup:
+            self._open = {"attrs": attrs, "text": "", "line": self.getpos()[0]}
 
     def handle_data(self, data):
         if self._open is not None:
             self._open["text"] += data
+        if self._src is not None:
+            self._src[1] += data
 
     def handle_endtag(self, tag):
-        if self._open is not None and tag == self._open["tag"]:
-            self.badges.append(self._open)
+        if tag == "a" and self._open is not None:
+            self.markers.append(self._open)
             self._open = None
+        elif tag == "sup":
+            self._sup = False
+        if self._src is not None:
+            if self._src[2] == 0:
+                self.sources[self._src[0]] = self._src[1]
+                self._src = None
+            else:
+                self._src[2] -= 1
 
 
-def badge_errors(html_text: str) -> list[str]:
-    parser = _Badges()
+def citation_errors(html_text: str) -> list[str]:
+    parser = _Citations()
     parser.feed(html_text)
-    errors = []
-    for b in parser.badges:
-        attrs = dict(b["attrs"])
-        where = f"HTML line {b['line']}: badge {b['text'].strip()[:60]!r}"
-        stray = [k for k, _ in b["attrs"] if k not in ("class", "href", "title")]
+    errors = [f"{parser.raw} source markers were never resolved to a source line"] if parser.raw else []
+    for m in parser.markers:
+        attrs = dict(m["attrs"])
+        where = f"HTML line {m['line']}: source marker {m['text'].strip()[:40]!r}"
+        stray = [k for k, _ in m["attrs"] if k not in ("href", "title")]
         if stray:
             errors.append(f"{where} has stray attributes {stray}: its source was cut at a quote")
         title = (attrs.get("title") or "").strip()
+        target = (attrs.get("href") or "").removeprefix("#")
         if not title:
             errors.append(f"{where} names no source")
-        elif "nt-published" in attrs.get("class", "").split() and b["text"].strip() != f"published: {title}":
-            errors.append(f"{where} does not show its whole source ({title!r})")
+        elif target not in parser.sources:
+            errors.append(f"{where} links to no source line ({attrs.get('href')!r})")
+        elif parser.sources[target].split(" ", 1)[-1].strip() != title:
+            errors.append(f"{where}: its source line does not name its whole source ({title!r})")
     return errors
 
 
@@ -517,8 +545,9 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
     return markdown
 
 
+@event_priority(-50)  # after numbers.py's on_page_content, which writes the source lines
 def on_page_content(html_text, page, config, files, **kwargs):
-    errors = badge_errors(html_text)
+    errors = citation_errors(html_text)
     if errors:
         src = page.file.src_path
         raise PluginError(f"checks hook: {src}: " + f"; {src}: ".join(errors))

@@ -24,7 +24,8 @@ Context (see `build_context`):
   demo_pages the nav's pages with the demos each holds (scripts/site/demo_table.py)
   file_bytes(path)   the size of a file under docs/ (the GPT-2 vocabulary script the tokens page offers)
 Filters: pct(x, digits=0), num(x), fix(x, digits=2), show(token) (leading space as ·), status(wrapped)
-(a badge: "published: <whole source>", "measured by this build" or "computed by this build").
+(a footnote marker; once the page's HTML is made, `on_page_content` numbers the markers and writes one line
+per section or table naming each whole source: scripts/site/citations.py).
 """
 from __future__ import annotations
 
@@ -45,7 +46,9 @@ if str(ROOT) not in sys.path:  # MkDocs loads hooks by path: make `scripts` impo
 from scripts.core.io import StageError, validate  # noqa: E402
 from scripts.site.costs import around  # noqa: E402
 from scripts.site.demo_table import demo_table  # noqa: E402
+from scripts.site.citations import footnote, marker  # noqa: E402
 from scripts.site.facts import corpus_facts, decode_cost, derived_facts, encode  # noqa: E402
+from scripts.site.pass_diagram import block_figure  # noqa: E402
 from scripts.tiny.tokenizer import Tokenizer, show  # noqa: E402
 SITE_DATA = ROOT / "site_data"
 
@@ -89,26 +92,10 @@ def fix(x, digits: int = 2) -> str:
     return f"{float(x):.{digits}f}"
 
 
-def _badge_text(text: str) -> str:
-    """Escaped for HTML text and attributes alike; `|` too, since a badge often sits in a table cell."""
-    return html.escape(text, quote=True).replace("|", "&#124;")
-
-
 def status(wrapped: dict) -> str:
-    """An inline badge saying where a real-model number comes from; a published one names its whole source."""
-    st = wrapped.get("status")
-    src = _badge_text(str(wrapped.get("source", "")))
-    if st == "measured":
-        return f'<span class="nt-status nt-measured" title="{src}">measured by this build</span>'
-    if st == "computed":
-        return f'<span class="nt-status nt-measured" title="{src}">computed by this build</span>'
-    if st == "published":
-        anchor = wrapped.get("anchor", "published-gpt-2-measurements")
-        return (f'<a class="nt-status nt-published" href="sources.html#{anchor}" '
-                f'title="{src}">published: {src}</a>')
-    if st == "config":
-        return f'<span class="nt-status nt-config" title="{src}">from the model\'s config.json</span>'
-    raise ValueError(f"status: this number is {st!r} (no value to show): {wrapped.get('source')}")
+    """A footnote marker saying where a real-model number comes from (scripts/site/citations.py): the page's
+    HTML gets one source line per section or table, each naming the whole source."""
+    return marker(wrapped)
 
 
 def strip(values, label: str = "vector", digits: int = 2) -> str:
@@ -169,7 +156,9 @@ def build_context() -> dict:
             raise ValueError(f"figure {name!r} is {text}")
         safe = text.replace("[", "(").replace("]", ")").replace("\n", " ")
         cap = f"\n<figcaption>{caption}</figcaption>" if caption else ""
-        return (f'<figure class="nt-figure" markdown>\n![{safe}](assets/figures/{name}.svg){{ loading=lazy }}{cap}\n</figure>')
+        # one drawing per colour scheme; the theme shows the one whose scheme is on (#only-light, #only-dark)
+        return (f'<figure class="nt-figure" markdown>\n![{safe}](assets/figures/{name}.svg#only-light){{ loading=lazy }}'
+                f'![{safe}](assets/figures/{name}-dark.svg#only-dark){{ loading=lazy }}{cap}\n</figure>')
 
     def has_figure(name: str) -> bool:
         return name in alt and not alt[name].startswith("unavailable")
@@ -199,6 +188,7 @@ def build_context() -> dict:
         "real_settings": real["settings"], "facts": facts, "around": around_facts,
         # SmolLM2's whole distribution per prompt (site_data/smollm2/distributions/)
         "smollm2_dist": {k: _read(SITE_DATA / "smollm2" / "distributions" / f"{k}.json") for k in DIST_KEYS},
+        "block_figure": lambda: block_figure(cfg["model"]),
         "vocab": tok["vocab"], "math": math, "alt": alt, "figure": figure, "has_figure": has_figure,
         "strip": strip, "bpe_steps": lambda word: bpe_steps(tok, word), "encode": lambda text: encode(tok, text),
         # knock-outs and the logit lens, for the experiments' static fallbacks
@@ -242,3 +232,7 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
         raise PluginError(f"numbers hook: {where}: {exc.__class__.__name__}: {exc}") from None
     except (ValueError, TypeError, KeyError, IndexError) as exc:
         raise PluginError(f"numbers hook: {page.file.src_path}: {exc}") from None
+
+
+def on_page_content(html_text, page, config, files, **kwargs):
+    return footnote(html_text)

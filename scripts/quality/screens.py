@@ -1,0 +1,71 @@
+"""Screenshots of every page at phone and desktop widths in both colour schemes, for looking at.
+
+    .venv/bin/python -m scripts.quality.screens [PAGE.html ...] [--full]
+
+Needs a built site (`make site`) and Debian's chromium. Writes build/screens/<page>-<width>-<scheme>.png
+(the first screen, or the whole page with --full) and prints each file's path.
+"""
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import os
+import threading
+
+from scripts.core.io import ROOT, run_main
+
+SITE = ROOT / "build" / "site"
+OUT = ROOT / "build" / "screens"
+CHROMIUM = os.environ.get("NEXTTOKEN_CHROMIUM", "/usr/bin/chromium")
+WIDTHS = (360, 1280)
+SCHEMES = ("light", "dark")
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def shoot(pages: list[str], full: bool) -> list[str]:
+    from playwright.sync_api import sync_playwright
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(SITE)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    OUT.mkdir(parents=True, exist_ok=True)
+    written = []
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
+            for scheme in SCHEMES:
+                for width in WIDTHS:
+                    ctx = browser.new_context(viewport={"width": width, "height": 900 if width > 400 else 780},
+                                              color_scheme=scheme)
+                    page = ctx.new_page()
+                    for name in pages:
+                        page.goto(base + name, wait_until="load")
+                        page.evaluate("() => document.querySelectorAll('img[loading=lazy]').forEach(i => { i.loading = 'eager'; })")
+                        page.wait_for_load_state("networkidle")
+                        page.wait_for_timeout(400)
+                        path = OUT / f"{name.removesuffix('.html')}-{width}-{scheme}.png"
+                        page.screenshot(path=str(path), full_page=full)
+                        written.append(str(path.relative_to(ROOT)))
+                    ctx.close()
+            browser.close()
+    finally:
+        httpd.shutdown()
+    return written
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("pages", nargs="*", help="page file names (default: every page)")
+    ap.add_argument("--full", action="store_true", help="the whole page, not only the first screen")
+    args = ap.parse_args()
+    pages = args.pages or sorted(p.name for p in SITE.glob("*.html") if p.name != "404.html")
+    for path in shoot(pages, args.full):
+        print(path)
+
+
+if __name__ == "__main__":
+    run_main(main)
