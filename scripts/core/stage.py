@@ -101,13 +101,15 @@ def _write_atomic(path: Path, data: str | bytes, durable: bool = False) -> None:
 
 def commit(moves: list[tuple[Path, Path]]) -> None:
     """Move staged files over the committed ones: all of them, even if this process is killed midway."""
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C now would only delay the same moves
+    # A Ctrl-C, hang-up or TERM now would only delay the same moves.
+    old = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
     try:
         listed = [[rel(s), rel(d)] for s, d in moves]
         _write_atomic(JOURNAL, json.dumps({"moves": listed}), durable=True)
         _finish(listed)
     finally:
-        signal.signal(signal.SIGINT, old)
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
 
 
 # ---- freshness ---------------------------------------------------------------------------------------
@@ -368,6 +370,10 @@ def makefile() -> str:
     return "\n".join(lines) + "\n"
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -393,6 +399,9 @@ def main(argv: list[str] | None = None) -> int:
         elif args.cmd == "stale":
             print(" ".join(stale()))
         elif args.cmd == "run":
+            # A hang-up or TERM stops the runner as Ctrl-C does, so it also stops the step in its own session.
+            for sig in (signal.SIGTERM, signal.SIGHUP):
+                signal.signal(sig, _interrupt)
             for name in args.names:
                 run(name)
         elif args.cmd == "stamp":
