@@ -91,7 +91,7 @@ def test_a_failing_stage_leaves_site_data_untouched(repo):
 
 
 @pytest.mark.slow
-def test_ctrl_c_during_training_deletes_and_changes_nothing(repo):
+def test_ctrl_c_during_training_deletes_and_changes_nothing(repo, ctrl_c):
     before = digest(repo / "site_data")
     cfg_path = repo / "scripts/config/tiny.json"
     cfg_path.write_text(cfg_path.read_text().replace('"seed": 24', '"seed": 25'))
