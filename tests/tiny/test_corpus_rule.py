@@ -58,11 +58,12 @@ LINES = ["the cat sat.", "my cat 🐱 ate.", "der Kater saß.", "the café.", "t
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_the_build_and_the_training_page_take_the_same_characters(tmp_path):
-    script = ("globalThis.window = globalThis; require(process.argv[1]);"
+    script = ("globalThis.window = globalThis; require(process.argv[1]); require(process.argv[2]);"
               "const limits = {maxSentences: 60, builtSentences: 12, maxChars: 200, nCtx: 8};"
-              "console.log(JSON.stringify(JSON.parse(process.argv[2]).map(l => NT.learn.checkCorpus(l, limits).ok)));")
-    proc = subprocess.run([NODE, "-e", script, str(ROOT / "docs/js/runtime/corpus.js"), json.dumps(LINES)],
-                          capture_output=True, text=True, check=True)
+              "const corpus = nexttoken.runtime.corpus;"
+              "console.log(JSON.stringify(JSON.parse(process.argv[3]).map(l => corpus.checkCorpus(l, limits).ok)));")
+    proc = subprocess.run([NODE, "-e", script, str(ROOT / "docs/js/nexttoken.js"), str(ROOT / "docs/js/runtime/corpus.js"),
+                           json.dumps(LINES)], capture_output=True, text=True, check=True)
     page = json.loads(proc.stdout)
     build = []
     for line in LINES:
