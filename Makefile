@@ -127,7 +127,7 @@ test: node chromium site pipeline-deps ## run every test: pipeline (pytest), JS 
 	node --test tests/js/
 
 .PHONY: test-fast
-test-fast: node site pipeline-deps ## the quick loop (under a minute): node tests, pytest without browser and slow tests
+test-fast: node site pipeline-deps ## the quick loop: node tests, pytest without the browser and slow tests
 	node --test tests/js/
 	$(PY) -m pytest -q -m "$(FAST)" tests
 
