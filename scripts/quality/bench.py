@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 
 from scripts.core.io import BUILD, ROOT, write_json_atomic
+from scripts.quality.needs import require
 
 TARGETS = {"training_s": 20, "cold_build_s": 90, "docs_only_rebuild_s": 10, "js_forward_us": 50}
 
@@ -101,6 +102,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description="print build and runtime figures")
     ap.add_argument("--quick", action="store_true", help="skip the cold build")
     args = ap.parse_args()
+    require("bench", modules=("torch",), node=True)
     figures = bench_builds(args.quick) | bench_runtime()
     print(f"{'figure':28} {'value':>10} {'target':>8}")
     for key, value in figures.items():

@@ -20,7 +20,6 @@ Figures also go to build/report/bench_computation.json.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
@@ -29,9 +28,9 @@ from pathlib import Path
 
 from scripts.core.io import BUILD, ROOT, write_json_atomic
 from scripts.quality.bench_training import first_load_gzip
+from scripts.quality.needs import chromium_path, require
 
 SITE = BUILD / "site"
-CHROMIUM = os.environ.get("NEXTTOKEN_CHROMIUM", "/usr/bin/chromium")
 # The last commit before the numbers opened (the skeleton done, nothing of the computation yet).
 BASELINE = "7a0f2b8"
 TARGETS = {"growth_kb": 30.0, "open_ms": 50.0, "demo_task_ms": 50.0}
@@ -102,7 +101,7 @@ def browser_figures() -> dict[str, dict[str, float]]:
     from playwright.sync_api import sync_playwright
     out = {}
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        browser = pw.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox", "--disable-gpu"])
         for page_name in pages(SITE):
             page = browser.new_page(viewport={"width": 360, "height": 800})
             page.add_init_script(LONGTASKS)
@@ -131,8 +130,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--baseline", default=BASELINE, help=f"commit to measure growth against (default {BASELINE})")
     ap.add_argument("--no-baseline", action="store_true", help="skip the growth figures (no baseline build)")
     args = ap.parse_args(argv)
-    if not (SITE / "index.html").is_file():
-        raise SystemExit("error: build/site/index.html not found: run `make site` first")
+    require("bench_computation", site_page="index.html", modules=("playwright",), chromium=True)
     figures: dict = {"baseline": None if args.no_baseline else args.baseline}
     if not args.no_baseline:
         with tempfile.TemporaryDirectory(prefix="nexttoken-baseline-") as tmp:

@@ -11,15 +11,14 @@ both timed in Chromium from file://, the median of 30 over a 1280-px window.
 from __future__ import annotations
 
 import gzip
-import os
 import statistics
 from pathlib import Path
 
 from scripts.core.io import ROOT
 from scripts.core.registry import BY_NAME
+from scripts.quality.needs import chromium_path, require
 
 SITE = ROOT / "build" / "site"
-CHROMIUM = os.environ.get("NEXTTOKEN_CHROMIUM", "/usr/bin/chromium")
 # what the page loads with it that it did not load before this demo (ui.js is shared with other pages)
 FIRST_LOAD = ("js/nexttoken.js", "js/runtime/kernels.js", "js/ui.js", "js/data/smollm2-dist-index.js",
               "js/demos/real-distribution.js")
@@ -46,10 +45,9 @@ def gz(path: Path) -> int:
 
 
 def main() -> None:
+    require("bench_distribution", site_page="real-models.html", modules=("playwright",), chromium=True)
     from playwright.sync_api import sync_playwright
 
-    if not (SITE / "real-models.html").is_file():
-        raise SystemExit("error: build/site/real-models.html not found (run `make site`)")
     sizes = {Path(p).name: gz(ROOT / p) for p in BY_NAME["smollm2_distributions_js"].outputs}
     prompts = {k: v for k, v in sizes.items() if not k.endswith("index.js")}
     print(f"per-prompt data, gzip: min {min(prompts.values()) / 1000:.1f} kB, max {max(prompts.values()) / 1000:.1f} kB "
@@ -58,7 +56,7 @@ def main() -> None:
     print("first-load growth of real-models.html, gzip: " + ", ".join(f"{Path(p).name} {n / 1000:.1f} kB" for p, n in first.items())
           + f"; total {sum(first.values()) / 1000:.1f} kB, plus the first prompt's data {prompts['smollm2-dist-cat.js'] / 1000:.1f} kB")
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        browser = pw.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox"])
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto((SITE / "real-models.html").as_uri())
         page.wait_for_selector('.nt-demo[data-demo="real-distribution"][data-loaded]')

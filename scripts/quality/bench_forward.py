@@ -8,20 +8,23 @@ from __future__ import annotations
 import json
 import statistics
 import subprocess
-import sys
 import time
-
-import torch
+from typing import TYPE_CHECKING
 
 from scripts.core.io import ROOT, SITE_DATA, StageError, read_json, run_main
-from scripts.tiny.model import TinyGPT, from_site_data
+from scripts.quality.needs import require
 from scripts.tiny.tokenizer import load_tokenizer
+
+if TYPE_CHECKING:
+    from scripts.tiny.model import TinyGPT
 
 RUNS = 7  # the median run is reported
 ITERS = 2000
 
 
 def load_model() -> TinyGPT:
+    from scripts.tiny.model import from_site_data  # imports torch: only once require() has found it
+
     try:
         return from_site_data(read_json(SITE_DATA / "tiny" / "config.json"), read_json(SITE_DATA / "tiny" / "weights.json"))
     except ValueError as exc:
@@ -29,6 +32,8 @@ def load_model() -> TinyGPT:
 
 
 def torch_us(model: TinyGPT, ids: list[int]) -> float:
+    import torch
+
     torch.set_num_threads(1)
     idx = torch.tensor([ids])
     runs = []
@@ -52,6 +57,9 @@ def node_figures() -> dict:
 
 
 def main() -> None:
+    require("bench_forward", modules=("torch",), node=True)
+    import torch
+
     model = load_model()
     tok = load_tokenizer()
     ids = tok.encode(" ".join(read_json(SITE_DATA / "tiny" / "config.json")["corpus"]))[: model.cfg.n_ctx]

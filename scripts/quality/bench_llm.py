@@ -28,6 +28,7 @@ from pathlib import Path
 os.environ.setdefault("TQDM_DISABLE", "1")  # one line per figure, not the GGUF loader's progress bars
 
 from scripts.core.io import ROOT, read_json, write_json_atomic  # noqa: E402
+from scripts.quality.needs import require  # noqa: E402
 from scripts.site.llm_js import read_manifest  # noqa: E402
 
 DATA = ROOT / "docs" / "js" / "data" / "llm"
@@ -156,6 +157,7 @@ def transformers_side() -> tuple[dict, list[int], list[int]]:
 
 
 def main() -> None:
+    require("bench_llm", modules=("torch", "transformers", "playwright"), chromium=True)
     if not (DATA / "smollm2" / "manifest.js").is_file():
         raise SystemExit("error: docs/js/data/llm/smollm2/ not found (run `make site`)")
     manifest = read_manifest((DATA / "smollm2" / "manifest.js").read_text(), "smollm2")

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from scripts.core.io import BUILD, write_json_atomic
 from scripts.quality.bench_computation import baseline_site, growth
+from scripts.quality.needs import require
 
 # The last commit before the picture: the chips of the pass, a badge per number, white figure cards.
 BASELINE = "2ec9566"
@@ -39,6 +40,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--baseline", default=BASELINE, help=f"commit to measure growth against (default {BASELINE})")
     ap.add_argument("--baseline-site", type=Path, help="a baseline site already built (skips building one)")
     args = ap.parse_args(argv)
+    require("bench_picture", site_page="index.html")
     with tempfile.TemporaryDirectory(prefix="nt-bench-picture-") as tmp:
         base = args.baseline_site or baseline_site(args.baseline, Path(tmp))
         rows = growth(base)

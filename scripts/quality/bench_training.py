@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from scripts.core.io import BUILD, CONFIG, read_json, write_json_atomic
+from scripts.quality.needs import chromium_path, require
 
 SITE = BUILD / "site"
 TARGETS = {"chromium_train_s": 2.0, "speedup_vs_pytorch": 2.0, "update_ms": 16.0, "training_page_gzip_kb": 150.0,
@@ -53,7 +54,7 @@ def chromium_figures() -> dict:
     from playwright.sync_api import sync_playwright
     out: dict = {}
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=["--no-sandbox", "--disable-gpu"])
+        browser = pw.chromium.launch(executable_path=chromium_path(), headless=True, args=["--no-sandbox", "--disable-gpu"])
         page = browser.new_page()
         page.goto((SITE / "training.html").as_uri())
         page.evaluate("localStorage.clear()")
@@ -89,8 +90,7 @@ def chromium_figures() -> dict:
 
 
 def main() -> None:
-    if not (SITE / "training.html").is_file():
-        raise SystemExit("error: build/site/training.html not found: run `make site` first")
+    require("bench_training", site_page="training.html", modules=("torch", "playwright"), chromium=True)
     figures = {"pytorch_train_s": pytorch_seconds()}
     figures |= chromium_figures()
     figures["speedup_vs_pytorch"] = figures["pytorch_train_s"] / figures["chromium_train_s"]

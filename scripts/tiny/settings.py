@@ -3,16 +3,19 @@
 Every rule failure is one line naming the file, the field and the rule, for example
 "scripts/config/tiny.json: model.n_head 3 must divide model.n_embd 8". The corpus is checked
 against the vocabulary budget by learning the tokenizer here (it takes milliseconds), so a
-sentence that no longer fits says why: how many characters the corpus has and how few merges
-that leaves.
+sentence that no longer fits, or a word that no longer ends as one token, says why: how many
+characters the corpus has and how few merges that leaves. The corpus takes the characters the
+training page takes (docs/js/runtime/corpus.js, checkCorpus), so the page can train on it.
+
+`python3 -m scripts.tiny.settings` runs the check alone (standard library only, before any install).
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
-from scripts.core.io import CONFIG, StageError, read_json, rel
-from scripts.tiny.tokenizer import Tokenizer, build_tokenizer, read_corpus
+from scripts.core.io import CONFIG, StageError, read_json, rel, run_main
+from scripts.tiny.tokenizer import Tokenizer, build_tokenizer, chunks, read_corpus, show
 
 PATH = CONFIG / "tiny.json"
 CORPUS = CONFIG / "corpus.txt"
@@ -102,6 +105,31 @@ def check_fit(m: dict, corpus: list[str], tok: Tokenizer) -> None:
                 f"{m['n_ctx']} (raise vocab_size or n_ctx, or shorten the sentence)")
 
 
+def check_chars(corpus: list[str]) -> None:
+    """The training page's character rule: printable ASCII (space to tilde) without < and >."""
+    for n, line in enumerate(corpus, 1):
+        for ch in line:
+            if ch in "<>":
+                raise StageError(f"{rel(CORPUS)}: line {n} has {ch!r}, which the training page refuses as markup: "
+                                 "write plain sentences only")
+            if not " " <= ch <= "~":
+                raise StageError(f"{rel(CORPUS)}: line {n} has {ch!r} (U+{ord(ch):04X}); the corpus takes printable "
+                                 "ASCII only (letters, digits, spaces, punctuation), as the training page does")
+
+
+def check_words(m: dict, corpus: list[str], tok: Tokenizer) -> None:
+    """Every word of the corpus ends as one token: the pages' facts (·cat, ·mat) rely on it."""
+    for n, line in enumerate(corpus, 1):
+        for chunk in chunks(line):
+            parts = tok.encode_chunk(chunk)
+            if len(parts) > 1:
+                raise StageError(
+                    f"{rel(CORPUS)}: line {n}: {show(chunk)!r} no longer ends as one token "
+                    f"({' '.join(show(t) for t in parts)}): the corpus has {len(tok.chars)} characters, so "
+                    f"{m['vocab_size']} tokens leave {len(tok.merges)} merges, too few for every word "
+                    "(raise model.vocab_size, or use fewer different characters or words)")
+
+
 def check_texts(raw: dict, m: dict, tok: Tokenizer, corpus: list[str]) -> None:
     """Prompts and the other texts the export traces: known characters, and within n_ctx where they must be."""
     prompts = raw.get("prompts")
@@ -172,11 +200,21 @@ def load() -> Settings:
     check_model(model)
     check_training(training)
     corpus = read_corpus(CORPUS)
+    check_chars(corpus)
     chars = sorted({ch for line in corpus for ch in line})
     if 1 + len(chars) > model["vocab_size"]:
         raise StageError(f"{rel(CORPUS)}: the corpus has {len(chars)} characters, more than model.vocab_size "
                          f"{model['vocab_size']} leaves after end-of-text ({model['vocab_size'] - 1})")
     tok = build_tokenizer(corpus, model["vocab_size"])
     check_fit(model, corpus, tok)
+    check_words(model, corpus, tok)
     check_texts(raw, model, tok, corpus)
     return Settings(raw, model, training, corpus, tok)
+
+
+def main() -> None:
+    load()
+
+
+if __name__ == "__main__":
+    run_main(main)

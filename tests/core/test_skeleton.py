@@ -6,11 +6,9 @@ real .venv and node_modules linked in, and drives it the way a maintainer would:
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -21,42 +19,10 @@ import pytest
 
 from scripts.core import registry
 from scripts.tiny import settings
+from tests.helpers.scratch import digest, sh, stage_cmd
 
 ROOT = Path(__file__).resolve().parents[2]
 PY = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
-SKIP = {".git", ".venv", "node_modules", "build", "__pycache__", ".pytest_cache"}
-
-
-def _ignore(folder: str, names: list[str]) -> set[str]:
-    generated = {"data", "vendor", "figures"} if folder.endswith(("docs/js", "docs/assets")) else set()
-    return {n for n in names if n in SKIP or n in generated}
-
-
-@pytest.fixture
-def repo(tmp_path) -> Path:
-    """A scratch copy of the working tree (without generated files), sharing the installed packages."""
-    dst = tmp_path / "repo"
-    shutil.copytree(ROOT, dst, ignore=_ignore, symlinks=True)
-    for link in (".venv", "node_modules"):
-        if (ROOT / link).exists():
-            (dst / link).symlink_to(ROOT / link)
-    return dst
-
-
-def digest(folder: Path) -> dict[str, str]:
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
-def sh(repo: Path, *cmd: str, **kw) -> subprocess.CompletedProcess:
-    env = os.environ | {"PYTHONPATH": str(repo)} | kw.pop("env", {})
-    proc = subprocess.run(list(cmd), cwd=repo, env=env, capture_output=True, text=True, **kw)
-    print(f"$ {' '.join(cmd)} -> {proc.returncode}\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
-    return proc
-
-
-def stage_cmd(repo: Path, *args: str) -> subprocess.CompletedProcess:
-    return sh(repo, "python3", "-m", "scripts.core.stage", *args)
 
 
 # ---- 1. a damaged or deleted output is noticed, and make data rebuilds it ----------------------------
@@ -125,7 +91,7 @@ def test_a_failing_stage_leaves_site_data_untouched(repo):
 
 
 @pytest.mark.slow
-def test_ctrl_c_during_training_deletes_and_changes_nothing(repo):
+def test_ctrl_c_during_training_deletes_and_changes_nothing(repo, ctrl_c):
     before = digest(repo / "site_data")
     cfg_path = repo / "scripts/config/tiny.json"
     cfg_path.write_text(cfg_path.read_text().replace('"seed": 24', '"seed": 25'))
@@ -186,7 +152,7 @@ def test_bad_settings_fail_with_one_line(monkeypatch, tmp_path, edit, message):
 
 
 def test_a_new_letter_says_the_merges_ran_out(monkeypatch, tmp_path):
-    _settings_with(monkeypatch, tmp_path, corpus_extra="the cat ate a crêpe.\n")
+    _settings_with(monkeypatch, tmp_path, corpus_extra="the cat ate a crepe.\n")
     with pytest.raises(settings.StageError) as err:
         settings.load()
     msg = str(err.value)

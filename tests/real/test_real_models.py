@@ -148,6 +148,7 @@ def test_absent_weights_print_one_line_and_write_nothing(tmp_path):
     assert not (site / "gpt2" / "measurements.json").exists()
 
 
+@pytest.mark.slow  # runs the whole measurement stage in a subprocess
 def test_gpt2_stage_on_a_local_folder_writes_measured_data(tmp_path, random_gpt2):
     site = tmp_path / "site_data"
     (site / "gpt2").mkdir(parents=True)

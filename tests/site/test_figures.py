@@ -5,6 +5,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from scripts.core.io import ROOT
 
 
@@ -16,6 +18,7 @@ def draw(out) -> None:
     assert proc.returncode == 0, proc.stderr
 
 
+@pytest.mark.slow  # the whole generator, twice
 def test_figures_are_byte_identical_across_runs(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     draw(a)

@@ -17,9 +17,9 @@ nexttoken.define("runtime.corpus", [], function () {
       .filter(function (l) { return l && l.charAt(0) !== "#"; });
   }
 
-  // The reader's text -> sentences, or one line saying what is wrong. Printable ASCII only: the
-  // tokenizer starts from the corpus's own characters, and the pre-tokenizer (a JS RegExp) splits
-  // by UTF-16 unit, so emoji and other scripts are refused here rather than split differently.
+  // The reader's text -> sentences, or one line saying what is wrong. The characters are the build's
+  // rule too (scripts/tiny/settings.py, check_chars: printable ASCII without < and >), so the page
+  // always takes the build's own corpus; each character outside it would also cost a vocabulary slot.
   function checkCorpus(text, limits) {
     var lines = corpusLines(text);
     if (!lines.length) return { ok: false, message: "The corpus is empty: write at least one sentence per line." };
