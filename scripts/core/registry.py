@@ -127,6 +127,16 @@ STAGES: tuple[Stage, ...] = (
                  "site_data/gpt2/tokenizer_parity.json": "gpt2_tokenizer_parity"},
         packages=("transformers", "tokenizers"),
     ),
+    # The reference's letter, digit and space classes depend on the tokenizers build (its Oniguruma's
+    # Unicode tables), hence the lock file.
+    Stage(
+        name="smollm2_pretokenizer", kind="data",
+        does="the code points SmolLM2's pre-tokenizer (tokenizers' ByteLevel) counts as letters, digits and spaces, asked of it one by one",
+        steps=("scripts.real.pretokenizer_classes",),
+        extra=("requirements/pipeline.lock",),
+        outputs={"site_data/smollm2/pretokenizer_classes.json": "pretokenizer_classes"},
+        packages=("tokenizers",),
+    ),
     # ---- generators: git-ignored browser files, rebuilt by file times ------------------------------
     Stage(
         name="tiny_js", kind="generator",
@@ -147,6 +157,15 @@ STAGES: tuple[Stage, ...] = (
         steps=("scripts.site.gpt2_vocab_js",),
         extra=("site_data/gpt2/tokenizer/vocab.json", "site_data/gpt2/tokenizer/merges.txt"),
         outputs={"docs/js/data/gpt2-vocab.js": None},
+    ),
+    # The GGUF is the package's (pinned by the lock file); the pre-tokenizer's classes are data.
+    Stage(
+        name="smollm2_tokenizer_js", kind="generator",
+        does="SmolLM2's vocabulary, merges, special tokens, pre-tokenizer classes and chat template from its GGUF, as a script loaded when the reader asks for the real model",
+        steps=("scripts.site.smollm2_tokenizer_js",), reads=("smollm2_pretokenizer",),
+        config=("scripts/config/real_models.json",),
+        extra=("site_data/smollm2/pretokenizer_classes.json", "requirements/pipeline.lock"),
+        outputs={"docs/js/data/smollm2-tokenizer.js": None},
     ),
     Stage(
         name="smollm2_distributions_js", kind="generator",
