@@ -63,6 +63,12 @@ test("the cap counts tokens, template included: at the cap it encodes, one over 
   assert.strictEqual(over.error.kind, "too_long");
   assert.strictEqual(over.error.count, api.MAX_TOKENS + 1);
   assert.ok(oneLine(over.error) && over.error.message.includes("1,024"));
+  // A pasted book stops being counted at 8 times the cap.
+  const huge = tok.encode("a".concat(" a".repeat(200000)));
+  assert.strictEqual(huge.error.kind, "too_long");
+  assert.strictEqual(huge.error.count, null);
+  assert.ok(oneLine(huge.error) && huge.error.message.includes("over 8,192"));
+  assert.strictEqual(tok.encode("a" + " a".repeat(8 * api.MAX_TOKENS - 1)).error.count, 8 * api.MAX_TOKENS);
   const template = tok.encode("a", { chat: true }).ids.length - 1;
   assert.strictEqual(tok.encode("a" + " a".repeat(api.MAX_TOKENS - template)).ok, true);
   assert.strictEqual(tok.encode("a" + " a".repeat(api.MAX_TOKENS - template), { chat: true }).error.kind, "too_long");

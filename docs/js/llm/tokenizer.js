@@ -18,6 +18,7 @@
   "use strict";
 
   var MAX_TOKENS = 1024;   // the prompt cap the page's model runs with, template included
+  var COUNT_LIMIT = 8 * MAX_TOKENS; // a longer prompt is said to be "over" this, not counted to the end
   var CACHE_LIMIT = 20000; // words remembered between calls
 
   // Byte -> stand-in character (bytes_to_unicode): printable Latin-1 bytes keep their code point,
@@ -135,10 +136,12 @@
       return result;
     }
 
-    function encodeOrdinary(text, out, counts) {
-      var pieces = text.match(pattern) || [];
-      for (var p = 0; p < pieces.length; p++) {
-        var bytes = encoder.encode(pieces[p]);
+    // Both stop once `out` holds more than `limit` ids, so a pasted book costs no more than a page.
+    function encodeOrdinary(text, out, counts, limit) {
+      pattern.lastIndex = 0;
+      var m;
+      while (out.length <= limit && (m = pattern.exec(text)) !== null) {
+        var bytes = encoder.encode(m[0]);
         var mapped = "";
         for (var k = 0; k < bytes.length; k++) mapped += table.byteToChar[bytes[k]];
         var r = bpe(mapped);
@@ -147,12 +150,12 @@
       }
     }
 
-    function encodeText(text, counts) {
+    function encodeText(text, counts, limit) {
       var out = [];
       var chunks = wholeSplit ? text.split(wholeSplit) : [text];
-      for (var i = 0; i < chunks.length; i++) {
+      for (var i = 0; i < chunks.length && out.length <= limit; i++) {
         if (i % 2 === 1) out.push(whole[chunks[i]]);
-        else if (chunks[i]) encodeOrdinary(chunks[i], out, counts);
+        else if (chunks[i]) encodeOrdinary(chunks[i], out, counts, limit);
       }
       return out;
     }
@@ -182,12 +185,14 @@
       var full = opts.chat ? render(user.text, system && system.text) : user.text;
       if (full === null) return failure("no_template", "This model's files hold no chat template.");
       var counts = { dropped: 0 };
-      var out = encodeText(full, counts);
+      var out = encodeText(full, counts, COUNT_LIMIT);
       if (data.add_bos && data.bos_id !== null && data.bos_id !== undefined) out.unshift(data.bos_id);
       if (data.add_eos && data.eos_id !== null && data.eos_id !== undefined) out.push(data.eos_id);
       if (out.length > MAX_TOKENS) {
-        return failure("too_long", "The prompt is " + groupDigits(out.length) + " tokens; the model here reads at most " +
-          groupDigits(MAX_TOKENS) + ".", { count: out.length, max: MAX_TOKENS });
+        var over = out.length > COUNT_LIMIT;
+        return failure("too_long", "The prompt is " + (over ? "over " + groupDigits(COUNT_LIMIT) : groupDigits(out.length)) +
+          " tokens; the model here reads at most " + groupDigits(MAX_TOKENS) + ".",
+          { count: over ? null : out.length, max: MAX_TOKENS });
       }
       if (out.length === 0) {
         return failure("empty", "The prompt has no character the model has a token for.", { dropped: counts.dropped });
