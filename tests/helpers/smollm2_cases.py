@@ -1,6 +1,6 @@
 """The seeded held-out strings SmolLM2's JS tokenizer is checked on (against transformers in
 tests/real/test_smollm2_tokenizer.py, in Chromium in tests/browser/test_smollm2_tokenizer_page.py):
-English, code, digits, whitespace runs, emoji, CJK, RTL, combining marks, control characters,
+English, code, digits, whitespace runs, emoji, CJK, RTL, combining marks, control characters, long runs,
 special tokens, lone surrogates and code points from anywhere in Unicode, some through the chat
 template."""
 from __future__ import annotations
@@ -53,7 +53,7 @@ def random_code_points(rng: random.Random) -> str:
 def held_out_cases(seed: int = SEED, n: int = N_CASES) -> list[dict]:
     rng = random.Random(seed)
     special = sorted(read_data()["special"])
-    kinds = [*POOLS, "special", "surrogate", "unicode", "mixed"]
+    kinds = [*POOLS, "special", "surrogate", "unicode", "long", "mixed"]
     cases = []
     for i in range(n):
         kind = kinds[i % len(kinds)]
@@ -65,6 +65,9 @@ def held_out_cases(seed: int = SEED, n: int = N_CASES) -> list[dict]:
             parts = [rng.choice(ENGLISH), rng.choice(SURROGATES), rng.choice(EMOJI)]
         elif kind == "unicode":
             parts = [random_code_points(rng)]
+        elif kind == "long":  # one long piece: many merges inside one word
+            lo, hi = rng.choice([(0x4E00, 0x9FFF), (0x61, 0x7A), (0x30, 0x39), (0xAC00, 0xD7A3), (0x20, 0x20)])
+            parts = ["".join(chr(rng.randint(lo, hi)) for _ in range(rng.randint(50, 300)))]
         else:
             parts = [rng.choice(rng.choice(list(POOLS.values()))) for _ in range(rng.randint(2, 6))]
         text = "".join(p + rng.choice(SEPARATORS) for p in parts)

@@ -69,6 +69,9 @@ test("the cap counts tokens, template included: at the cap it encodes, one over 
   assert.strictEqual(huge.error.count, null);
   assert.ok(oneLine(huge.error) && huge.error.message.includes("over 8,192"));
   assert.strictEqual(tok.encode("a" + " a".repeat(8 * api.MAX_TOKENS - 1)).error.count, 8 * api.MAX_TOKENS);
+  const unread = tok.encode("\x04".repeat(1000001));
+  assert.strictEqual(unread.error.kind, "too_long");
+  assert.ok(oneLine(unread.error) && unread.error.message.includes("1,000,000 characters"));
   const template = tok.encode("a", { chat: true }).ids.length - 1;
   assert.strictEqual(tok.encode("a" + " a".repeat(api.MAX_TOKENS - template)).ok, true);
   assert.strictEqual(tok.encode("a" + " a".repeat(api.MAX_TOKENS - template), { chat: true }).error.kind, "too_long");

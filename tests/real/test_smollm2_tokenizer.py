@@ -46,7 +46,7 @@ def tok():
 def test_the_held_out_strings_cover_every_kind_and_are_not_the_examples():
     cases = held_out_cases()
     kinds = {c["kind"] for c in cases}
-    assert len(cases) >= 300 and kinds >= {*POOLS, "special", "surrogate", "unicode"}
+    assert len(cases) >= 300 and kinds >= {*POOLS, "special", "surrogate", "unicode", "long"}
     assert sum(1 for c in cases if c.get("chat")) >= 40
     assert held_out_cases(SEED + 1) != cases  # the seed decides the set
 

@@ -11,7 +11,7 @@
 //    code-point classes from the data (not the browser's, whose Unicode version varies);
 // 4. each piece's UTF-8 bytes become GPT-2's 256 stand-in characters; the few bytes the vocabulary
 //    has no token for are dropped, as transformers drops them (it has no unknown token);
-// 5. adjacent symbols merge, lowest-ranked merge first.
+// 5. adjacent symbols merge, lowest-ranked pair first (leftmost of equals), as tokenizers merges.
 // encode never throws on text: it returns {ok: false, error: {kind, message}} for an empty prompt,
 // one over MAX_TOKENS, or a value that is not a string. decode and pieces throw RangeError on a bad id.
 (function () {
@@ -19,6 +19,7 @@
 
   var MAX_TOKENS = 1024;   // the prompt cap the page's model runs with, template included
   var COUNT_LIMIT = 8 * MAX_TOKENS; // a longer prompt is said to be "over" this, not counted to the end
+  var MAX_CHARS = 1000000;          // longer text is refused unread (and stays far below POSITIONS)
   var CACHE_LIMIT = 20000; // words remembered between calls
 
   // Byte -> stand-in character (bytes_to_unicode): printable Latin-1 bytes keep their code point,
@@ -77,6 +78,41 @@
     return { text: replaced ? out + text.slice(from) : text, replaced: replaced };
   }
 
+  // Candidate merges as numbers, rank * POSITIONS + position, in a binary min-heap: the lowest rank
+  // first, the leftmost of equal ranks first. Exact in a double: ranks and positions stay far below 2^26.
+  var POSITIONS = 1 << 26;
+
+  function heapPush(heap, key) {
+    var i = heap.length;
+    heap.push(key);
+    while (i > 0) {
+      var up = (i - 1) >> 1;
+      if (heap[up] <= key) break;
+      heap[i] = heap[up];
+      i = up;
+    }
+    heap[i] = key;
+  }
+
+  function heapPop(heap) {
+    var top = heap[0];
+    var last = heap.pop();
+    var size = heap.length;
+    if (size) {
+      var i = 0;
+      for (;;) {
+        var child = 2 * i + 1;
+        if (child >= size) break;
+        if (child + 1 < size && heap[child + 1] < heap[child]) child++;
+        if (heap[child] >= last) break;
+        heap[i] = heap[child];
+        i = child;
+      }
+      heap[i] = last;
+    }
+    return top;
+  }
+
   function groupDigits(n) {
     return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   }
@@ -102,35 +138,44 @@
     // A capturing group, so split() leaves the tokens it cut at the odd indices.
     var wholeSplit = names.length ? new RegExp("(" + names.map(escapeRegExp).join("|") + ")") : null;
 
-    // Symbols of one piece, merged: the stand-ins of its bytes that the vocabulary has (transformers
-    // drops the others), then the lowest-ranked adjacent pair merged, every occurrence left to right.
+    // Symbols of one piece, merged as the tokenizers library merges them: the stand-ins of its bytes
+    // that the vocabulary has (it drops the others), then, again and again, the adjacent pair with
+    // the lowest merge rank, leftmost first. A heap of candidate pairs over a linked list of symbols
+    // makes a long piece (a paragraph of CJK has no spaces) cost n log n, not n per merge applied.
     function bpe(word) {
       var hit = cache.get(word);
       if (hit) return hit;
-      var parts = Array.from(word).filter(function (c) { return ids.has(c); });
-      var dropped = word.length - parts.length;
-      while (parts.length > 1) {
-        var best = -1;
-        var bestRank = Infinity;
-        for (var i = 0; i < parts.length - 1; i++) {
-          var r = ranks.get(parts[i] + " " + parts[i + 1]);
-          if (r !== undefined && r < bestRank) { bestRank = r; best = i; }
-        }
-        if (best < 0) break;
-        var a = parts[best];
-        var b = parts[best + 1];
-        var merged = [];
-        for (var j = 0; j < parts.length; j++) {
-          if (j < parts.length - 1 && parts[j] === a && parts[j + 1] === b) {
-            merged.push(a + b);
-            j++;
-          } else {
-            merged.push(parts[j]);
-          }
-        }
-        parts = merged;
+      var sym = Array.from(word).filter(function (c) { return ids.has(c); });
+      var dropped = word.length - sym.length;
+      var n = sym.length;
+      var next = new Int32Array(n);
+      var prev = new Int32Array(n);
+      for (var i = 0; i < n; i++) { next[i] = i + 1 < n ? i + 1 : -1; prev[i] = i - 1; }
+      var rankAt = function (at) {
+        return next[at] < 0 ? undefined : ranks.get(sym[at] + " " + sym[next[at]]);
+      };
+      var heap = [];
+      var offer = function (at) {
+        var rank = rankAt(at);
+        if (rank !== undefined) heapPush(heap, rank * POSITIONS + at);
+      };
+      for (i = 0; i + 1 < n; i++) offer(i);
+      while (heap.length) {
+        var key = heapPop(heap);
+        var at = key % POSITIONS;
+        // Stale once either side has merged with something else: the pair there now has another rank.
+        if (sym[at] === null || rankAt(at) !== (key - at) / POSITIONS) continue;
+        var j = next[at];
+        sym[at] += sym[j];
+        sym[j] = null;
+        next[at] = next[j];
+        if (next[j] >= 0) prev[next[j]] = at;
+        if (prev[at] >= 0) offer(prev[at]);
+        offer(at);
       }
-      var result = { ids: parts.map(function (t) { return ids.get(t); }), dropped: dropped };
+      var out = [];
+      for (i = n ? 0 : -1; i >= 0; i = next[i]) out.push(ids.get(sym[i]));
+      var result = { ids: out, dropped: dropped };
       if (cache.size >= CACHE_LIMIT) cache.clear();
       cache.set(word, result);
       return result;
@@ -180,6 +225,10 @@
         return failure("not_text", "The system message must be text.");
       }
       if (text.length === 0) return failure("empty", "Type a prompt first: it is empty.");
+      if (text.length + (opts.system ? opts.system.length : 0) > MAX_CHARS) {
+        return failure("too_long", "The prompt is over " + groupDigits(MAX_CHARS) + " characters; the model here reads at most " +
+          groupDigits(MAX_TOKENS) + " tokens.", { count: null, max: MAX_TOKENS });
+      }
       var user = wellFormed(text);
       var system = opts.system === undefined || opts.system === null ? null : wellFormed(opts.system);
       var full = opts.chat ? render(user.text, system && system.text) : user.text;
