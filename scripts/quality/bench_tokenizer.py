@@ -5,7 +5,8 @@
 - the data file's size, raw and gzip (what a reader downloads when asking for the real model);
 - in node: reading the data script and building the tables (create), then encoding a 1,000-token
   text (the head of ARCHITECTURE.md: prose, tables and code) cold (first call, empty word cache)
-  and warm (median of 20 further calls on the same tokenizer).
+  and warm (median of 20 further calls on the same tokenizer), and one long piece (3,000 CJK letters,
+  nothing to split them: the merge loop's worst case).
 Figures also go to build/report/bench_tokenizer.json.
 """
 from __future__ import annotations
@@ -49,7 +50,14 @@ const cold = now() - t;
 const warm = [];
 for (let i = 0; i < 20; i++) { t = now(); tok.encode(text); warm.push(now() - t); }
 warm.sort((a, b) => a - b);
-console.log(JSON.stringify({ parse_ms: parse, create_ms: create, tokens: n, chars: text.length, encode_cold_ms: cold, encode_warm_ms: warm[10] }));
+// One long piece: 3,000 CJK letters (seeded), which no space or punctuation splits.
+let seed = 1;
+const cjk = Array.from({ length: 3000 }, () => String.fromCodePoint(0x4E00 + ((seed = (seed * 48271) % 2147483647) % 20000))).join("");
+t = now();
+tok.encode(cjk);
+const piece = now() - t;
+console.log(JSON.stringify({ parse_ms: parse, create_ms: create, tokens: n, chars: text.length, encode_cold_ms: cold,
+  encode_warm_ms: warm[10], long_piece_ms: piece }));
 """
 
 
@@ -67,7 +75,7 @@ def main() -> None:
     print(f"node {subprocess.run([node, '--version'], capture_output=True, text=True).stdout.strip()}: "
           f"data script {figures['parse_ms']:.0f} ms, create {figures['create_ms']:.0f} ms; "
           f"encode {figures['tokens']} tokens ({figures['chars']} characters): cold {figures['encode_cold_ms']:.1f} ms, "
-          f"warm {figures['encode_warm_ms']:.1f} ms (median of 20)")
+          f"warm {figures['encode_warm_ms']:.1f} ms (median of 20); one piece of 3,000 CJK letters {figures['long_piece_ms']:.0f} ms")
     write_json_atomic(BUILD / "report" / "bench_tokenizer.json", figures)
     print("written to build/report/bench_tokenizer.json")
 
