@@ -27,11 +27,12 @@ const [root, nTokens] = [process.argv[1], Number(process.argv[2])];
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 const sandbox = { TextEncoder, TextDecoder, Uint8Array }; sandbox.window = sandbox; vm.createContext(sandbox);
 let t = now();
+vm.runInContext(fs.readFileSync(path.join(root, "docs/js/nexttoken.js"), "utf8"), sandbox);
 vm.runInContext(fs.readFileSync(path.join(root, "docs/js/data/smollm2-tokenizer.js"), "utf8"), sandbox);
 const parse = now() - t;
 vm.runInContext(fs.readFileSync(path.join(root, "docs/js/llm/tokenizer.js"), "utf8"), sandbox);
 t = now();
-const api = sandbox.nexttoken.llm.tokenizer, data = sandbox.nexttoken.data.smollm2Tokenizer;
+const api = sandbox.nexttoken.llm.tokenizer, data = sandbox.nexttoken.data["smollm2-tokenizer"];
 const tok = api.create(data);
 const create = now() - t;
 // The text: the longest head of ARCHITECTURE.md within nTokens tokens (found by a throwaway

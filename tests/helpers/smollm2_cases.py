@@ -82,7 +82,7 @@ def held_out_cases(seed: int = SEED, n: int = N_CASES) -> list[dict]:
 
 def read_data() -> dict:
     text = DATA_JS.read_text(encoding="utf-8")
-    return json.loads(text.split("smollm2Tokenizer = ", 1)[1].rstrip().rstrip(";"))
+    return json.loads(text.split("function () { return ", 1)[1].rstrip().removesuffix("; });"))
 
 
 

@@ -7,9 +7,10 @@ const path = require("node:path");
 
 const ROOT = path.resolve(__dirname, "..", "..");
 globalThis.window = globalThis;
+require(path.join(ROOT, "docs/js/nexttoken.js"));
 require(path.join(ROOT, "docs/js/data/smollm2-tokenizer.js"));
 require(path.join(ROOT, "docs/js/llm/tokenizer.js"));
-const tok = window.nexttoken.llm.tokenizer.create(window.nexttoken.data.smollm2Tokenizer);
+const tok = nexttoken.llm.tokenizer.create(nexttoken.data["smollm2-tokenizer"]);
 const input = JSON.parse(fs.readFileSync(0, "utf8"));
 const encoded = input.cases.map((c) => {
   const r = tok.encode(c.text, { chat: c.chat, system: c.system });

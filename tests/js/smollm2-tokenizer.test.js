@@ -9,6 +9,7 @@ const path = require("node:path");
 const vm = require("node:vm");
 
 const ROOT = path.resolve(__dirname, "..", "..");
+const BOOT = path.join(ROOT, "docs/js/nexttoken.js");
 const DATA_JS = path.join(ROOT, "docs/js/data/smollm2-tokenizer.js");
 const SRC = path.join(ROOT, "docs/js/llm/tokenizer.js");
 
@@ -18,22 +19,26 @@ function load() {
   const sandbox = { TextEncoder, TextDecoder, Uint8Array };
   sandbox.window = sandbox;
   vm.createContext(sandbox);
+  vm.runInContext(fs.readFileSync(BOOT, "utf8"), sandbox, { filename: BOOT });
   vm.runInContext(fs.readFileSync(DATA_JS, "utf8"), sandbox, { filename: DATA_JS });
   vm.runInContext(fs.readFileSync(SRC, "utf8"), sandbox, { filename: SRC });
   const api = sandbox.nexttoken.llm.tokenizer;
-  return { sandbox, api, data: sandbox.nexttoken.data.smollm2Tokenizer, tok: api.create(sandbox.nexttoken.data.smollm2Tokenizer) };
+  const data = sandbox.nexttoken.data["smollm2-tokenizer"];
+  return { sandbox, api, data, tok: api.create(data) };
 }
 
 const { sandbox, api, data, tok } = load();
 const ids = (r) => Array.from(r.ids);
 const oneLine = (e) => typeof e.message === "string" && e.message.length > 0 && !/\n/.test(e.message);
 
-test("the scripts add one global, nexttoken, and export the cap", () => {
+test("the scripts add one global, nexttoken, declare themselves in it, and export the cap", () => {
   const added = Object.keys(sandbox).filter((k) => !["TextEncoder", "TextDecoder", "Uint8Array", "window"].includes(k));
   assert.deepStrictEqual(added, ["nexttoken"]);
   assert.strictEqual(api.MAX_TOKENS, 1024);
   assert.strictEqual(tok.maxTokens, api.MAX_TOKENS);
-  assert.strictEqual(require(SRC).MAX_TOKENS, 1024);  // node's module.exports, the same API
+  globalThis.nexttoken = require(BOOT);  // node's module.exports, the same API
+  assert.strictEqual(require(SRC).MAX_TOKENS, 1024);
+  delete globalThis.nexttoken;
 });
 
 test("empty and non-text prompts give one line, never a throw", () => {

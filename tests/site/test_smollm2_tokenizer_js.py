@@ -32,8 +32,8 @@ def test_writes_tokens_merges_special_and_the_template_cut_around_the_messages()
     assert data["chat"]["system_user"] == ["<s>system\n", "<e>\n<s>user\n", "<e>\n<s>assistant\n"]
     assert data["chat"]["user"] == ["<s>system\nDefault<e>\n<s>user\n", "<e>\n<s>assistant\n"]
     text = gen.tokenizer_js(data, "x.gguf")
-    assert json.loads(text.split("smollm2Tokenizer = ", 1)[1].rstrip().rstrip(";")) == data
-    assert text.count("\n") == 4 and "window.nexttoken.data.smollm2Tokenizer" in text
+    assert json.loads(text.split("function () { return ", 1)[1].rstrip().removesuffix("; });")) == data
+    assert text.count("\n") == 2 and 'nexttoken.define("data.smollm2-tokenizer", [], ' in text
 
 
 def test_a_token_outside_the_byte_alphabet_is_respelled_as_its_utf8_bytes():

@@ -1,8 +1,8 @@
 // SmolLM2's tokenizer in plain JavaScript (classic script: works from file://), equal to the one
 // transformers builds from the model's GGUF.
 //
-// nexttoken.llm.tokenizer.create(data) takes nexttoken.data.smollm2Tokenizer
-// (docs/js/data/smollm2-tokenizer.js, written by scripts/site/smollm2_tokenizer_js.py) and returns
+// llm.tokenizer.create(data) takes data.smollm2-tokenizer (docs/js/data/smollm2-tokenizer.js,
+// written by scripts/site/smollm2_tokenizer_js.py; a page loads it with later:data.smollm2-tokenizer) and returns
 // {encode(text, {chat, system}), decode(ids), pieces(ids)}. The steps are transformers':
 // 1. lone surrogates (which no UTF-8 text holds) become U+FFFD, as TextEncoder writes them;
 // 2. the special tokens written in the text are cut out whole (the longest one where two start
@@ -14,7 +14,7 @@
 // 5. adjacent symbols merge, lowest-ranked pair first (leftmost of equals), as tokenizers merges.
 // encode never throws on text: it returns {ok: false, error: {kind, message}} for an empty prompt,
 // one over MAX_TOKENS, or a value that is not a string. decode and pieces throw RangeError on a bad id.
-(function () {
+nexttoken.define("llm.tokenizer", [], function () {
   "use strict";
 
   var MAX_TOKENS = 1024;   // the prompt cap the page's model runs with, template included
@@ -298,10 +298,6 @@
   }
 
   var api = { create: create, MAX_TOKENS: MAX_TOKENS, wellFormed: wellFormed };
-  if (typeof window !== "undefined") {
-    window.nexttoken = window.nexttoken || {};
-    window.nexttoken.llm = window.nexttoken.llm || {};
-    window.nexttoken.llm.tokenizer = api;
-  }
   if (typeof module !== "undefined" && module.exports) module.exports = api;
-})();
+  return api;
+});
