@@ -127,6 +127,16 @@ STAGES: tuple[Stage, ...] = (
                  "site_data/gpt2/tokenizer_parity.json": "gpt2_tokenizer_parity"},
         packages=("transformers", "tokenizers"),
     ),
+    # The reference's letter, digit and space classes depend on the tokenizers build (its Oniguruma's
+    # Unicode tables), hence the lock file.
+    Stage(
+        name="smollm2_pretokenizer", kind="data",
+        does="the code points SmolLM2's pre-tokenizer (tokenizers' ByteLevel) counts as letters, digits and spaces, asked of it one by one",
+        steps=("scripts.real.pretokenizer_classes",),
+        extra=("requirements/pipeline.lock",),
+        outputs={"site_data/smollm2/pretokenizer_classes.json": "pretokenizer_classes"},
+        packages=("tokenizers",),
+    ),
     # ---- generators: git-ignored browser files, rebuilt by file times ------------------------------
     Stage(
         name="tiny_js", kind="generator",
@@ -147,6 +157,15 @@ STAGES: tuple[Stage, ...] = (
         steps=("scripts.site.gpt2_vocab_js",),
         extra=("site_data/gpt2/tokenizer/vocab.json", "site_data/gpt2/tokenizer/merges.txt"),
         outputs={"docs/js/data/gpt2-vocab.js": None},
+    ),
+    # The GGUF is the package's (pinned by the lock file); the pre-tokenizer's classes are data.
+    Stage(
+        name="smollm2_tokenizer_js", kind="generator",
+        does="SmolLM2's vocabulary, merges, special tokens, pre-tokenizer classes and chat template from its GGUF, as a script loaded when the reader asks for the real model",
+        steps=("scripts.site.smollm2_tokenizer_js",), reads=("smollm2_pretokenizer",),
+        config=("scripts/config/real_models.json",),
+        extra=("site_data/smollm2/pretokenizer_classes.json", "requirements/pipeline.lock"),
+        outputs={"docs/js/data/smollm2-tokenizer.js": None},
     ),
     Stage(
         name="smollm2_distributions_js", kind="generator",
@@ -213,6 +232,7 @@ CONTRACT: tuple[DataFile, ...] = (
     DataFile("smollm2/distributions/<key>.json", "one prompt's whole next-token distribution from the same pass: the top 1,000 tokens exactly, the other ranks as rank buckets, the logit lens, every head's last-position weight on the first token and its top position"),
     DataFile("smollm2/storage.json", "how SmolLM2's GGUF stores its weights (file size; weights and bytes per tensor type) and one Q4_1 block taken apart: its 20 bytes, float16 scale and minimum, 16 bytes of nibbles, 32 weights"),
     DataFile("around/published.json", "the figures the \"Around the pick\" page quotes (Mixtral, DeepSeek-V3, PagedAttention's block size, the A100's rates, SmolLM2's training), each with its source", writer="hand-written (sources on the sources page)", schema="around_published"),
+    DataFile("smollm2/pretokenizer_classes.json", "the code points SmolLM2's pre-tokenizer counts as letters, digits and spaces (`[first, last]` ranges), with the pre-tokenizer and tokenizers version they were read from"),
     DataFile("gpt2/published.json", "GPT-2's published measurements with their source; GPT-2's config constants; Llama 3's scale and window; both models' release years and SmolLM2's published training facts", writer="hand-written (sources on the sources page)"),
     DataFile("gpt2/measurements.json", "only where a build had GPT-2's weights: as SmolLM2's, and the disagreements with the published values", writer="`make gpt2` (`scripts.real.measurements gpt2`)", schema="real_measurements"),
     DataFile("gpt2/distributions/<key>.json", "only where a build had GPT-2's weights: as SmolLM2's (the chat prompt skipped: GPT-2 has no chat template)", writer="`make gpt2` (`scripts.real.measurements gpt2`)", schema="real_distribution"),
