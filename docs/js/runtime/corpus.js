@@ -4,6 +4,9 @@
 //
 // corpus.checkCorpus(text, cfg)      -> {ok, lines} or {ok: false, message}
 // corpus.learnBPE(lines, vocabSize)  -> {chars, merges} (throws Error with Python's message)
+// corpus.learnUntilMerged(lines, cap) -> {chars, merges, capped} (scripts/tiny/sizing.py)
+// corpus.size(lines, modelCfg, caps)  -> the reader's model sized by its corpus: {ok, config, tokenizer,
+//   tk, rows, lines: [{text, pieces, tokens, fits}], capped} or {ok: false, message, lines}
 // corpus.tokenizerJson(chars, merges, like) -> a tokenizer.json object for tokenizer.create
 // corpus.makeBatch(tk, lines, nCtx)  -> [{x, y}] one row per sentence (throws on a long sentence)
 nexttoken.define("runtime.corpus", [], function () {
@@ -91,6 +94,73 @@ nexttoken.define("runtime.corpus", [], function () {
     return { chars: chars, merges: merges };
   }
 
+  // The reader's rule (scripts/tiny/sizing.py's learn_until_merged): learnBPE's merges, stopping when
+  // every pre-token is one token, or when the vocabulary reaches cap.
+  function learnUntilMerged(lines, cap, pattern) {
+    var counts = new Map();
+    lines.forEach(function (line) {
+      chunks(line, pattern).forEach(function (c) { counts.set(c, (counts.get(c) || 0) + 1); });
+    });
+    var charSet = {};
+    counts.forEach(function (_, c) { for (var ch of c) charSet[ch] = true; });
+    var chars = Object.keys(charSet).sort(function (a, b) { return a < b ? -1 : a > b ? 1 : 0; });
+    var words = new Map();
+    counts.forEach(function (_, c) { words.set(c, Array.from(c)); });
+    var merges = [], capped = false;
+    for (;;) {
+      var pairs = new Map();
+      counts.forEach(function (n, c) {
+        var s = words.get(c);
+        for (var i = 0; i + 1 < s.length; i++) {
+          var key = s[i] + "\u0000" + s[i + 1];
+          pairs.set(key, (pairs.get(key) || 0) + n);
+        }
+      });
+      if (!pairs.size) break;
+      if (1 + chars.length + merges.length >= cap) { capped = true; break; }
+      var best = -1, bestKey = null;
+      pairs.forEach(function (n, k) { if (n > best) { best = n; bestKey = k; } });
+      var ab = bestKey.split("\u0000");
+      merges.push(ab);
+      words.forEach(function (s, c) { words.set(c, mergePair(s, ab[0], ab[1])); });
+    }
+    return { chars: chars, merges: merges, capped: capped };
+  }
+
+  // The reader's corpus -> the model it sizes: vocabulary from the learner above, context the longest
+  // sentence with its end marker (at most caps.ctx). Each line's pieces come back for the preview,
+  // marked when they do not fit; a line that does not fit refuses the corpus, in the reader's words.
+  function size(lines, mc, caps, like, createTokenizer) {
+    var bpe = learnUntilMerged(lines, caps.vocab);
+    var tj = tokenizerJson(bpe.chars, bpe.merges, like);
+    var tk = createTokenizer(tj);
+    var longest = 0, bad = null;
+    var shown = lines.map(function (text, n) {
+      var r = tk.encode(text);
+      var ids = r.ok ? r.ids : [];
+      var pieces = ids.length + 1;
+      var fits = r.ok && pieces <= caps.ctx;
+      if (fits) longest = Math.max(longest, pieces);
+      else if (!bad) bad = "Line " + (n + 1) + " has " + pieces + " pieces with its end marker; the longest a line may have is " + caps.ctx + ": split it into shorter sentences.";
+      return { text: text, ids: ids, tokens: ids.map(function (i) { return tk.show(i); }), pieces: pieces, fits: fits };
+    });
+    if (bad) return { ok: false, message: bad, lines: shown, capped: bpe.capped };
+    var config = {};
+    Object.keys(mc).forEach(function (k) { config[k] = mc[k]; });
+    config.vocab_size = tj.vocab.length;
+    config.n_ctx = longest;
+    config.n_params = paramCount(config);
+    var rows = shown.map(function (l) { var ids = l.ids.concat([tk.eotId]); return { x: ids.slice(0, -1), y: ids.slice(1) }; });
+    return { ok: true, config: config, tokenizer: tj, tk: tk, rows: rows, lines: shown, capped: bpe.capped, bpe: bpe };
+  }
+
+  // Weights of a GPT-2-shaped model with tied output (scripts/core/shapes.py).
+  function paramCount(c) {
+    var C = c.n_embd, F = c.d_mlp;
+    var block = 4 * C + (3 * C * C + 3 * C) + (C * C + C) + (F * C + F) + (C * F + C);
+    return c.vocab_size * C + c.n_ctx * C + c.n_layer * block + 2 * C;
+  }
+
   function tokenizerJson(chars, merges, like) {
     return {
       schema_version: like ? like.schema_version : 1, eot: EOT, eot_id: 0,
@@ -114,5 +184,5 @@ nexttoken.define("runtime.corpus", [], function () {
     });
   }
 
-  return { corpusLines: corpusLines, checkCorpus: checkCorpus, learnBPE: learnBPE, tokenizerJson: tokenizerJson, makeBatch: makeBatch };
+  return { corpusLines: corpusLines, checkCorpus: checkCorpus, learnBPE: learnBPE, learnUntilMerged: learnUntilMerged, size: size, paramCount: paramCount, tokenizerJson: tokenizerJson, makeBatch: makeBatch };
 });
