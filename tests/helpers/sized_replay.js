@@ -23,8 +23,8 @@ const out = job.corpora.map((lines) => {
   losses.push(tr.lossAndGrad());
   return {
     chars: sized.bpe.chars, merges: sized.bpe.merges, capped: sized.capped,
-    vocab_size: sized.config.vocab_size, n_ctx: sized.config.n_ctx, n_params: sized.config.n_params,
+    vocab_size: sized.config.vocab_size, n_ctx: sized.config.n_ctx, n_params: g.size,
     init: runtime.trainer.flatten(init), loss, grad: Array.from(g.grad), losses, weights: Array.from(tr.params),
   };
 });
-process.stdout.write(JSON.stringify(out));
+process.stdout.write(JSON.stringify({ caps: runtime.corpus.CAPS, corpora: out }));

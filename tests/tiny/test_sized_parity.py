@@ -101,6 +101,8 @@ def replay(tmp_path_factory):
                          capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert run.returncode == 0, run.stderr
     js = json.loads(run.stdout)
+    assert js["caps"] == job["caps"], "corpus.js's CAPS differ from sizing.py's"
+    js = js["corpora"]
     return corpora, js, [reference(lines, built, tcfg) for lines in corpora]
 
 

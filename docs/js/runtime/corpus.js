@@ -2,16 +2,19 @@
 // scripts/tiny/tokenizer.py (same merges, same order), and the batch of scripts/tiny/checkpoint.py.
 // Loaded only on the training page, with trainer.js, when the reader presses Train.
 //
-// corpus.checkCorpus(text, cfg)      -> {ok, lines} or {ok: false, message}
+// corpus.checkCorpus(text, limits)   -> {ok, lines} or {ok: false, message}; lineProblem(line, n, limits)
+// corpus.promptsOf(lines)            -> the reader's model's prompts (its sentences cut short)
 // corpus.learnBPE(lines, vocabSize)  -> {chars, merges} (throws Error with Python's message)
 // corpus.learnUntilMerged(lines, cap) -> {chars, merges, capped} (scripts/tiny/sizing.py)
 // corpus.size(lines, modelCfg, caps)  -> the reader's model sized by its corpus: {ok, config, tokenizer,
-//   tk, rows, lines: [{text, pieces, tokens, fits}], capped} or {ok: false, message, lines}
+//   tk, rows, lines: [{text, ids, tokens, pieces, fits}], capped} or {ok: false, message, lines}; caps: corpus.CAPS
 // corpus.tokenizerJson(chars, merges, like) -> a tokenizer.json object for tokenizer.create
 // corpus.makeBatch(tk, lines, nCtx)  -> [{x, y}] one row per sentence (throws on a long sentence)
 nexttoken.define("runtime.corpus", [], function () {
   "use strict";
   var EOT = "<|endoftext|>";
+  // The reader's model's largest vocabulary and context (scripts/tiny/sizing.py's VOCAB_CAP, CTX_CAP).
+  var CAPS = { vocab: 256, ctx: 16 };
 
   // ---- the corpus --------------------------------------------------------------------------
   // Python's read_corpus: strip lines, drop blanks and # comments.
@@ -20,27 +23,50 @@ nexttoken.define("runtime.corpus", [], function () {
       .filter(function (l) { return l && l.charAt(0) !== "#"; });
   }
 
-  // The reader's text -> sentences, or one line saying what is wrong. The characters are the build's
-  // rule too (scripts/tiny/settings.py, check_chars: printable ASCII without < and >), so the page
-  // always takes the build's own corpus; each character outside it would also cost a vocabulary slot.
+  // What is wrong with one line, in the reader's words, or null. The characters are the build's rule
+  // too (scripts/tiny/settings.py, check_chars: printable ASCII without < and >), so the page always
+  // takes the build's own corpus; each character outside it would also cost a vocabulary slot.
+  function lineProblem(line, n, limits) {
+    if (/[<>]/.test(line)) return "Line " + (n + 1) + " looks like markup (“<” or “>”): write plain sentences only.";
+    for (var ch of line) {
+      var code = ch.codePointAt(0);
+      if (code < 32 || code > 126) {
+        var name = code < 32 || code === 127 ? "a control character" : "“" + ch + "”";
+        return "Line " + (n + 1) + " has " + name + " (U+" + code.toString(16).toUpperCase().padStart(4, "0") + "): use plain ASCII letters, digits, spaces and punctuation.";
+      }
+    }
+    if (line.length > limits.maxChars) return "Line " + (n + 1) + " is " + line.length + " characters long; a line may have at most " + limits.maxChars + " (and " + limits.nCtx + " pieces): split it into sentences.";
+    return null;
+  }
+
+  // The reader's text -> sentences, or one line saying what to do (the first problem found).
   function checkCorpus(text, limits) {
     var lines = corpusLines(text);
     if (!lines.length) return { ok: false, message: "The corpus is empty: write at least one sentence per line." };
     if (lines.length > limits.maxSentences) {
-      return { ok: false, message: "That is " + lines.length + " sentences; the browser trains at most " + limits.maxSentences + " (the build's corpus has " + limits.builtSentences + ")." };
+      return { ok: false, message: "That is " + lines.length + " sentences; the browser trains at most " + limits.maxSentences + " (the build's corpus has " + limits.builtSentences + "): remove some." };
     }
     for (var n = 0; n < lines.length; n++) {
-      var line = lines[n];
-      if (/[<>]/.test(line)) return { ok: false, message: "Line " + (n + 1) + " looks like markup (“<” or “>”): write plain sentences only." };
-      for (var ch of line) {
-        var code = ch.codePointAt(0);
-        if (code < 32 || code > 126) {
-          return { ok: false, message: "Line " + (n + 1) + " has “" + ch + "” (U+" + code.toString(16).toUpperCase().padStart(4, "0") + "): use plain ASCII letters, digits, spaces and punctuation." };
-        }
-      }
-      if (line.length > limits.maxChars) return { ok: false, message: "Line " + (n + 1) + " is " + line.length + " characters long; a sentence must fit " + limits.nCtx + " tokens." };
+      var problem = lineProblem(lines[n], n, limits);
+      if (problem) return { ok: false, message: problem };
+    }
+    var words = lines.join(" ").split(/\s+/).filter(Boolean).length;
+    if (words < 2) return { ok: false, message: "The corpus is one word: a model predicts the next token from the ones before, so write sentences of two or more words." };
+    if (lines.length > 1 && lines.every(function (l) { return l === lines[0]; })) {
+      return { ok: false, message: "The corpus is one sentence " + lines.length + " times: repeating it teaches nothing more than writing it once; write different sentences." };
     }
     return { ok: true, lines: lines };
+  }
+
+  // Prompts for the demos from the reader's sentences: each without its last word (and the
+  // punctuation after it), first seen first, as the build's prompts are its sentences cut short.
+  function promptsOf(lines, max) {
+    var out = [];
+    lines.forEach(function (l) {
+      var cut = l.replace(/[^A-Za-z0-9]*$/, "").replace(/\s*\S+$/, "");
+      if (cut && out.indexOf(cut) < 0 && out.length < (max || 7)) out.push(cut);
+    });
+    return out.length ? out : lines.slice(0, 1);
   }
 
   // ---- BPE, the rule of scripts/tiny/tokenizer.py ------------------------------------------
@@ -146,19 +172,11 @@ nexttoken.define("runtime.corpus", [], function () {
     });
     if (bad) return { ok: false, message: bad, lines: shown, capped: bpe.capped };
     var config = {};
-    Object.keys(mc).forEach(function (k) { config[k] = mc[k]; });
+    Object.keys(mc).forEach(function (k) { if (k !== "n_params") config[k] = mc[k]; });
     config.vocab_size = tj.vocab.length;
     config.n_ctx = longest;
-    config.n_params = paramCount(config);
     var rows = shown.map(function (l) { var ids = l.ids.concat([tk.eotId]); return { x: ids.slice(0, -1), y: ids.slice(1) }; });
     return { ok: true, config: config, tokenizer: tj, tk: tk, rows: rows, lines: shown, capped: bpe.capped, bpe: bpe };
-  }
-
-  // Weights of a GPT-2-shaped model with tied output (scripts/core/shapes.py).
-  function paramCount(c) {
-    var C = c.n_embd, F = c.d_mlp;
-    var block = 4 * C + (3 * C * C + 3 * C) + (C * C + C) + (F * C + F) + (C * F + C);
-    return c.vocab_size * C + c.n_ctx * C + c.n_layer * block + 2 * C;
   }
 
   function tokenizerJson(chars, merges, like) {
@@ -184,5 +202,5 @@ nexttoken.define("runtime.corpus", [], function () {
     });
   }
 
-  return { corpusLines: corpusLines, checkCorpus: checkCorpus, learnBPE: learnBPE, learnUntilMerged: learnUntilMerged, size: size, paramCount: paramCount, tokenizerJson: tokenizerJson, makeBatch: makeBatch };
+  return { corpusLines: corpusLines, lineProblem: lineProblem, checkCorpus: checkCorpus, promptsOf: promptsOf, learnBPE: learnBPE, learnUntilMerged: learnUntilMerged, size: size, CAPS: CAPS, tokenizerJson: tokenizerJson, makeBatch: makeBatch };
 });
