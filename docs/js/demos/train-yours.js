@@ -83,7 +83,7 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
       return { ok: check.ok, message: check.message, lines: byLine, sized: sized && sized.ok ? sized : null, capped: sized && sized.capped };
     }
 
-    var previewTimer = 0, estimate = null;
+    var previewTimer = 0;
     function schedulePreview() {
       clearTimeout(previewTimer);
       previewTimer = setTimeout(function () { loadCorpus().then(function (corpus) { loadTrainer().then(function (trainer) { drawPreview(corpus, trainer); }); }); }, 250);
@@ -105,17 +105,23 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
       });
       if (p.lines.length > limits.maxSentences) list.appendChild(ui.el("li", { text: "… and " + (p.lines.length - limits.maxSentences) + " more lines" }));
       preview.appendChild(list);
-      if (!p.ok || !p.sized) { sizes.textContent = p.message || ""; estimate = null; return; }
+      if (!p.ok || !p.sized) { sizes.textContent = p.message || ""; return; }
       var c = p.sized.config;
       var init = trainer.seededWeights(c, cfg.training.seed, cfg.training.init_std);
-      var trial = trainer.createTrainer(c, init, p.sized.rows, cfg.training), t0 = performance.now(), n = 0;
-      while (n < 3 || (performance.now() - t0 < 40 && n < 200)) { trial.step(); n++; }
-      estimate = (performance.now() - t0) / n * steps / 1000;
-      sizes.textContent = "Your model: vocabulary " + c.vocab_size + " (end-of-text, " + p.sized.bpe.chars.length + " characters, " + p.sized.bpe.merges.length + " merges" +
-        (p.capped ? "; capped at " + caps.vocab + ", so some words stay in pieces" : ", every word one token") + "), context " + c.n_ctx +
-        " (the longest line with its end marker), " + active.paramCount(c).toLocaleString("en") + " weights; " + steps + " steps take about " +
-        estimate.toFixed(1) + " s here (measured over " + n + " steps).";
+      if (running) { sizes.textContent = sizeLine(p, c, caps, null, 0); return; }  // no timing while training runs
+      // Each step timed alone; the later half's median, since the first steps run cold (the JIT).
+      var trial = trainer.createTrainer(c, init, p.sized.rows, cfg.training), t0 = performance.now(), each = [], n = 0;
+      while (n < 4 || (performance.now() - t0 < 50 && n < 200)) { var s0 = performance.now(); trial.step(); each.push(performance.now() - s0); n++; }
+      var late = each.slice(n >> 1).sort(function (x, y) { return x - y; });
+      var estimate = late[late.length >> 1] * steps / 1000;
+      sizes.textContent = sizeLine(p, c, caps, estimate, n);
       root.setAttribute("data-estimate-seconds", estimate.toFixed(3));
+    }
+    function sizeLine(p, c, caps, seconds, n) {
+      return "Your model: vocabulary " + c.vocab_size + " (end-of-text, " + p.sized.bpe.chars.length + " characters, " + p.sized.bpe.merges.length + " merges" +
+        (p.capped ? "; capped at " + caps.vocab + ", so some words stay in pieces" : ", every word one token") + "), context " + c.n_ctx +
+        " (the longest line with its end marker), " + active.paramCount(c).toLocaleString("en") + " weights" +
+        (seconds === null ? "." : "; " + steps + " steps take about " + seconds.toFixed(1) + " s here (timed over " + n + " steps).");
     }
     area.addEventListener("input", schedulePreview);
     schedulePreview();
@@ -125,6 +131,8 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
       msg.clear();
       trainBtn.disabled = true;
       need(function (corpus, trainer) {
+        clearTimeout(previewTimer);
+        drawPreview(corpus, trainer);
         var p = plan(corpus, area.value);
         if (!p.ok) return refuse(p.message);
         var sized = p.sized, mcSized = sized.config, tk = sized.tk, tr;
