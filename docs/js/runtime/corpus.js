@@ -59,13 +59,18 @@ nexttoken.define("runtime.corpus", [], function () {
   }
 
   // Prompts for the demos from the reader's sentences: each without its last word (and the
-  // punctuation after it), first seen first, as the build's prompts are its sentences cut short.
+  // punctuation after it), as the build's prompts are its sentences cut short; the longest first
+  // (the demos show more of a longer prompt), ties in corpus order.
   function promptsOf(lines, max) {
     var out = [];
     lines.forEach(function (l) {
       var cut = l.replace(/[^A-Za-z0-9]*$/, "").replace(/\s*\S+$/, "");
-      if (cut && out.indexOf(cut) < 0 && out.length < (max || 7)) out.push(cut);
+      if (cut && out.indexOf(cut) < 0) out.push(cut);
     });
+    var words = function (s) { return s.split(/\s+/).length; };
+    out = out.map(function (s, i) { return [s, i]; })
+      .sort(function (a, b) { return words(b[0]) - words(a[0]) || a[1] - b[1]; })
+      .map(function (e) { return e[0]; }).slice(0, max || 7);
     return out.length ? out : lines.slice(0, 1);
   }
 
