@@ -46,7 +46,7 @@ nexttoken.define("demos.tokenize", ["ui", "runtime.active"], function (ui, activ
       if (!r.ok) {
         var e = r.error || {};
         fail(e.kind === "unknown_char"
-          ? "The tiny vocabulary has no “" + e.char + "” (character " + ((e.index || 0) + 1) + "): it has only the lower-case letters, spaces and “.” of its training sentences, and no byte fallback."
+          ? "The tiny vocabulary has no “" + e.char + "” (character " + ((e.index || 0) + 1) + "): it has only the characters of its training sentences, and no byte fallback."
           : (e.message || "This text cannot be tokenized."));
         return;
       }
