@@ -146,12 +146,6 @@ STAGES: tuple[Stage, ...] = (
                  "docs/js/data/nexttoken-tiny-weights.json": None, "docs/js/data/nexttoken-tiny-snapshots.json": None},
     ),
     Stage(
-        name="tiny_init_js", kind="generator",
-        does="the build's initial weights and seed for training in the browser",
-        steps=("scripts.site.init_js",), reads=("parity",),
-        outputs={"docs/js/data/tiny-init.js": None},
-    ),
-    Stage(
         name="gpt2_vocab_js", kind="generator",
         does="GPT-2's vocabulary and merges as a script, loaded when the reader asks for the live tokenizer",
         steps=("scripts.site.gpt2_vocab_js",),

@@ -2,7 +2,7 @@
 
 Every script under docs/js (runtime, ui, explain, demo, data file) opens with one call
 
-    nexttoken.define("runtime.model", ["runtime.kernels", "later:data.tiny-init"], function (...) {
+    nexttoken.define("runtime.model", ["runtime.kernels", "later:data.tiny-snapshots"], function (...) {
 
 naming itself (its path under js/ with "/" as ".", no ".js") and what it needs: names of other scripts,
 "load" and "store" (docs/js/nexttoken.js, the bootstrap, first on every page with a demo), or

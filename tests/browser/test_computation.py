@@ -441,3 +441,42 @@ def test_kv_cache_fills_row_by_row(open_page):
         assert kv.locator(".nt-strip.nt-kv-new").count() == 2
         assert kv.locator("code.nt-kv-new").first.inner_text() == root.locator('[data-lane="cache"] .nt-new-tok').nth(n - 2).inner_text()
     clean(page)
+
+
+FOX = ["a fox ran.", "the fox ate a hen.", "a hen ran to the den.", "the fox saw the hen.", "a hen saw a fox."]
+
+
+def test_every_sampled_number_reproduces_with_a_model_of_another_size(open_page, tmp_path):
+    """A model of another size (the fox-and-hen corpus: its own vocabulary and context) is active: on
+    every page with numbers that open, a sample of every kind adds up, and each snippet, run on the
+    weights file its panel offers (the reader's, made in the page), prints the panel's last line."""
+    page = open_page("training.html")
+    page.evaluate("localStorage.clear()")
+    page.reload(wait_until="load")
+    root = page.locator('.nt-demo[data-demo="train-yours"]')
+    root.locator("textarea").fill("\n".join(FOX))
+    root.locator('button[data-role="train"]').click()
+    page.wait_for_function('document.querySelector(\'.nt-demo[data-demo="train-yours"]\').getAttribute("data-trained") === "yes"',
+                           timeout=120000)
+    sizes = page.evaluate("JSON.parse(localStorage.getItem('nexttoken.yourModel.v1')).config.model")
+    assert (sizes["vocab_size"], sizes["n_ctx"]) != (CONFIG["model"]["vocab_size"], CONFIG["model"]["n_ctx"])
+    base = page.url.rsplit("/", 1)[0]
+    ran = 0
+    for name in sorted(SAMPLES):
+        page.goto(f"{base}/{name}", wait_until="load")
+        ready(page)
+        assert page.evaluate("nexttoken.store.get('model').yours === true"), name
+        for sel in SAMPLES[name]:
+            loc = page.locator(sel).first
+            button = loc if "nt-x-num" in (loc.get_attribute("class") or "") else loc.locator(".nt-x-num").nth(2)
+            check_open_number(page, button)
+            panel = "#" + button.get_attribute("aria-controls")
+            if page.locator(panel + " .nt-x-repro a[download]").count() == 0:
+                continue
+            assert 'open("nexttoken-your-weights.json")' in page.locator(panel + " .nt-x-code").text_content(), (name, sel)
+            last = page.locator(panel + " .nt-x-eq").last.text_content()
+            assert run_snippet(page, button, tmp_path) == last.replace("\u2212", "-"), (name, sel)
+            ran += 1
+    assert ran >= 10
+    page.evaluate("localStorage.clear()")
+    clean(page)

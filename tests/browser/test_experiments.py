@@ -94,8 +94,7 @@ def train(page, text):
 
 BAD = {
     "empty": "",
-    "over n_ctx": "\n".join(CONFIG["corpus"] + ["the cat sat on the mat and the dog sat on the rug."]),
-    "too many characters": "\n".join(CONFIG["corpus"] + ["abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789 ,;:!?"]),
+    "over the longest context": "\n".join(CONFIG["corpus"] + [" ".join(["the cat sat on the mat"] * 3) + "."]),
     "emoji": "\n".join(CONFIG["corpus"] + ["the cat 😀 sat."]),
     "other script": "\n".join(CONFIG["corpus"] + ["der kater saß."]),
     "500 sentences": "\n".join(["the cat sat on the mat."] * 500),

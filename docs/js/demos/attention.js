@@ -15,9 +15,14 @@ nexttoken.define("demos.attention", ["ui", "runtime.kernels", "store", "runtime.
     for (var hd = 0; hd < m.config.n_head; hd++) options.push({ value: hd, label: "head " + (hd + 1) });
     var headPick = ui.radios("Which head", options, head, function (v) { head = Number(v); lanes.forEach(function (l) { l.run(); }); });
 
+    // A reader's model: the page's prompt where it reads it, else its own prompts, one per lane.
+    function ownPrompt(attr, k) {
+      var text = root.getAttribute(attr) || "", mine = t.config.prompts || [];
+      return prompts.pick(text) === text ? text : mine[k % Math.max(1, mine.length)] || "";
+    }
     ["data-prompt-a", "data-prompt-b"].forEach(function (attr, k) {
       var lane = { msg: ui.message(), out: ui.el("div", { class: "nt-lane-out nt-x-host", "aria-live": "polite" }) };
-      lane.prompt = ui.textInput("Prompt " + (k === 0 ? "A" : "B"), root.getAttribute(attr) || "", function () { lane.run(); });
+      lane.prompt = ui.textInput("Prompt " + (k === 0 ? "A" : "B"), active.data.yours ? ownPrompt(attr, k) : root.getAttribute(attr) || "", function () { lane.run(); });
       lane.run = function () {
         lane.msg.clear();
         ui.clear(lane.out);

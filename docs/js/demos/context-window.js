@@ -7,7 +7,7 @@ nexttoken.define("demos.context-window", ["ui", "runtime.kernels", "runtime.acti
   ui.start("context-window", function (root, live) {
     var t = active.tiny(model), m = t.model, nCtx = m.config.n_ctx;
     var msg = ui.message();
-    var prompt = ui.textInput("Start text", root.getAttribute("data-prompt") || "the cat sat on the mat.", function () { prepare(); },
+    var prompt = ui.textInput("Start text", prompts.pick(root.getAttribute("data-prompt") || "the cat sat on the mat."), function () { prepare(); },
       { hint: "May be longer than the window (up to " + MAX_PROMPT + " tokens)." });
     var addBtn = ui.button("Add a token", function () { reveal(shown + 1); }, { primary: true });
     var resetBtn = ui.button("Reset", function () { reveal(0); });

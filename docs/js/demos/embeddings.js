@@ -34,7 +34,9 @@ nexttoken.define("demos.embeddings", ["ui", "runtime.active", "runtime.kernels",
     var t = active.tiny();
     var wte = active.data.weights.wte, V = wte.length;
     var names = wte.map(function (_, id) { return t.tk.show(id); });
+    // The page's token (the built model's) where the active vocabulary has it, else its first word.
     var start = names.indexOf(root.getAttribute("data-token") || "·cat");
+    if (start < 0) start = names.findIndex(function (nm, id) { return id > 0 && nm.length > 2; });
     var options = names.map(function (nm, id) { return { value: id, label: nm + " (id " + id + ")" }; })
       .sort(function (a, b) { return a.label < b.label ? -1 : 1; });
     var pick = ui.select("Token", options, start < 0 ? 0 : start, function (v) { show(Number(v)); });

@@ -18,7 +18,7 @@ nexttoken.define("demos.generate", ["ui", "runtime.kernels", "runtime.active", "
     var nCtx = m.config.n_ctx;
     var msg = ui.message();
     var maxNew = 6;
-    var prompt = ui.textInput("Prompt", root.getAttribute("data-prompt") || "the cat", function () { prepare(); });
+    var prompt = ui.textInput("Prompt", prompts.pick(root.getAttribute("data-prompt") || "the cat"), function () { prepare(); });
     var maxSlider = ui.slider("max_new_tokens", 1, nCtx, 1, maxNew, function (v) { maxNew = v; prepare(); }, String);
     var stepBtn = ui.button("Next step", function () { reveal(shown + 1); }, { primary: true });
     var allBtn = ui.button("Run to the end", function () { reveal(runs ? runs[0].steps.length : 0); });

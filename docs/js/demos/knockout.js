@@ -20,7 +20,7 @@ nexttoken.define("demos.knockout", ["ui", "runtime.kernels", "store", "runtime.a
     var sh = subjectHead();
     var state = { heads: [], mlp: false };
     var msg = ui.message();
-    var prompt = ui.textInput("Prompt", root.getAttribute("data-prompt") || (t.config.prompts || ["the cat sat on the"])[0], function () { run(); });
+    var prompt = ui.textInput("Prompt", prompts.pick(root.getAttribute("data-prompt") || (t.config.prompts || ["the cat sat on the"])[0]), function () { run(); });
     var fs = ui.el("fieldset", { class: "nt-radios nt-knockout-parts" }, [ui.el("legend", { text: "Switch off" })]);
     var boxes = [];
     for (var h = 0; h < H; h++) {

@@ -10,7 +10,7 @@ nexttoken.define("demos.lens", ["ui", "runtime.kernels", "store", "runtime.activ
     var t = active.tiny(model);
     var m = t.model;
     var msg = ui.message();
-    var prompt = ui.textInput("Prompt", root.getAttribute("data-prompt") || (t.config.prompts || ["the cat sat on the"])[0], function () { run(); });
+    var prompt = ui.textInput("Prompt", prompts.pick(root.getAttribute("data-prompt") || (t.config.prompts || ["the cat sat on the"])[0]), function () { run(); });
     var out = ui.el("div", { class: "nt-lens nt-x-host", "aria-live": "polite" });
     live.appendChild(ui.el("div", { class: "nt-controls" }, [prompt.wrap]));
     live.appendChild(msg.node);

@@ -9,7 +9,7 @@ nexttoken.define("demos.one-token", ["ui", "runtime.kernels", "runtime.active", 
     var nCtx = m.config.n_ctx;
     var msg = ui.message();
     var out = ui.el("div", { class: "nt-output", "aria-live": "polite" });
-    var prompt = ui.textInput("Prompt (lower-case words of the toy world)", root.getAttribute("data-prompt") || "the cat", run,
+    var prompt = ui.textInput("Prompt (lower-case words of the toy world)", prompts.pick(root.getAttribute("data-prompt") || "the cat"), run,
       { hint: "Press Enter to run. At most " + nCtx + " tokens." });
     var append = ui.button("Append the pick and run again", function () {
       if (state.pick === null) return;

@@ -13,7 +13,7 @@ nexttoken.define("demos.temperature", ["ui", "runtime.kernels", "runtime.active"
     var st = { T: 1, topK: 0, topP: 1, seed: 1, logits: null };
     var msg = ui.message();
     var warn = ui.message();
-    var prompt = ui.textInput("Prompt", root.getAttribute("data-prompt") || "the cat", function () { compute(); });
+    var prompt = ui.textInput("Prompt", prompts.pick(root.getAttribute("data-prompt") || "the cat"), function () { compute(); });
     var tS = ui.slider("Temperature T", 0, 2, 0.05, 1, function (v) { st.T = v; hist = null; render(); }, function (v) { return v === 0 ? "0 (greedy)" : v.toFixed(2); });
     var kS = ui.slider("top-k", 0, V, 1, 0, function (v) { st.topK = v; hist = null; render(); }, function (v) { return v === 0 ? "off" : String(v); });
     var pS = ui.slider("top-p", 0.05, 1, 0.05, 1, function (v) { st.topP = v; hist = null; render(); }, function (v) { return v >= 1 ? "1 (off)" : v.toFixed(2); });

@@ -5,9 +5,16 @@ nexttoken.define("demos.tokenize", ["ui", "runtime.active"], function (ui, activ
 
   ui.start("tokenize", function (root, live) {
     var t = active.tiny();
+    // The page's word is the built model's; a reader's model starts from the longest word of its
+    // first sentence when it cannot read that one.
+    function startText(text) {
+      if (!active.data.yours || t.tk.encode(" " + text).ok) return text;
+      var words = (t.config.corpus[0] || "").split(/[^A-Za-z]+/).filter(Boolean);
+      return words.reduce(function (a, b) { return b.length > a.length ? b : a; }, "") || text;
+    }
     var msg = ui.message();
     var startOfText = false;
-    var input = ui.textInput("Word or text", root.getAttribute("data-text") || "cats", function () { prepare(); },
+    var input = ui.textInput("Word or text", startText(root.getAttribute("data-text") || "cats"), function () { prepare(); },
       { hint: "Try cats, dogs, bats or a sentence.", role: "text" });
     var sot = ui.checkbox("start of text (no leading space)", false, function (v) { startOfText = v; prepare(); });
     var stepSlider = ui.slider("Merges applied", 0, 0, 1, 0, function (v) { show(v); }, function (v) { return String(v); });
@@ -19,6 +26,10 @@ nexttoken.define("demos.tokenize", ["ui", "runtime.active"], function (ui, activ
     live.appendChild(ui.el("div", { class: "nt-controls nt-buttons" }, [stepSlider.wrap, prev, next, all]));
     live.appendChild(msg.node);
     live.appendChild(out);
+    if (active.data.yours) {
+      live.appendChild(ui.el("p", { class: "nt-small", text: "Your model's vocabulary: " + t.tk.vocab.length + " tokens, in the order they were learned." }));
+      live.appendChild(ui.el("div", { class: "nt-vocab", "data-role": "vocab" }, t.tk.vocab.map(function (_, id) { return ui.chip(t.tk.show(id), String(id)); })));
+    }
 
     var chunks = [], total = 0, cur = 0, final = null;
 
@@ -27,7 +38,7 @@ nexttoken.define("demos.tokenize", ["ui", "runtime.active"], function (ui, activ
       chunks = []; total = 0; final = null;
       var raw = input.input.value;
       if (raw.length > ui.MAX_CHARS) { fail("That is " + raw.length + " characters; this demo takes at most " + ui.MAX_CHARS + "."); return; }
-      var lowered = raw.toLowerCase();
+      var lowered = t.tk.encode(raw).ok ? raw : raw.toLowerCase();  // fold only what the vocabulary lacks
       if (!lowered.trim()) { fail("Type a word first."); return; }
       if (lowered !== raw) msg.show("Folded to lower case: the tiny model has no capital letters.", "info");
       var text = startOfText ? lowered.replace(/^\s+/, "") : (/^\s/.test(lowered) ? lowered : " " + lowered);
@@ -35,7 +46,7 @@ nexttoken.define("demos.tokenize", ["ui", "runtime.active"], function (ui, activ
       if (!r.ok) {
         var e = r.error || {};
         fail(e.kind === "unknown_char"
-          ? "The tiny vocabulary has no “" + e.char + "” (character " + ((e.index || 0) + 1) + "): it has only the lower-case letters, spaces and “.” of its training sentences, and no byte fallback."
+          ? "The tiny vocabulary has no “" + e.char + "” (character " + ((e.index || 0) + 1) + "): it has only the characters of its training sentences, and no byte fallback."
           : (e.message || "This text cannot be tokenized."));
         return;
       }

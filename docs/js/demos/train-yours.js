@@ -1,10 +1,12 @@
-// Train it yourself: the reader edits the corpus and trains the tiny model in the page. The
-// tokenizer is learned again by the rule of scripts/tiny/tokenizer.py, the model starts from the
-// build's own initial weights and trains for the build's number of full-batch Adam steps
-// (js/runtime/corpus.js and trainer.js), in slices so the page stays responsive. The result is saved in
-// this browser and becomes "your model", which every demo then uses (js/runtime/active.js).
-// corpus.js, trainer.js and the initial weights load when the reader first presses Train.
-nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active", "runtime.model", "runtime.tokenizer", "loss-curve", "explain.lines", "explain.pass", "later:runtime.corpus", "later:runtime.trainer", "later:data.tiny-init"], function (ui, kernels, active, model, tokenizer, lossCurve, lines, pass, loadCorpus, loadTrainer, loadInit) {
+// Train it yourself: the reader edits the corpus and trains the tiny model in the page. The model is
+// sized by the corpus (js/runtime/corpus.js: the tokenizer learned by the build's rule until every
+// word is one token, the context its longest sentence) and starts from seeded weights for those sizes
+// (js/runtime/trainer.js), then trains for the build's number of full-batch Adam steps, in slices so
+// the page stays responsive. Before Train, each line's tokens are shown, with the sizes, the weight
+// count and a time estimate measured on this browser. The result is saved in this browser and becomes
+// "your model", which every demo then uses (js/runtime/active.js); a stopped run saves nothing.
+// corpus.js and trainer.js load when the demo starts (the preview needs them).
+nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active", "runtime.model", "runtime.tokenizer", "loss-curve", "explain.lines", "explain.pass", "later:runtime.corpus", "later:runtime.trainer"], function (ui, kernels, active, model, tokenizer, lossCurve, lines, pass, loadCorpus, loadTrainer) {
   "use strict";
   // The same rule as scripts/tiny/export.summarise: the head whose last position attends most to
   // position 1 (the subject) in the first configured prompt.
@@ -20,7 +22,7 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
   ui.start("train-yours", function (root, live) {
     var built = active.built;
     var cfg = built.config, mc = cfg.model, steps = cfg.training.steps;
-    var limits = { maxSentences: 4 * cfg.corpus.length, builtSentences: cfg.corpus.length, maxChars: ui.MAX_CHARS, nCtx: mc.n_ctx };
+    var limits = { maxSentences: 4 * cfg.corpus.length, builtSentences: cfg.corpus.length, maxChars: ui.MAX_CHARS, nCtx: 0 };
     var builtModel = model.create(built), builtTk = tokenizer.create(built.tokenizer);
 
     var area = ui.el("textarea", { class: "nt-input nt-corpus", rows: String(Math.min(16, cfg.corpus.length + 3)), spellcheck: "false",
@@ -28,7 +30,12 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
     area.value = (active.yours ? active.yours.config.corpus : cfg.corpus).join("\n");
     var trainBtn = ui.button("Train", function () { train(); }, { primary: true });
     trainBtn.setAttribute("data-role", "train");
-    var resetBtn = ui.button("Back to the build's corpus", function () { area.value = cfg.corpus.join("\n"); msg.clear(); });
+    var stopBtn = ui.button("Stop", function () { stop(); });
+    stopBtn.setAttribute("data-role", "stop");
+    stopBtn.disabled = true;
+    var preview = ui.el("div", { class: "nt-train-preview", "data-role": "preview", "aria-live": "polite" });
+    var sizes = ui.el("p", { class: "nt-small nt-train-sizes", "data-role": "sizes", "aria-live": "polite" });
+    var resetBtn = ui.button("Back to the build's corpus", function () { area.value = cfg.corpus.join("\n"); msg.clear(); schedulePreview(); });
     var msg = ui.message();
     var bar = ui.el("progress", { max: String(steps), value: "0", class: "nt-train-progress", "aria-label": "training progress" });
     var status = ui.el("p", { class: "nt-small nt-train-status", "aria-live": "polite", text: "Not trained yet: press Train (" + steps.toLocaleString("en") + " steps)." });
@@ -37,7 +44,9 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
     var probe = ui.textInput("Compare the two models on", root.getAttribute("data-probe") || cfg.prompts[0], function () { compare(); }, { role: "probe" });
     var switchBox = ui.el("div", { class: "nt-train-switch" });
     live.appendChild(ui.field("Corpus: one sentence per line (lines starting with # are skipped)", area));
-    live.appendChild(ui.el("div", { class: "nt-controls nt-buttons" }, [trainBtn, resetBtn]));
+    live.appendChild(preview);
+    live.appendChild(sizes);
+    live.appendChild(ui.el("div", { class: "nt-controls nt-buttons" }, [trainBtn, stopBtn, resetBtn]));
     live.appendChild(msg.node);
     live.appendChild(ui.el("div", { class: "nt-controls" }, [bar, status]));
     live.appendChild(chart);
@@ -49,7 +58,7 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
     var mine = yours ? { model: model.create(yours), tk: tokenizer.create(yours.tokenizer), weights: yours.weights } : null;
 
     function need(cb) {
-      Promise.all([loadCorpus(), loadTrainer(), loadInit()]).then(function (got) { cb(got[0], got[1], got[2]); },
+      Promise.all([loadCorpus(), loadTrainer()]).then(function (got) { cb(got[0], got[1]); },
         function (err) { msg.show(err.message + ": training needs it.", "error"); trainBtn.disabled = false; });
     }
 
@@ -59,25 +68,82 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
         "Your training loss: " + losses[0].toFixed(2) + " at the start, " + losses[losses.length - 1].toFixed(3) + " at step " + (losses.length - 1)));
     }
 
+    // The corpus -> {ok, lines, sized} or {ok: false, message, ...}: the sizes of the model it makes,
+    // every line's pieces for the preview, each line's problem (characters, length) by name.
+    function plan(corpus, text) {
+      var all = corpus.corpusLines(text), caps = corpus.CAPS;
+      limits.nCtx = caps.ctx;
+      var problems = all.map(function (l, n) { return corpus.lineProblem(l, n, limits); });
+      var check = corpus.checkCorpus(text, limits);
+      var usable = all.filter(function (_, n) { return !problems[n]; });
+      var sized = usable.length ? corpus.size(usable, mc, caps, built.tokenizer, tokenizer.create) : null;
+      var byLine = [], k = 0;
+      all.forEach(function (l, n) { byLine.push(problems[n] ? { text: l, problem: problems[n] } : sized.lines[k++]); });
+      if (check.ok && sized && !sized.ok) check = { ok: false, message: sized.message };
+      return { ok: check.ok, message: check.message, lines: byLine, sized: sized && sized.ok ? sized : null, capped: sized && sized.capped };
+    }
+
+    var previewTimer = 0;
+    function schedulePreview() {
+      clearTimeout(previewTimer);
+      previewTimer = setTimeout(function () { loadCorpus().then(function (corpus) { loadTrainer().then(function (trainer) { drawPreview(corpus, trainer); }); }); }, 250);
+    }
+    // Each line's tokens as chips; a line that will not fit, or has a character the model cannot
+    // learn, says so. Then the sizes, the weights and the time, measured by running a few steps here.
+    function drawPreview(corpus, trainer) {
+      var p = plan(corpus, area.value), caps = corpus.CAPS;
+      ui.clear(preview);
+      var list = ui.el("ol", { class: "nt-train-lines" });
+      p.lines.slice(0, limits.maxSentences).forEach(function (l) {
+        var item = ui.el("li", { "data-fits": l.problem || !l.fits ? "no" : "yes" });
+        if (l.problem) item.appendChild(ui.el("p", { class: "nt-small nt-error", text: l.problem.replace(/^Line \d+ /, "This line ") }));
+        else {
+          item.appendChild(ui.el("div", { class: "nt-tokens" }, l.tokens.map(function (tok) { return ui.chip(tok); })));
+          if (!l.fits) item.appendChild(ui.el("p", { class: "nt-small nt-error", text: "This line has " + l.pieces + " pieces with its end marker; the longest a line may have is " + caps.ctx + "." }));
+        }
+        list.appendChild(item);
+      });
+      if (p.lines.length > limits.maxSentences) list.appendChild(ui.el("li", { text: "… and " + (p.lines.length - limits.maxSentences) + " more lines" }));
+      preview.appendChild(list);
+      if (!p.ok || !p.sized) { sizes.textContent = p.message || ""; return; }
+      var c = p.sized.config;
+      var init = trainer.seededWeights(c, cfg.training.seed, cfg.training.init_std);
+      if (running) { sizes.textContent = sizeLine(p, c, caps, null, 0); return; }  // no timing while training runs
+      // Each step timed alone; the later half's median, since the first steps run cold (the JIT).
+      var trial = trainer.createTrainer(c, init, p.sized.rows, cfg.training), t0 = performance.now(), each = [], n = 0;
+      while (n < 4 || (performance.now() - t0 < 50 && n < 200)) { var s0 = performance.now(); trial.step(); each.push(performance.now() - s0); n++; }
+      var late = each.slice(n >> 1).sort(function (x, y) { return x - y; });
+      var estimate = late[late.length >> 1] * steps / 1000;
+      sizes.textContent = sizeLine(p, c, caps, estimate, n);
+      root.setAttribute("data-estimate-seconds", estimate.toFixed(3));
+    }
+    function sizeLine(p, c, caps, seconds, n) {
+      return "Your model: vocabulary " + c.vocab_size + " (end-of-text, " + p.sized.bpe.chars.length + " characters, " + p.sized.bpe.merges.length + " merges" +
+        (p.capped ? "; capped at " + caps.vocab + ", so some words stay in pieces" : ", every word one token") + "), context " + c.n_ctx +
+        " (the longest line with its end marker), " + active.paramCount(c).toLocaleString("en") + " weights" +
+        (seconds === null ? "." : "; " + steps + " steps take about " + seconds.toFixed(1) + " s here (timed over " + n + " steps).");
+    }
+    area.addEventListener("input", schedulePreview);
+    schedulePreview();
+
+    var running = null;
     function train() {
       msg.clear();
       trainBtn.disabled = true;
-      need(function (corpus, trainer, init) {
-        var check = corpus.checkCorpus(area.value, limits);
-        if (!check.ok) return refuse(check.message);
-        var bpe, tj, tk, rows, tr;
+      need(function (corpus, trainer) {
+        clearTimeout(previewTimer);
+        drawPreview(corpus, trainer);
+        var p = plan(corpus, area.value);
+        if (!p.ok) return refuse(p.message);
+        var sized = p.sized, mcSized = sized.config, tk = sized.tk, tr;
         try {
-          bpe = corpus.learnBPE(check.lines, mc.vocab_size);
-        } catch (e) { return refuse("The tokenizer cannot be learned from this corpus: " + e.message + "."); }
-        tj = corpus.tokenizerJson(bpe.chars, bpe.merges, built.tokenizer);
-        tk = tokenizer.create(tj);
-        try {
-          rows = corpus.makeBatch(tk, check.lines, mc.n_ctx);
-          tr = trainer.createTrainer(mc, init.weights, rows, cfg.training);
+          tr = trainer.createTrainer(mcSized, trainer.seededWeights(mcSized, cfg.training.seed, cfg.training.init_std), sized.rows, cfg.training);
         } catch (e) { return refuse(e.message + "."); }
-        status.textContent = "Training: tokenizer learned (" + bpe.chars.length + " characters, " + bpe.merges.length + " merges).";
+        var lines0 = sized.lines.map(function (l) { return l.text; });
+        status.textContent = "Training: tokenizer learned (" + sized.bpe.chars.length + " characters, " + sized.bpe.merges.length + " merges).";
+        stopBtn.disabled = false;
         var t0 = performance.now(), drawn = -Infinity;
-        trainer.run(tr, steps, {
+        running = trainer.run(tr, steps, {
           budgetMs: 12,  // well under the 50 ms of a "long task", with room for drawing the curve
           onProgress: function (done, total, losses) {
             bar.value = done;
@@ -89,13 +155,19 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
             drawCurve(losses);
           },
           onDone: function (losses) {
+            running = null;
+            stopBtn.disabled = true;
             var seconds = (performance.now() - t0) / 1000;
             root.setAttribute("data-train-seconds", seconds.toFixed(3));  // read by scripts/quality/bench_training.py
             var weights = tr.weights();
             var mcfg = JSON.parse(JSON.stringify(cfg));
-            mcfg.corpus = check.lines;
+            mcfg.model = JSON.parse(JSON.stringify(mcSized));
+            mcfg.model.n_params = tr.size;
+            mcfg.corpus = lines0;
+            mcfg.prompts = corpus.promptsOf(lines0);
+            mcfg.unseen_sentences = [];
             var m = model.create({ config: mcfg, weights: weights });
-            var saved = { config: mcfg, tokenizer: tj, weights: weights, summary: summarise(m, tk, mcfg),
+            var saved = { config: mcfg, tokenizer: sized.tokenizer, weights: weights, summary: summarise(m, tk, mcfg),
                           trained: { steps: steps, loss_first: losses[0], loss_last: losses[losses.length - 1], seconds: seconds } };
             mine = { model: m, tk: tk, weights: weights };
             status.textContent = "Trained: " + steps.toLocaleString("en") + " steps in " + seconds.toFixed(1) + " s; loss " + losses[0].toFixed(3) + " → " + losses[losses.length - 1].toFixed(3) + ".";
@@ -106,10 +178,21 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
             root.setAttribute("data-trained", "yes");
             trainBtn.disabled = false;
             showSwitch(true);
+            if (probe.input.value && !mine.tk.encode(probe.input.value.toLowerCase()).ok) probe.input.value = mcfg.prompts[0];
             compare();
           }
         });
       });
+    }
+
+    function stop() {
+      if (!running) return;
+      running.cancel();
+      running = null;
+      stopBtn.disabled = true;
+      trainBtn.disabled = false;
+      status.textContent = "Stopped at step " + bar.value + " of " + steps + ": nothing was saved, and the demos still use the " + (active.which === "yours" ? "model you trained before" : "built model") + ".";
+      root.setAttribute("data-stopped", "yes");
     }
 
     function refuse(text) {
@@ -140,7 +223,7 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
       if (!mine) return;
       var text = probe.input.value.toLowerCase();
       var yp = passOver(mine.model, mine.tk, text), bp = passOver(builtModel, builtTk, text);
-      if (!yp) { result.appendChild(ui.el("p", { class: "nt-msg nt-error", text: "Your model cannot read “" + text + "”: a character outside its vocabulary, or more than " + mc.n_ctx + " tokens." })); return; }
+      if (!yp) { result.appendChild(ui.el("p", { class: "nt-msg nt-error", text: "Your model cannot read “" + text + "”: a character outside its vocabulary, or more than " + mine.model.config.n_ctx + " tokens." })); return; }
       if (!mine.src) mine.src = lines.yoursSource(mine.weights);  // one download link per trained model
       var yoursSrc = mine.src, builtSrc = lines.builtSource();
       function cellFor(p, id, tk, weights, src, label) {

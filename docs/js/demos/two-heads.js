@@ -11,7 +11,7 @@ nexttoken.define("demos.two-heads", ["ui", "store", "runtime.active", "runtime.p
     var t = active.tiny(model);
     var m = t.model;
     var msg = ui.message();
-    var prompt = ui.textInput("Prompt", root.getAttribute("data-prompt") || "the cat sat on the", function () { run(); });
+    var prompt = ui.textInput("Prompt", prompts.pick(root.getAttribute("data-prompt") || "the cat sat on the"), function () { run(); });
     var maps = ui.el("div", { class: "nt-lanes" });
     var rest = ui.el("div", { class: "nt-x-host nt-block-rest" });
     live.appendChild(ui.el("div", { class: "nt-controls" }, [prompt.wrap]));

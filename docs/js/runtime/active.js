@@ -22,13 +22,24 @@ nexttoken.define("runtime.active", ["data.tiny-model", "store", "runtime.tokeniz
     return typeof t === "number" && isFinite(t) ? 1 : NaN;
   }
 
-  // A saved model must fit the built one's shapes: same sizes, same number of weights, a full vocabulary.
+  // Weights of a GPT-2-shaped model with tied output (scripts/core/shapes.py), from its sizes.
+  function paramCount(c) {
+    var C = c.n_embd, F = c.d_mlp;
+    var block = 4 * C + (3 * C * C + 3 * C) + (C * C + C) + (F * C + F) + (C * F + C);
+    return c.vocab_size * C + c.n_ctx * C + c.n_layer * block + 2 * C;
+  }
+
+  function whole(n) { return typeof n === "number" && n >= 2 && Math.floor(n) === n; }
+
+  // A saved model must be the built one's shape (width, heads, MLP, layers) with its own vocabulary
+  // and context, and hold exactly the weights those sizes need.
   function valid(m) {
     if (!built || !m || !m.config || !m.config.model || !m.tokenizer || !m.weights) return false;
     var a = m.config.model, b = built.config.model;
-    return ["vocab_size", "n_ctx", "n_embd", "n_layer", "n_head", "d_mlp"].every(function (k) { return a[k] === b[k]; }) &&
-      Array.isArray(m.tokenizer.vocab) && m.tokenizer.vocab.length === b.vocab_size &&
-      count(m.weights) === count(built.weights);
+    return ["n_embd", "n_layer", "n_head", "d_mlp"].every(function (k) { return a[k] === b[k]; }) &&
+      whole(a.vocab_size) && whole(a.n_ctx) && Array.isArray(m.tokenizer.vocab) && m.tokenizer.vocab.length === a.vocab_size &&
+      Array.isArray(m.weights.wte) && m.weights.wte.length === a.vocab_size && Array.isArray(m.weights.wpe) &&
+      m.weights.wpe.length === a.n_ctx && count(m.weights) === paramCount(a);
   }
 
   function read() {
@@ -89,6 +100,6 @@ nexttoken.define("runtime.active", ["data.tiny-model", "store", "runtime.tokeniz
   }
   bar();
 
-  return { which: which, data: data, yours: yours, built: built, save: save, use: use, valid: valid, problem: problem,
+  return { which: which, data: data, yours: yours, built: built, save: save, use: use, valid: valid, paramCount: paramCount, problem: problem,
            tiny: tiny };
 });

@@ -2,8 +2,8 @@
 nexttoken.define("runtime.prompts", ["runtime.active", "ui"], function (active, ui) {
   "use strict";
 
-  // Text from a reader -> ids, or a reader-facing message. Upper case is folded (the tiny
-  // vocabulary has only lower-case letters); everything else outside it is reported by name.
+  // Text from a reader -> ids, or a reader-facing message. Upper case is folded when the vocabulary
+  // lacks it; everything else outside it is reported by name. pick(text) -> a demo's starting text.
   function encode(text, opts) {
     opts = opts || {};
     var t = active.tiny(), MAX_CHARS = ui.MAX_CHARS;
@@ -13,7 +13,8 @@ nexttoken.define("runtime.prompts", ["runtime.active", "ui"], function (active, 
     if (raw.length > MAX_CHARS) {
       return { ok: false, message: "That is " + raw.length + " characters; the demos take at most " + MAX_CHARS + " (the model's window is only " + nCtx + " tokens)." };
     }
-    var lowered = raw.toLowerCase();
+    // Upper case is folded only when the active vocabulary cannot read it (a reader's corpus may have capitals).
+    var lowered = t.tk.encode(raw).ok ? raw : raw.toLowerCase();
     var note = lowered !== raw ? "Folded to lower case: the tiny model has no capital letters." : "";
     if (!lowered.trim()) return { ok: false, message: "Type a prompt first: the model needs at least one token." };
     var r = t.tk.encode(lowered);
@@ -22,7 +23,8 @@ nexttoken.define("runtime.prompts", ["runtime.active", "ui"], function (active, 
       if (e.kind === "empty") return { ok: false, message: "Type a prompt first: the model needs at least one token." };
       var ch = e.char !== undefined ? e.char : "?";
       var code = ch && ch.codePointAt ? "U+" + ch.codePointAt(0).toString(16).toUpperCase().padStart(4, "0") : "";
-      return { ok: false, message: "The tiny model's vocabulary has no “" + ch + "” (" + code + ", at character " + ((e.index || 0) + 1) + "). It knows only the lower-case letters, spaces and “.” of its training sentences." };
+      return { ok: false, message: "The tiny model's vocabulary has no “" + ch + "” (" + code + ", at character " + ((e.index || 0) + 1) + "). It knows only the characters of its training sentences: " + t.tk.vocab.filter(function (v, i) { return i > 0 && v.length === 1; })
+        .map(function (v) { return v === " " ? "space" : v; }).join(" ") + "." };
     }
     if (r.ids.length > maxTokens) {
       return { ok: false, message: "That is " + r.ids.length + " tokens; this demo takes at most " + maxTokens + " (the model's context window is " + nCtx + ")." };
@@ -30,5 +32,13 @@ nexttoken.define("runtime.prompts", ["runtime.active", "ui"], function (active, 
     return { ok: true, ids: r.ids, tokens: r.ids.map(function (id) { return t.tk.show(id); }), note: note, text: lowered };
   }
 
-  return { encode: encode };
+  // A demo's starting text: the page's (written for the built model) when the active model reads it
+  // within its window, otherwise the active model's own first prompt.
+  function pick(text) {
+    var t = active.tiny(), r = t.tk.encode(String(text || ""));
+    if (r.ok && r.ids.length && r.ids.length <= t.config.model.n_ctx) return text;
+    return (t.config.prompts || [])[0] || "";
+  }
+
+  return { encode: encode, pick: pick };
 });

@@ -5,6 +5,8 @@
 // trainer.createTrainer(modelCfg, initWeights, rows, tcfg) -> tr:
 //   tr.lossAndGrad() -> loss (tr.grad filled), tr.step() -> loss before the step, tr.weights() (nested)
 //   tr.params / tr.grad are flat Float64Arrays in the order of the nested weights (depth first)
+// trainer.seededWeights(modelCfg, seed, std) -> nested starting weights for any size, bit for bit those
+//   of scripts/tiny/sizing.py's seeded_weights (the reader's models start there; the built model keeps its own)
 // trainer.run(tr, steps, {onProgress, onDone, budgetMs}) trains in slices of at most budgetMs,
 //   yielding between them so the page stays responsive; returns {cancel}.
 nexttoken.define("runtime.trainer", ["runtime.kernels"], function (kernels) {
@@ -26,6 +28,39 @@ nexttoken.define("runtime.trainer", ["runtime.kernels"], function (kernels) {
       return flat[pos++];
     }
     return fill(template);
+  }
+
+  // mulberry32 in unsigned 32-bit integer steps, the same as sizing.py's Mulberry32; a normal is the
+  // sum of 12 uniforms k / 2^32 minus 6, exact in float64, so only the final * std rounds.
+  function seededWeights(mc, seed, std) {
+    var state = seed >>> 0;
+    function u32() {
+      state = (state + 0x6D2B79F5) >>> 0;
+      var z = state;
+      z = Math.imul(z ^ (z >>> 15), z | 1) >>> 0;
+      z = (z ^ ((z + (Math.imul(z ^ (z >>> 7), z | 61) >>> 0)) >>> 0)) >>> 0;
+      return (z ^ (z >>> 14)) >>> 0;
+    }
+    function normal() {
+      var s = 0;
+      for (var i = 0; i < 12; i++) s += u32() / 4294967296;
+      return s - 6;
+    }
+    var C = mc.n_embd, F = mc.d_mlp;
+    function matrix(rows, cols) {
+      var out = [];
+      for (var r = 0; r < rows; r++) { var row = []; for (var c = 0; c < cols; c++) row.push(std * normal()); out.push(row); }
+      return out;
+    }
+    function fill(n, v) { var a = []; for (var i = 0; i < n; i++) a.push(v); return a; }
+    function linear(nOut, nIn) { return { weight: matrix(nOut, nIn), bias: fill(nOut, 0) }; }
+    function norm() { return { weight: fill(C, 1), bias: fill(C, 0) }; }
+    var wte = matrix(mc.vocab_size, C), wpe = matrix(mc.n_ctx, C), h = [];
+    for (var l = 0; l < mc.n_layer; l++) {
+      var ln1 = norm(), attn = { c_attn: linear(3 * C, C), c_proj: linear(C, C) }, ln2 = norm();
+      h.push({ ln_1: ln1, attn: attn, ln_2: ln2, mlp: { c_fc: linear(F, C), c_proj: linear(C, F) } });
+    }
+    return { wte: wte, wpe: wpe, h: h, ln_f: norm() };
   }
 
   function createTrainer(mc, initWeights, rows, tcfg) {
@@ -283,5 +318,5 @@ nexttoken.define("runtime.trainer", ["runtime.kernels"], function (kernels) {
     return { cancel: function () { cancelled = true; if (chan) chan.port1.close(); } };
   }
 
-  return { createTrainer: createTrainer, run: run, flatten: function (t) { return flatten(t, []); } };
+  return { createTrainer: createTrainer, seededWeights: seededWeights, run: run, flatten: function (t) { return flatten(t, []); } };
 });
