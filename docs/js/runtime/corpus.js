@@ -88,46 +88,9 @@ nexttoken.define("runtime.corpus", [], function () {
   }
 
   // Most frequent adjacent pair first; a tie goes to the pair seen first in the corpus (Maps keep
-  // insertion order, as Python's Counter does). Stops at end-of-text + characters + merges = vocabSize.
-  function learnBPE(lines, vocabSize, pattern) {
-    var counts = new Map();
-    lines.forEach(function (line) {
-      chunks(line, pattern).forEach(function (c) { counts.set(c, (counts.get(c) || 0) + 1); });
-    });
-    var charSet = {};
-    counts.forEach(function (_, c) { for (var ch of c) charSet[ch] = true; });
-    var chars = Object.keys(charSet).sort(function (a, b) { return a < b ? -1 : a > b ? 1 : 0; });
-    if (1 + chars.length > vocabSize) {
-      throw new Error("the corpus uses " + chars.length + " different characters; with end-of-text that is more than the vocabulary of " + vocabSize);
-    }
-    var words = new Map();
-    counts.forEach(function (_, c) { words.set(c, Array.from(c)); });
-    var merges = [];
-    while (1 + chars.length + merges.length < vocabSize) {
-      var pairs = new Map();
-      counts.forEach(function (n, c) {
-        var s = words.get(c);
-        for (var i = 0; i + 1 < s.length; i++) {
-          var key = s[i] + "\u0000" + s[i + 1];
-          pairs.set(key, (pairs.get(key) || 0) + n);
-        }
-      });
-      if (!pairs.size) {
-        throw new Error("the corpus is fully merged after " + merges.length + " merges; vocabulary " +
-          (1 + chars.length + merges.length) + " < " + vocabSize + ": add words or lower vocab_size");
-      }
-      var best = -1, bestKey = null;
-      pairs.forEach(function (n, k) { if (n > best) { best = n; bestKey = k; } });  // strict >: first wins ties
-      var ab = bestKey.split("\u0000");
-      merges.push(ab);
-      words.forEach(function (s, c) { words.set(c, mergePair(s, ab[0], ab[1])); });
-    }
-    return { chars: chars, merges: merges };
-  }
-
-  // The reader's rule (scripts/tiny/sizing.py's learn_until_merged): learnBPE's merges, stopping when
-  // every pre-token is one token, or when the vocabulary reaches cap.
-  function learnUntilMerged(lines, cap, pattern) {
+  // insertion order, as Python's Counter does). Stops when no pair is left (merged) or when
+  // `enough(size)` says so, asked before each merge with end-of-text + characters + merges so far.
+  function merge(lines, pattern, enough) {
     var counts = new Map();
     lines.forEach(function (line) {
       chunks(line, pattern).forEach(function (c) { counts.set(c, (counts.get(c) || 0) + 1); });
@@ -137,7 +100,7 @@ nexttoken.define("runtime.corpus", [], function () {
     var chars = Object.keys(charSet).sort(function (a, b) { return a < b ? -1 : a > b ? 1 : 0; });
     var words = new Map();
     counts.forEach(function (_, c) { words.set(c, Array.from(c)); });
-    var merges = [], capped = false;
+    var merges = [], merged = false;
     for (;;) {
       var pairs = new Map();
       counts.forEach(function (n, c) {
@@ -147,15 +110,35 @@ nexttoken.define("runtime.corpus", [], function () {
           pairs.set(key, (pairs.get(key) || 0) + n);
         }
       });
-      if (!pairs.size) break;
-      if (1 + chars.length + merges.length >= cap) { capped = true; break; }
+      if (!pairs.size) { merged = true; break; }
+      if (enough(1 + chars.length + merges.length)) break;
       var best = -1, bestKey = null;
-      pairs.forEach(function (n, k) { if (n > best) { best = n; bestKey = k; } });
+      pairs.forEach(function (n, k) { if (n > best) { best = n; bestKey = k; } });  // strict >: first wins ties
       var ab = bestKey.split("\u0000");
       merges.push(ab);
       words.forEach(function (s, c) { words.set(c, mergePair(s, ab[0], ab[1])); });
     }
-    return { chars: chars, merges: merges, capped: capped };
+    return { chars: chars, merges: merges, size: 1 + chars.length + merges.length, merged: merged };
+  }
+
+  // The build's rule (scripts/tiny/tokenizer.py): merges until end-of-text + characters + merges = vocabSize.
+  function learnBPE(lines, vocabSize, pattern) {
+    var r = merge(lines, pattern, function (size) { return size >= vocabSize; });
+    if (1 + r.chars.length > vocabSize) {
+      throw new Error("the corpus uses " + r.chars.length + " different characters; with end-of-text that is more than the vocabulary of " + vocabSize);
+    }
+    if (r.merged && r.size < vocabSize) {
+      throw new Error("the corpus is fully merged after " + r.merges.length + " merges; vocabulary " +
+        r.size + " < " + vocabSize + ": add words or lower vocab_size");
+    }
+    return { chars: r.chars, merges: r.merges };
+  }
+
+  // The reader's rule (scripts/tiny/sizing.py's learn_until_merged): learnBPE's merges, stopping when
+  // every pre-token is one token, or when the vocabulary reaches cap (capped: pairs were left).
+  function learnUntilMerged(lines, cap, pattern) {
+    var r = merge(lines, pattern, function (size) { return size >= cap; });
+    return { chars: r.chars, merges: r.merges, capped: !r.merged };
   }
 
   // The reader's corpus -> the model it sizes: vocabulary from the learner above, context the longest
