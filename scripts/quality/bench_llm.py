@@ -6,7 +6,7 @@ than 3x transformers', a 6-token prefill under 3 s, load under 5 s from disk, me
     python -m scripts.quality.bench_llm    # after `make site` (docs/js/data/llm/); needs chromium, torch
 
 Chromium (file://, the harness page scripts/quality/llm_harness.html): time to load and check the
-files (NT.llm.open: scripts, base64, sha256, the worker's start), a 6-token prefill, one decode step
+files (nexttoken.llm.open: scripts, base64, sha256, the worker's start), a 6-token prefill, one decode step
 at 6 and at 510-512 tokens of context (a 512-token text: one prefill, then its last RUNS tokens one
 by one), the logit lens over all 30 blocks (a prefill with `lens` less one without), and the peak
 unique memory (USS) of the renderer processes that run the page and its worker. transformers:
@@ -41,7 +41,7 @@ LONG = 512
 PAGE_JS = """async ([ids, long, runs]) => {
   const t = () => performance.now(), med = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
   const t0 = t();
-  const s = await NT.llm.open({base: "js/data/llm/", model: "smollm2"});
+  const s = await nexttoken.llm.open({base: "js/data/llm/", model: "smollm2"});
   const load = t() - t0;
   const prefill = [], decode6 = [], lens = [];
   for (let i = 0; i < runs; i++) {

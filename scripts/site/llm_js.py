@@ -187,9 +187,9 @@ def pack(cfg: dict, tensors: list[dict], model: str, source: dict) -> dict[str, 
 
 
 def _assign(key: str, value_js: str) -> str:
-    return ("window.NT = window.NT || {};\nwindow.NT.data = window.NT.data || {};\n"
-            "window.NT.data.llmFiles = window.NT.data.llmFiles || {};\n"
-            f"window.NT.data.llmFiles[{json.dumps(key)}] = {value_js};\n")
+    return ("window.nexttoken = window.nexttoken || {};\nwindow.nexttoken.data = window.nexttoken.data || {};\n"
+            "window.nexttoken.data.llmFiles = window.nexttoken.data.llmFiles || {};\n"
+            f"window.nexttoken.data.llmFiles[{json.dumps(key)}] = {value_js};\n")
 
 
 def read_manifest(text: str, model: str) -> dict:

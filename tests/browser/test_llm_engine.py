@@ -70,7 +70,7 @@ def page(browser_context):
 
 
 TOP = """async ([model, prompts]) => {
-  const s = await NT.llm.open({base: "js/data/llm/", model});
+  const s = await nexttoken.llm.open({base: "js/data/llm/", model});
   const out = [];
   for (const ids of prompts) {
     const r = await s.prefill(ids, {});
@@ -83,7 +83,7 @@ TOP = """async ([model, prompts]) => {
 }"""
 
 LOAD_ERROR = """async (model) => {
-  try { const s = await NT.llm.open({base: "js/data/llm/", model}); s.close(); return "loaded"; }
+  try { const s = await nexttoken.llm.open({base: "js/data/llm/", model}); s.close(); return "loaded"; }
   catch (e) { return e.message; }
 }"""
 
@@ -137,7 +137,7 @@ def test_leaving_mid_load_is_one_line_and_retry_works(harness, page):
     page.goto(harness["http"])
     msg = page.evaluate("""async () => {
       const ac = new AbortController();
-      const p = NT.llm.open({base: "js/data/llm/", model: "smollm2", signal: ac.signal,
+      const p = nexttoken.llm.open({base: "js/data/llm/", model: "smollm2", signal: ac.signal,
                              onProgress: (done) => { if (done > 0) ac.abort(); }});
       try { await p; return "loaded"; } catch (e) { return e.message; }
     }""")
@@ -148,7 +148,7 @@ def test_leaving_mid_load_is_one_line_and_retry_works(harness, page):
 def test_cancel_keeps_the_session_usable(harness, page):
     page.goto(harness["http"])
     got = page.evaluate("""async () => {
-      const s = await NT.llm.open({base: "js/data/llm/", model: "smollm2"});
+      const s = await nexttoken.llm.open({base: "js/data/llm/", model: "smollm2"});
       const ids = Array.from({length: 40}, (_, i) => 504 + i);
       const running = s.prefill(ids, {});
       setTimeout(() => s.cancel(), 50);
@@ -174,14 +174,14 @@ def test_worker_crash_is_one_line_and_reopening_works(harness, page):
     got = page.evaluate("""async () => {
       const made = [], Real = Worker;
       window.Worker = function (url) { const w = new Real(url); made.push(w); return w; };
-      const s = await NT.llm.open({base: "js/data/llm/", model: "smollm2"});
+      const s = await nexttoken.llm.open({base: "js/data/llm/", model: "smollm2"});
       window.Worker = Real;
       const running = s.prefill(Array.from({length: 30}, (_, i) => 504 + i), {});
       made[0].dispatchEvent(new ErrorEvent("error", {message: "out of memory"}));
       let first, after;
       try { await running; first = "finished"; } catch (e) { first = e.message; }
       try { await s.decode(5, {}); after = "ran"; } catch (e) { after = e.message; }
-      const again = await NT.llm.open({base: "js/data/llm/", model: "smollm2"});
+      const again = await nexttoken.llm.open({base: "js/data/llm/", model: "smollm2"});
       const r = await again.prefill([504, 3575, 282, 4649, 314], {});
       again.close();
       return {first, after, n: r.logits.length};

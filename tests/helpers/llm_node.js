@@ -15,7 +15,7 @@ const engine = require(path.join(ROOT, "docs/js/llm/engine.js"))();
 function runScript(file) {
   const ctx = { window: {} };
   vm.runInNewContext(fs.readFileSync(file, "utf8"), ctx, { filename: file });
-  return ctx.window.NT.data.llmFiles;
+  return ctx.window.nexttoken.data.llmFiles;
 }
 
 async function open(folder, model) {

@@ -216,6 +216,6 @@ def test_the_demo_manifest_leaves_the_engine_alone(tmp_path):
     for rel_path in ("js/llm/engine.js", "js/data/llm/smollm2/w00.js", "js/runtime/x.js"):
         (tmp_path / rel_path).parent.mkdir(parents=True, exist_ok=True)
     (tmp_path / "js/llm/engine.js").write_text("function nexttokenLlmEngine() {}\n")
-    (tmp_path / "js/data/llm/smollm2/w00.js").write_text("window.NT = window.NT || {};\n")
+    (tmp_path / "js/data/llm/smollm2/w00.js").write_text("window.nexttoken = window.nexttoken || {};\n")
     (tmp_path / "js/runtime/x.js").write_text('nexttoken.define("runtime.x", [], function () { return 1; });\n')
     assert list(demos.scan(tmp_path)) == ["runtime.x"]

@@ -15,6 +15,7 @@
 //   tick: an async function awaited after every block; it throws to cancel (the cache rolls back)
 // The KV cache holds up to CAP positions, allocated as the text grows.
 // Returns {logits, residuals, lens, heads, length}: Float32Arrays.
+(function (root) {
 function nexttokenLlmEngine() {
   "use strict";
   var CAP = 1024;  // prompt + continuation tokens a session may hold (the KV cache's size)
@@ -354,9 +355,8 @@ function nexttokenLlmEngine() {
   return { Model: Model, Cancelled: Cancelled, matmul: matmul, row: row, f16: F16, CAP: CAP };
 }
 
-(function (root) {
-  var NT = root.NT = root.NT || {};
-  NT.llm = NT.llm || {};
-  NT.llm.engineFactory = nexttokenLlmEngine;
+  var nexttoken = root.nexttoken = root.nexttoken || {};
+  nexttoken.llm = nexttoken.llm || {};
+  nexttoken.llm.engineFactory = nexttokenLlmEngine;
   if (typeof module === "object" && module.exports) module.exports = nexttokenLlmEngine;
 })(typeof self !== "undefined" ? self : globalThis);

@@ -2,20 +2,20 @@
 // as classic scripts, which works from file:// as well as served, and checks every chunk's size and
 // sha256 against the manifest before anything uses it. Every fault is one line naming the file.
 //
-// NT.llm.loader.load({base, model, onProgress, signal}) -> Promise<{manifest, buffer}>
+// nexttoken.llm.loader.load({base, model, onProgress, signal}) -> Promise<{manifest, buffer}>
 //   base: URL of the folder holding <model>/manifest.js ("js/data/llm/" from the site's root)
 //   onProgress(done_bytes, total_bytes, file); signal: an AbortSignal (the reader left)
-// NT.llm.loader.accept(manifest, index, text, bytes) -> Promise: decode one chunk's base64 text
+// nexttoken.llm.loader.accept(manifest, index, text, bytes) -> Promise: decode one chunk's base64 text
 //   (chunkText(what the chunk script defined)) into `bytes` and check it (used by load, and by
 //   Node's tests on the same files)
 (function (root) {
   "use strict";
-  var NT = root.NT = root.NT || {};
-  NT.llm = NT.llm || {};
+  var nexttoken = root.nexttoken = root.nexttoken || {};
+  nexttoken.llm = nexttoken.llm || {};
 
   function files() {
-    NT.data = NT.data || {};
-    return (NT.data.llmFiles = NT.data.llmFiles || {});
+    nexttoken.data = nexttoken.data || {};
+    return (nexttoken.data.llmFiles = nexttoken.data.llmFiles || {});
   }
 
   function hex(buf) {
@@ -116,6 +116,6 @@
     return { manifest: manifest, buffer: bytes.buffer };
   }
 
-  NT.llm.loader = { load: load, accept: accept, chunkText: chunkText, sha256: sha256 };
-  if (typeof module === "object" && module.exports) module.exports = NT.llm.loader;
+  nexttoken.llm.loader = { load: load, accept: accept, chunkText: chunkText, sha256: sha256 };
+  if (typeof module === "object" && module.exports) module.exports = nexttoken.llm.loader;
 })(typeof self !== "undefined" ? self : globalThis);

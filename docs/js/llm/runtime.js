@@ -3,7 +3,7 @@
 // Load order (classic scripts, loaded only when the reader asks for the model):
 //   js/llm/engine.js, js/llm/loader.js, js/llm/runtime.js
 //
-// NT.llm.open({base, model, onProgress, signal}) -> Promise<session>
+// nexttoken.llm.open({base, model, onProgress, signal}) -> Promise<session>
 //   loads and checks the model's files (loader.js), then hands their bytes to a worker started from
 //   a Blob URL made of engine.js's own source (a worker script file cannot be loaded from file://)
 // session.prefill(ids, opts), session.decode(id, opts) -> Promise<result> (see engine.js); calls run
@@ -13,8 +13,8 @@
 // Every failure is an Error with a one-line message; after "the model's worker stopped", open again.
 (function (root) {
   "use strict";
-  var NT = root.NT = root.NT || {};
-  NT.llm = NT.llm || {};
+  var nexttoken = root.nexttoken = root.nexttoken || {};
+  nexttoken.llm = nexttoken.llm || {};
 
   // Runs inside the worker: the engine, one model, a cancel flag checked after every block.
   function workerMain(factory) {
@@ -62,15 +62,15 @@
   var workerUrl = null;
   function makeWorker() {
     if (!workerUrl) {
-      var src = "var factory = " + NT.llm.engineFactory.toString() + ";\n(" + workerMain.toString() + ")(factory);\n";
+      var src = "var factory = " + nexttoken.llm.engineFactory.toString() + ";\n(" + workerMain.toString() + ")(factory);\n";
       workerUrl = URL.createObjectURL(new Blob([src], { type: "text/javascript" }));
     }
     return new Worker(workerUrl);
   }
 
   async function open(opts) {
-    if (!NT.llm.engineFactory || !NT.llm.loader) throw new Error("the model's scripts are not loaded (engine.js, loader.js)");
-    var loaded = await NT.llm.loader.load(opts);
+    if (!nexttoken.llm.engineFactory || !nexttoken.llm.loader) throw new Error("the model's scripts are not loaded (engine.js, loader.js)");
+    var loaded = await nexttoken.llm.loader.load(opts);
     var worker;
     try {
       worker = makeWorker();
@@ -123,5 +123,5 @@
     };
   }
 
-  NT.llm.open = open;
+  nexttoken.llm.open = open;
 })(typeof self !== "undefined" ? self : globalThis);
