@@ -134,7 +134,7 @@ SAMPLES = {  # page -> CSS selectors of numbers, a sample of every kind each dem
                    ".nt-stage:nth-child(4) .nt-strip-open >> nth=1", ".nt-stage:nth-child(4) .nt-strip-open >> nth=2",
                    ".nt-stage:nth-child(4) .nt-strip-open >> nth=3"],
     "attention.html": [".nt-attn-pct >> nth=1", ".nt-attn-score >> nth=2", '[data-lane="b"] .nt-strip-open .nt-x-num >> nth=1',
-                       '[data-lane="a"] li[data-token] .nt-x-num'],
+                       '[data-lane="a"] li[data-next] .nt-x-num'],
     "block.html": [".nt-readout .nt-x-num >> nth=0", ".nt-readout .nt-x-num >> nth=1", ".nt-block-rest .nt-strip-open >> nth=0",
                    ".nt-block-rest .nt-strip-open >> nth=2", ".nt-block-rest .nt-strip-open >> nth=3",
                    '.nt-lens tr[data-stage="embeddings"] .nt-x-num >> nth=2', '.nt-lens tr[data-stage="attention"] .nt-x-num >> nth=4',

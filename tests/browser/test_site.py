@@ -319,7 +319,9 @@ def test_keyboard_reaches_every_control(open_page, kind):
         r.querySelectorAll('input, button, select, [tabindex="0"]').forEach((e, i) => e.setAttribute('data-ktest', i));
     }""", kind)
     wanted = set(root.locator(".nt-live [data-ktest]").evaluate_all(
-        "els => els.filter(e => !e.disabled && e.offsetParent !== null && !(e.type === 'radio' && !e.checked)).map(e => e.dataset.ktest)"))
+        "els => els.filter(e => !e.disabled && e.offsetParent !== null && !(e.type === 'radio' && !e.checked)"
+        # a radio group made of buttons (the attention lines' tokens) is one tab stop too: its checked one
+        " && !(e.getAttribute('role') === 'radio' && e.getAttribute('aria-checked') !== 'true')).map(e => e.dataset.ktest)"))
     page.locator("body").focus()
     page.evaluate("() => document.querySelector('.nt-demo').scrollIntoView()")
     root.locator(".nt-live").evaluate("el => { el.setAttribute('tabindex', '-1'); el.focus(); }")

@@ -1,7 +1,11 @@
-// Demo: attention decides. Two prompts with the same last token; the bars show how much of the
-// last position's attention each token receives in one head, and the model's top next tokens.
-nexttoken.define("demos.attention", ["ui", "runtime.kernels", "store", "runtime.active", "runtime.prompts", "runtime.model", "explain.pass"], function (ui, kernels, store, active, prompts, model, pass) {
+// Demo: attention decides. Two prompts with the same last token; in one head, each token is joined to
+// the tokens it looks at by lines as wide as the weights (the last token's drawn in full at first),
+// the bars below read out the chosen token's weights and scores, then what they gather and the
+// model's top next tokens.
+nexttoken.define("demos.attention", ["ui", "runtime.kernels", "store", "runtime.active", "runtime.prompts", "runtime.model", "explain.pass", "attention-lines"], function (ui, kernels, store, active, prompts, model, pass, attnLines) {
   "use strict";
+
+  function signed(x, d) { return ui.fix(x, d).replace("-", "\u2212"); }
 
   ui.start("attention", function (root, live) {
     var t = active.tiny(model);
@@ -32,43 +36,53 @@ nexttoken.define("demos.attention", ["ui", "runtime.kernels", "store", "runtime.
         var tr = m.forward(r.ids, { knockout: store.get("knockout") || null });
         var last = r.ids.length - 1, explain = pass.of({ trace: tr, ids: r.ids, config: m.config, weights: active.data.weights, show: t.tk.show });
         if (tr.knockout.heads[head]) lane.msg.show("Head " + (head + 1) + " is switched off by the knock-out below: it still computes these weights, but its output is set to zero.", "info");
-        var w = tr.h[0].attn_weights[head][last];
-        var cols = ui.el("div", { class: "nt-attn-cols", role: "list", "aria-label": "attention from the last token, head " + (head + 1) });
-        r.tokens.forEach(function (tok, j) {
-          var bar = ui.el("span", { class: "nt-attn-bar", "aria-hidden": "true" });
-          bar.style.setProperty("--w", w[j].toFixed(4));
-          cols.appendChild(ui.el("span", { class: "nt-attn-col", role: "listitem", "data-token": tok, "data-weight": w[j] }, [
-            ui.el("span", { class: "nt-attn-track" }, [bar]),
-            ui.el("code", { text: tok }),
-            ui.numberButton(ui.pct(w[j]), function () { return explain.weight(0, head, last, j); }, { cls: "nt-attn-pct", label: "weight on " + tok }),
-            ui.numberButton(ui.fix(tr.h[0].scores[head][last][j], 2), function () { return explain.score(0, head, last, j); },
-              { cls: "nt-attn-score", label: "score of " + tok })]));
-        });
-        // What the weights gather: each visible position's value vector, scaled by its weight, summed.
-        var V = tr.h[0].v[head], out = tr.h[0].head_out[head][last];
-        var top = ui.maxAbs(V.concat([out]));
-        var mixGrid = ui.el("div", { class: "nt-vecgrid nt-vecgrid-3" }, [ui.el("span", { class: "nt-vh", text: "token" }),
-          ui.el("span", { class: "nt-vh", text: "weight" }), ui.el("span", { class: "nt-vh", text: "value vector v" })]);
-        r.tokens.forEach(function (tok, j) {
-          mixGrid.appendChild(ui.el("code", { text: tok }));
-          mixGrid.appendChild(ui.el("span", { class: "nt-num" }, [ui.numberButton(ui.pct(w[j]), function () {
-            return explain.weight(0, head, last, j); }, { label: "weight on " + tok })]));
-          mixGrid.appendChild(ui.strip(V[j], "value vector of " + tok, { top: top }));
-        });
-        mixGrid.appendChild(ui.el("span", { class: "nt-vh", text: "= mix" }));
-        mixGrid.appendChild(ui.el("span", { class: "nt-num", text: "Σ weight × v" }));
-        mixGrid.appendChild(ui.strip(out, "the head's output at " + r.tokens[last], { top: top,
-          explain: function (d) { return function () { return explain.mix(0, head, last, d); }; } }));
-        lane.out.appendChild(ui.el("p", { class: "nt-small", text: "Attention from the last token (" + r.tokens[last] + "), head " + (head + 1) + " (weight, then score):" }));
-        lane.out.appendChild(ui.el("div", { class: "nt-scroll" }, [cols]));
-        lane.out.appendChild(ui.el("p", { class: "nt-small", text: "What it gathers: the value vectors, mixed by those weights (open a cell of the mix)." }));
-        lane.out.appendChild(ui.legend(top, "colour scale"));
-        lane.out.appendChild(ui.el("div", { class: "nt-scroll" }, [mixGrid]));
+        var W = tr.h[0].attn_weights[head];
+        var readout = ui.el("div", { class: "nt-attn-readout" });
+        var picture = attnLines.create({ tokens: r.tokens, weights: W, selected: last, label: "head " + (head + 1),
+          onSelect: function (i) { readOut(i); } });
+        lane.out.appendChild(ui.el("p", { class: "nt-small", text: "Where each token looks in head " + (head + 1) +
+          ": a line per earlier token, as wide as its weight. Pick a token on the left (or hover one) to see its lines." }));
+        lane.out.appendChild(picture.node);
+        lane.out.appendChild(readout);
+
+        // The chosen position's weights and scores as bars, then what they gather: each visible
+        // position's value vector, scaled by its weight, summed.
+        function readOut(i) {
+          ui.clear(readout);
+          var w = W[i];
+          readout.appendChild(ui.el("p", { class: "nt-small", text: "Attention from " + r.tokens[i] + " (position " + i + "), head " + (head + 1) + ": weight, then score." }));
+          readout.appendChild(ui.bars(r.tokens.slice(0, i + 1).map(function (tok, j) {
+            return { label: tok, value: w[j], rowCls: "nt-attn-col", data: { token: tok, weight: w[j], i: i, j: j },
+              text: ui.el("span", { class: "nt-attn-nums" }, [
+                ui.numberButton(ui.pct(w[j]), function () { return explain.weight(0, head, i, j); }, { cls: "nt-attn-pct", label: "weight of " + r.tokens[i] + " on " + tok }),
+                ui.numberButton(signed(tr.h[0].scores[head][i][j], 2), function () { return explain.score(0, head, i, j); },
+                  { cls: "nt-attn-score", label: "score of " + r.tokens[i] + " on " + tok })]) };
+          }), { label: "attention weights from " + r.tokens[i] + ", head " + (head + 1) }));
+          var V = tr.h[0].v[head], out = tr.h[0].head_out[head][i];
+          var top = ui.maxAbs(V.slice(0, i + 1).concat([out]));
+          var mixGrid = ui.el("div", { class: "nt-vecgrid nt-vecgrid-3" }, [ui.el("span", { class: "nt-vh", text: "token" }),
+            ui.el("span", { class: "nt-vh", text: "weight" }), ui.el("span", { class: "nt-vh", text: "value vector v" })]);
+          r.tokens.slice(0, i + 1).forEach(function (tok, j) {
+            mixGrid.appendChild(ui.el("code", { text: tok }));
+            mixGrid.appendChild(ui.el("span", { class: "nt-num" }, [ui.numberButton(ui.pct(w[j]), function () {
+              return explain.weight(0, head, i, j); }, { label: "weight of " + r.tokens[i] + " on " + tok })]));
+            mixGrid.appendChild(ui.strip(V[j], "value vector of " + tok, { top: top }));
+          });
+          mixGrid.appendChild(ui.el("span", { class: "nt-vh", text: "= mix" }));
+          mixGrid.appendChild(ui.el("span", { class: "nt-num", text: "Σ weight × v" }));
+          mixGrid.appendChild(ui.strip(out, "the head's output at " + r.tokens[i], { top: top,
+            explain: function (d) { return function () { return explain.mix(0, head, i, d); }; } }));
+          readout.appendChild(ui.el("p", { class: "nt-small", text: "What it gathers: the value vectors, mixed by those weights (open a cell of the mix)." }));
+          readout.appendChild(ui.legend(top, "colour scale"));
+          readout.appendChild(ui.el("div", { class: "nt-scroll" }, [mixGrid]));
+        }
+        readOut(last);
+
         var probs = tr.probs[last];
         var order = kernels.argsort(probs).slice(0, 3);
-        lane.out.appendChild(ui.el("p", { class: "nt-small", text: "Most likely next tokens:" }));
+        lane.out.appendChild(ui.el("p", { class: "nt-small", text: "Most likely next tokens, after " + r.tokens[last] + ":" }));
         lane.out.appendChild(ui.bars(order.map(function (id) {
-          return { label: t.tk.show(id), value: probs[id], data: { token: t.tk.show(id), prob: probs[id] },
+          return { label: t.tk.show(id), value: probs[id], data: { next: t.tk.show(id), prob: probs[id] },
             text: ui.numberButton(ui.pct(probs[id]), function () { return explain.prob(id, 1, null, last); },
               { label: "probability of " + t.tk.show(id) }) };
         }), { label: "next-token probabilities" }));

@@ -1,10 +1,12 @@
-// Demo: two heads. Both heads' attention patterns as heat maps side by side (rows: the position
-// looking; columns: the position looked at; the upper triangle is masked). Each map is one focusable
-// grid: arrow keys move a cursor, Home/End jump, taps select a cell; the readout names the weight,
-// whose score and weight open to their arithmetic. Below, the rest of the attention half of the block
-// at the last position: each head's output (weights · V), the two side by side, the output
-// projection c_proj, and the residual add.
-nexttoken.define("demos.two-heads", ["ui", "store", "runtime.active", "runtime.prompts", "runtime.model", "explain.pass"], function (ui, store, active, prompts, model, pass) {
+// Demo: two heads. Both heads' attention side by side, each as lines between the tokens (as wide as
+// the weights) over its heat map (rows: the position looking; columns: the position looked at; the
+// upper triangle is masked). The two follow one cursor: picking a token in the lines moves the map's
+// cursor to its row, and moving the cursor draws that row's lines. Each map is one focusable grid:
+// arrow keys move a cursor, Home/End jump, taps select a cell; the readout names the weight, whose
+// score and weight open to their arithmetic. Below, the rest of the attention half of the block at
+// the last position: each head's output (weights · V), the two side by side, the output projection
+// c_proj, and the residual add.
+nexttoken.define("demos.two-heads", ["ui", "store", "runtime.active", "runtime.prompts", "runtime.model", "explain.pass", "attention-lines"], function (ui, store, active, prompts, model, pass, attnLines) {
   "use strict";
 
   ui.start("two-heads", function (root, live) {
@@ -72,6 +74,8 @@ nexttoken.define("demos.two-heads", ["ui", "store", "runtime.active", "runtime.p
       var weightBtn = ui.numberButton("", function () { return explain.weight(0, hd, here.i, here.j); }, { label: "weight" });
       var scoreBtn = ui.numberButton("", function () { return explain.score(0, hd, here.i, here.j); }, { label: "score" });
       var readout = ui.el("p", { class: "nt-readout", "aria-live": "polite" }, [readText, weightBtn, ", score ", scoreBtn, "."]);
+      var picture = attnLines.create({ tokens: tokens, weights: w, selected: n - 1, label: "head " + (hd + 1),
+        onSelect: function (i) { move(i, Math.min(here.j, i)); } });
       var grid = ui.el("div", { class: "nt-heat", role: "grid", tabindex: "0",
         "aria-label": "Head " + (hd + 1) + " attention weights; use the arrow keys to move between cells" });
       grid.style.setProperty("--n", n + 1);
@@ -98,10 +102,11 @@ nexttoken.define("demos.two-heads", ["ui", "store", "runtime.active", "runtime.p
         here = { i: i, j: j };
         cells.forEach(function (row) { row.forEach(function (c) { c.classList.remove("nt-cursor"); }); });
         cells[i][j].classList.add("nt-cursor");
+        if (picture.selected() !== i) picture.select(i, true);
         readText.textContent = "Head " + (hd + 1) + ": position " + i + " (" + tokens[i] + ") gives " + ui.pct(w[i][j]) +
           " of its attention to position " + j + " (" + tokens[j] + "). Weight ";
         ui.relabel(weightBtn, ui.pct(w[i][j]));
-        ui.relabel(scoreBtn, ui.fix(tr.h[0].scores[hd][i][j], 2));
+        ui.relabel(scoreBtn, ui.fix(tr.h[0].scores[hd][i][j], 2).replace("-", "\u2212"));
       }
       grid.addEventListener("keydown", function (e) {
         var k = e.key, i = cursor.i, j = cursor.j;
@@ -118,6 +123,7 @@ nexttoken.define("demos.two-heads", ["ui", "store", "runtime.active", "runtime.p
       w[n - 1].forEach(function (x, j) { if (x > w[n - 1][top]) top = j; });
       var lane = ui.el("div", { class: "nt-lane", "data-head": hd }, [
         ui.el("p", { class: "nt-lane-title", text: "Head " + (hd + 1) }),
+        picture.node,
         ui.el("div", { class: "nt-heat-wrap" }, [grid]),
         ui.el("p", { class: "nt-small", text: "The last token (" + tokens[n - 1] + ") looks most at " + tokens[top] + " (" + ui.pct(w[n - 1][top]) + ")." }),
         readout]);
