@@ -82,3 +82,21 @@ test("a full cache refuses another row with a clear error", () => {
   cache.prefill(Array(m.config.n_ctx).fill(1));
   assert.throws(() => cache.step(1), /cache is full/);
 });
+
+test("each step holds its cache's rows: the same numbers in both lanes, all recomputed without a cache", () => {
+  const prompt = tk.encode("the cat").ids;
+  const a = runtime.kvcache.generate(m, prompt, { maxNew: 5, useCache: false });
+  const b = runtime.kvcache.generate(m, prompt, { maxNew: 5, useCache: true });
+  a.steps.forEach((s, i) => {
+    const tr = m.forward(s.window);
+    for (const [lane, st] of [["no cache", s], ["cache", b.steps[i]]]) {
+      assert.strictEqual(st.k[0][0].length, s.window.length, `${lane} step ${i}: one row per position`);
+      assert.ok(maxDiff(st.k[0], tr.h[0].k, `${lane} k`) <= TOL);
+      assert.ok(maxDiff(st.v[0], tr.h[0].v, `${lane} v`) <= TOL);
+    }
+  });
+  // the cache lane's earlier rows are the very numbers it kept: step i's rows are step i-1's plus one
+  for (let i = 1; i < b.steps.length; i++) {
+    assert.deepStrictEqual(b.steps[i].k[0][0].slice(0, -1), b.steps[i - 1].k[0][0]);
+  }
+});

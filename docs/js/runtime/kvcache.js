@@ -8,8 +8,9 @@
 // plus V·C for the logits of the position that is predicted.
 //
 // kvcache.createCache(m) -> {prefill(ids), step(id), k, v, length}
-// kvcache.stepWithoutCache(m, ids) -> {logits, ops, rows}
-// kvcache.generate(m, promptIds, {maxNew, useCache, pick}) -> {steps, stoppedBy}
+// kvcache.stepWithoutCache(m, ids) -> {logits, ops, rows, k, v}
+// kvcache.generate(m, promptIds, {maxNew, useCache, pick}) -> {steps, stoppedBy}; each step holds the K and V
+// rows its cache held once it ran ([layer][head][pos][d]): recomputed, kept or new, as the demos draw them.
 nexttoken.define("runtime.kvcache", ["runtime.sampling"], function (sampling) {
   "use strict";
 
@@ -54,10 +55,10 @@ nexttoken.define("runtime.kvcache", ["runtime.sampling"], function (sampling) {
     return api;
   }
 
-  // Without a cache every step recomputes K and V for every token in the window.
+  // Without a cache every step recomputes K and V for every token in the window (and throws them away).
   function stepWithoutCache(m, ids) {
     var c = createCache(m), r = c.prefill(ids);
-    return { logits: r.logits, ops: r.ops, rows: ids.length };
+    return { logits: r.logits, ops: r.ops, rows: ids.length, k: c.k, v: c.v };
   }
 
   function generate(m, promptIds, opts) {
@@ -72,9 +73,9 @@ nexttoken.define("runtime.kvcache", ["runtime.sampling"], function (sampling) {
       if (!opts.useCache) r = stepWithoutCache(m, window);
       else if (s === 0 || slid) { cache = createCache(m); r = cache.prefill(window); }  // prefill, or rebuild after a slide
       else r = cache.step(ids[ids.length - 1]);
-      var id = pick(r.logits, s);
+      var id = pick(r.logits, s), held = opts.useCache ? cache : r;  // the cache's view is new after each call
       steps.push({ id: id, window: window, windowStart: start, slid: slid, rebuilt: !!opts.useCache && slid,
-                   ops: r.ops, rows: r.rows, logits: r.logits });
+                   ops: r.ops, rows: r.rows, logits: r.logits, k: held.k, v: held.v });
       ids.push(id);
       if (id === eot) { stoppedBy = "eot"; break; }
     }
