@@ -432,14 +432,14 @@ def test_kv_cache_fills_row_by_row(open_page):
     prompt_len = root.locator('[data-lane="cache"] .nt-prompt-tok').count()
     step = root.get_by_role("button", name="Next step")
     step.click()
-    kv = root.locator(".nt-kv")
+    kv = root.locator('[data-lane="cache"] .nt-kv')
     assert (int(kv.get_attribute("data-rows")), int(kv.get_attribute("data-new"))) == (prompt_len, prompt_len)  # prefill
     for n in range(2, 4):
         step.click()
         assert (int(kv.get_attribute("data-rows")), int(kv.get_attribute("data-new"))) == (prompt_len + n - 1, 1)
-        # the one marked row in each of K and V is the newest position
+        # the one marked row (its K and its V) is the newest position
         assert kv.locator(".nt-strip.nt-kv-new").count() == 2
-        assert kv.locator("code.nt-kv-new").first.inner_text() == root.locator('[data-lane="cache"] .nt-new-tok').nth(n - 2).inner_text()
+        assert kv.locator(".nt-kv-row.nt-kv-new code").inner_text() == root.locator('[data-lane="cache"] .nt-new-tok').nth(n - 2).inner_text()
     clean(page)
 
 

@@ -151,7 +151,9 @@ def test_attention_demo_cat_mat_dog_rug(open_page):
 def test_generate_demo_cache_lanes(open_page):
     page = open_page(DEMO_PAGES["generate"])
     root = demo(page, "generate")
-    root.get_by_role("button", name="Run to the end").click()
+    root.locator("select").select_option("300")
+    root.get_by_role("button", name="Play").click()
+    page.wait_for_function("() => !document.querySelector('.nt-demo[data-demo=generate]').hasAttribute('data-playing')", timeout=15000)
     nc = root.locator('[data-lane="nocache"]')
     c = root.locator('[data-lane="cache"]')
     assert nc.locator(".nt-new-tok").all_inner_texts() == c.locator(".nt-new-tok").all_inner_texts()

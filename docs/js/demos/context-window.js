@@ -11,7 +11,7 @@ nexttoken.define("demos.context-window", ["ui", "runtime.kernels", "runtime.acti
   ui.start("context-window", function (root, live) {
     var t = active.tiny(model), m = t.model, nCtx = m.config.n_ctx;
     var msg = ui.message();
-    var prompt = ui.textInput("Start text", prompts.pick(root.getAttribute("data-prompt") || "the cat sat on the mat."), function () { prepare(); },
+    var prompt = ui.textInput("Start text", prompts.pick(root.getAttribute("data-prompt") || "the cat sat on the mat.", { maxTokens: MAX_PROMPT }), function () { prepare(); },
       { hint: "May be longer than the window (up to " + MAX_PROMPT + " tokens)." });
     var addBtn = ui.button("Add a token", function () { reveal(shown + 1); }, { primary: true });
     var resetBtn = ui.button("Reset", function () { reveal(0); });
@@ -80,6 +80,7 @@ nexttoken.define("demos.context-window", ["ui", "runtime.kernels", "runtime.acti
         var inWin = i >= start;
         var c = ui.chip(t.tk.show(id), inWin ? "pos " + (i - start) : "gone", inWin ? "nt-in-window" : "nt-gone");
         c.setAttribute("data-index", i);
+        c.setAttribute("data-id", id);
         if (inWin) c.setAttribute("data-pos", i - start);
         track.appendChild(c);
         return c;

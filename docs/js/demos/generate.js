@@ -148,7 +148,7 @@ nexttoken.define("demos.generate", ["ui", "runtime.kernels", "runtime.active", "
           if (isNew) st.classList.add("nt-kv-new");
           return st;
         }));
-        var row = ui.el("div", { class: "nt-kv-row" + (isNew ? " nt-kv-new" : ""), "data-pos": pos }, [
+        var row = ui.el("div", { class: "nt-kv-row" + (isNew ? " nt-kv-new" : ""), "data-pos": pos, "data-id": id }, [
           ui.el("span", { class: "nt-num", text: String(pos) }), ui.el("code", { text: t.tk.show(id) }), pair]);
         if (isNew) row.style.setProperty("--k", k);
         grid.appendChild(row);

@@ -33,10 +33,12 @@ nexttoken.define("runtime.prompts", ["runtime.active", "ui"], function (active, 
   }
 
   // A demo's starting text: the page's (written for the built model) when the active model reads it
-  // within its window, otherwise the active model's own first prompt.
-  function pick(text) {
+  // within its window (or opts.maxTokens, for a demo that takes longer text), otherwise the active
+  // model's own first prompt.
+  function pick(text, opts) {
     var t = active.tiny(), r = t.tk.encode(String(text || ""));
-    if (r.ok && r.ids.length && r.ids.length <= t.config.model.n_ctx) return text;
+    var most = (opts && opts.maxTokens) || t.config.model.n_ctx;
+    if (r.ok && r.ids.length && r.ids.length <= most) return text;
     return (t.config.prompts || [])[0] || "";
   }
 
