@@ -106,14 +106,21 @@ nexttoken.define("demos.context-window", ["ui", "runtime.kernels", "runtime.acti
 
     // The frame over the window's chips (it moves when they change), and the strip scrolled so that the
     // whole frame is in view, or, on a screen narrower than the window, its newest end.
+    var placed = false, at = null;
     function place(first, last) {
       frame.hidden = false;
+      at = [first, last];
+      // built before the page shows it: measure once it is laid out
+      if (!strip.isConnected || !strip.offsetParent) { requestAnimationFrame(function () { if (at[0] === first) place(first, last); }); return; }
+      if (!placed) frame.style.transition = "none";  // the first frame appears where it belongs, unmoved
       var left = first.offsetLeft - 4, right = last.offsetLeft + last.offsetWidth + 4, view = strip.clientWidth;
       frame.style.left = left + "px";
       frame.style.width = (right - left) + "px";
       if (right - left + 16 > view || right > strip.scrollLeft + view) strip.scrollLeft = right - view + 8;
       else if (left < strip.scrollLeft) strip.scrollLeft = Math.max(0, left - 8);
+      if (!placed) { void frame.offsetWidth; frame.style.transition = ""; placed = true; }
     }
+    window.addEventListener("resize", function () { if (at) { placed = false; place(at[0], at[1]); } });
 
     // What the model sees and what its cache holds for each position of the window.
     function drawWindow(s) {
