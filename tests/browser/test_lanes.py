@@ -430,6 +430,8 @@ def test_the_window_top_three_are_pytorchs_for_the_sliding_prompt(open_page):
     assert [i for i, _ in s["top"]] == [e["id"] for e in want]
     assert [p for _, p in s["top"]] == pytest.approx([e["prob"] for e in want], abs=1e-6)
     assert s["ids"] == TRACES_ALL["sliding"]["window"]["ids"]
+    start = TRACES_ALL["sliding"]["window_start"]
+    assert s["framed"] == list(range(start, start + N_CTX)) and s["frameVisible"][0]  # framed from the first paint
     assert s["tokens"] == TRACES_ALL["sliding"]["window"]["tokens"]
     clean(page)
 
