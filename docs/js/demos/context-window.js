@@ -65,7 +65,7 @@ nexttoken.define("demos.context-window", ["ui", "runtime.kernels", "runtime.acti
       var slid = n > 0 && start > prevStart;
       if (!step) {
         var r = kvcache.stepWithoutCache(m, window);
-        step = { window: window, windowStart: start, rebuilt: slid, rows: slid ? window.length : 1, logits: r.logits };
+        step = { rebuilt: slid, logits: r.logits };
       }
       return { ids: ids, start: start, prevStart: prevStart, window: window, step: step,
                kind: n === 0 ? "prefill" : step.rebuilt ? "stale" : "grew" };
@@ -111,7 +111,7 @@ nexttoken.define("demos.context-window", ["ui", "runtime.kernels", "runtime.acti
       frame.hidden = false;
       at = [first, last];
       // built before the page shows it: measure once it is laid out
-      if (!strip.isConnected || !strip.offsetParent) { requestAnimationFrame(function () { if (at[0] === first) place(first, last); }); return; }
+      if (!strip.isConnected) { requestAnimationFrame(function () { if (at[0] === first) place(first, last); }); return; }
       if (!placed) frame.style.transition = "none";  // the first frame appears where it belongs, unmoved
       var left = first.offsetLeft - 4, right = last.offsetLeft + last.offsetWidth + 4, view = strip.clientWidth;
       frame.style.left = left + "px";
