@@ -41,7 +41,7 @@ nexttoken.define("demos.attention", ["ui", "runtime.kernels", "store", "runtime.
         var picture = attnLines.create({ tokens: r.tokens, weights: W, selected: last, label: "head " + (head + 1),
           onSelect: function (i) { readOut(i); } });
         lane.out.appendChild(ui.el("p", { class: "nt-small", text: "Where each token looks in head " + (head + 1) +
-          ": a line per earlier token, as wide as its weight. Pick a token on the left (or hover one) to see its lines." }));
+          ": a line from each token to itself and to every earlier one, as wide as its weight. Pick a token on the left (or hover one) to see its lines." }));
         lane.out.appendChild(picture.node);
         lane.out.appendChild(readout);
 
