@@ -272,7 +272,7 @@ nexttoken.define("demos.real-inside", ["ui", "store", "explain.real", "data.smol
       if (!opened || !view || !view.heads[opened[0]]) return;
       var l = opened[0], h = opened[1], c = view.heads[l][h], T = view.tokens.length;
       var last = show(view.tokens[T - 1]);
-      headBox.appendChild(el("p", { class: "nt-x-title", text: headName(l, h) + ": where the last token (“" + last + "”) looks, " + (isOff(l, h) ? "switched off" : "on") }));
+      headBox.appendChild(el("p", { class: "nt-x-title", text: headName(l, h) + ": where the last token (“" + last + "”) looks" + (isOff(l, h) ? " (switched off)" : "") }));
       var items;
       if (c.weights) {
         items = c.weights.map(function (w, j) {
