@@ -25,6 +25,7 @@ EXAMPLE = read_json(SITE_DATA / "smollm2" / "knockout.json")
 # A held-out prompt and head (not the example's): the knock-out moves its probabilities.
 HELD_OUT = "My neighbour always wanted"
 HEAD = [4, 2]
+MLP = 9
 
 
 def stored(page, key: str) -> dict:
@@ -44,6 +45,8 @@ def test_stored_lens_and_grid(open_page, mode):
     cells = page.locator(f'{DEMO} [data-role="heads"] button[data-head]')
     assert cells.count() == att["n_layer"] * att["n_head"]
     assert page.locator(f'{DEMO} [data-role="heads"] button[data-mlp]').count() == att["n_layer"]
+    sinks = sum(p == 0 for layer in att["layers"] for p in layer["top_pos"])
+    assert page.text_content(f'{DEMO} [data-role="sinks"]').startswith(f"{sinks} of {att['n_layer'] * att['n_head']} heads look most at the first token")
     # every cell's name is its head, its top weight and token (from the stored data), and its state
     l, h = 2, 4
     pos, w = att["layers"][l]["top_pos"][h], att["layers"][l]["top_weight"][h]
@@ -153,6 +156,16 @@ def test_live_knockouts_arithmetic_and_example(open_page, smollm2):
     name = page.get_attribute(f'{DEMO} button[data-layer="{HEAD[0]}"][data-head="{HEAD[1]}"]', "aria-label")
     assert name.endswith(", off") and page.text_content(f'{DEMO} [data-role="off"]') == f"Switched off: block {HEAD[0] + 1}, head {HEAD[1] + 1}."
 
+    # and a block's MLP as well (its button toggles whatever the click choice)
+    page.click(f'{DEMO} button[data-layer="{MLP}"][data-mlp]')
+    settle(page, 3)
+    got = answer(page)
+    ref = softmax(reference(model, ids, {"heads": [HEAD], "mlp": [MLP]})["logits"])
+    assert got[0]["id"] == int(ref.argmax())
+    for g in got:
+        assert g["prob"] == pytest.approx(ref[g["id"]], rel=5e-3, abs=1e-5), g
+    assert page.get_attribute(f'{DEMO} button[data-layer="{MLP}"][data-mlp]', "aria-label") == f"block {MLP + 1}'s MLP, off"
+
     # the logit's arithmetic equals the pass's logit, and its snippet reproduces it with transformers
     top = got[0]
     page.wait_for_selector(f'{DEMO} [data-role="answer"] li:first-child button[aria-label^="logit of"]')
@@ -176,9 +189,9 @@ def test_live_knockouts_arithmetic_and_example(open_page, smollm2):
     # the build-found example: one click runs it, and the page's answer is the data's
     page.get_by_label("switches it off or on").check()
     page.click(f'{DEMO} [data-role="reset"]')
-    settle(page, 3)
+    settle(page, 4)
     page.click(f'{DEMO} [data-role="example-run"]')
-    settle(page, 5)
+    settle(page, 6)
     page.wait_for_function(f"""() => document.querySelector('{DEMO} [data-role="example-check"]').textContent.length > 0""")
     got = answer(page)
     assert got[0]["id"] == EXAMPLE["after"][0]["id"]

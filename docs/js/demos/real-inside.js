@@ -78,6 +78,7 @@ nexttoken.define("demos.real-inside", ["ui", "store", "explain.real", "data.smol
     var exampleBox = el("div", { class: "nt-inside-example", "data-role": "example" });
     var lensBox = el("div", { class: "nt-table-wrap", "data-role": "lens" });
     var offLine = el("p", { class: "nt-note", "data-role": "off", "aria-live": "polite" });
+    var sinkLine = el("p", { class: "nt-note", "data-role": "sinks" });
     var grid = el("div", { class: "nt-head-grid", role: "group", "data-role": "heads",
       "aria-label": "Every head of every block and each block's MLP. Arrow keys move between them, Enter opens a head or switches it off (see the choice above)." });
     var headBox = el("div", { class: "nt-inside-head", "data-role": "head-weights", "aria-live": "polite" });
@@ -93,7 +94,7 @@ nexttoken.define("demos.real-inside", ["ui", "store", "explain.real", "data.smol
     live.appendChild(ui.section("Logit lens: each block's guess", [lensBox]));
     live.appendChild(ui.section("Every head, from the last position", [
       el("p", { class: "nt-note", text: "Each cell is one head: its colour is the largest weight the last token gives any earlier token, grey when that token is the first one (a resting place many heads use, not a word they read). The last column is the block's MLP." }),
-      el("div", { class: "nt-controls" }, [modeRadios, reset]), offLine, grid, headBox]));
+      sinkLine, el("div", { class: "nt-controls" }, [modeRadios, reset]), offLine, grid, headBox]));
 
     function isOff(l, h) { return ko.heads.some(function (x) { return x[0] === l && x[1] === h; }); }
     function mlpOff(l) { return ko.mlp.indexOf(l) >= 0; }
@@ -148,14 +149,14 @@ nexttoken.define("demos.real-inside", ["ui", "store", "explain.real", "data.smol
             return real.logit(Object.assign({ final: view.final, row: row, id: t.id }, spec));
           }, { label: "logit of " + show(t.piece) });
         } else {
-          logitBtn = el("span", { class: "nt-hint", text: ui.fix(t.logit, 2) + (view.live ? "" : " (its arithmetic needs the live model's final vector)") });
+          logitBtn = el("span", { text: ui.fix(t.logit, 2) });
         }
         list.appendChild(el("li", { "data-token": t.piece, "data-prob": String(t.prob), "data-logit": String(t.logit), "data-id": t.id === undefined ? null : String(t.id) },
           [el("code", { text: show(t.piece) }), ": probability ", probBtn, ", logit ", logitBtn]));
       });
       answerBox.appendChild(el("p", { class: "nt-note", text: view.live
         ? "The live pass's most likely next tokens" + (view.knockout.heads.length || view.knockout.mlp.length ? ", with the parts below switched off" : "") + ". Open a number to see it computed."
-        : "The stored pass's most likely next tokens (measured by the build). Open a probability to see the softmax over the whole vocabulary." }));
+        : "The stored pass's most likely next tokens (measured by the build). Open a probability to see the softmax over the whole vocabulary; a logit's arithmetic needs the final vector, which the live model gives." }));
       answerBox.appendChild(list);
       // the rows of the top tokens, for the logit's arithmetic, fetched once per token
       if (view.live && view.final && llm && llm.session && llm.session.row) {
@@ -220,6 +221,9 @@ nexttoken.define("demos.real-inside", ["ui", "store", "explain.real", "data.smol
       ui.clear(grid);
       rows = [];
       offLine.textContent = describeOff();
+      var sinks = 0, all = 0;
+      view.heads.forEach(function (layer) { layer.forEach(function (c) { all += 1; if (c.top === 0) sinks += 1; }); });
+      sinkLine.textContent = sinks + " of " + all + " heads look most at the first token (“" + show(view.tokens[0]) + "”): the grey cells.";
       view.heads.forEach(function (layer, l) {
         var row = el("div", { class: "nt-head-grid-row" }, [el("span", { class: "nt-head-grid-label", "aria-hidden": "true", text: String(l + 1) })]);
         var cells = [];
