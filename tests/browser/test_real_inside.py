@@ -153,6 +153,7 @@ def test_live_knockouts_arithmetic_and_example(open_page, smollm2):
     for g in got:
         assert g["prob"] == pytest.approx(ref[g["id"]], rel=5e-3, abs=1e-5), g
     assert max(abs(a["prob"] - b["prob"]) for a, b in zip(plain, got)) > 1e-3  # the knock-out moved them
+    figures = {"head_off_prob_rel": max(abs(g["prob"] / ref[g["id"]] - 1) for g in got)}
     name = page.get_attribute(f'{DEMO} button[data-layer="{HEAD[0]}"][data-head="{HEAD[1]}"]', "aria-label")
     assert name.endswith(", off") and page.text_content(f'{DEMO} [data-role="off"]') == f"Switched off: block {HEAD[0] + 1}, head {HEAD[1] + 1}."
 
@@ -165,6 +166,7 @@ def test_live_knockouts_arithmetic_and_example(open_page, smollm2):
     for g in got:
         assert g["prob"] == pytest.approx(ref[g["id"]], rel=5e-3, abs=1e-5), g
     assert page.get_attribute(f'{DEMO} button[data-layer="{MLP}"][data-mlp]', "aria-label") == f"block {MLP + 1}'s MLP, off"
+    figures["head_and_mlp_off_prob_rel"] = max(abs(g["prob"] / ref[g["id"]] - 1) for g in got)
 
     # the logit's arithmetic equals the pass's logit, and its snippet reproduces it with transformers
     top = got[0]
@@ -180,6 +182,8 @@ def test_live_knockouts_arithmetic_and_example(open_page, smollm2):
     out = subprocess.run([sys.executable, "-c", snippet], capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert out.returncode == 0, out.stderr[-2000:]
     assert abs(float(out.stdout.split()[-1]) - shown) <= 2e-3, (out.stdout, shown)  # the engine's parity bound
+    figures["panel_vs_pass_logit"] = abs(shown - top["logit"])
+    figures["snippet_vs_panel_logit"] = abs(float(out.stdout.split()[-1]) - shown)
 
     # the probability's arithmetic: the softmax's last line is the pass's probability
     page.click(f'{DEMO} [data-role="answer"] li:first-child button[aria-label^="probability of"]')
@@ -198,5 +202,7 @@ def test_live_knockouts_arithmetic_and_example(open_page, smollm2):
     for g, want in zip(got, EXAMPLE["after"]):
         assert g["id"] == want["id"] and g["prob"] == pytest.approx(want["prob"], rel=5e-3), (g, want)
     assert page.text_content(f'{DEMO} [data-role="example-check"]').endswith("as the build found.")
+    figures["example_prob_rel"] = max(abs(g["prob"] / w["prob"] - 1) for g, w in zip(got, EXAMPLE["after"]))
+    print(f"real-inside live figures: { {k: f'{v:.2e}' for k, v in figures.items()} }")  # shown with pytest -s
     assert re.search(r"Showing the live pass of “" + re.escape(EXAMPLE["text"]) + "”", page.text_content(f'{DEMO} [data-role="inside-source"]'))
     assert not page.nt_problems, page.nt_problems
