@@ -224,6 +224,11 @@ nexttoken.define("demos.real-inside", ["ui", "store", "explain.real", "data.smol
       var sinks = 0, all = 0;
       view.heads.forEach(function (layer) { layer.forEach(function (c) { all += 1; if (c.top === 0) sinks += 1; }); });
       sinkLine.textContent = sinks + " of " + all + " heads look most at the first token (“" + show(view.tokens[0]) + "”): the grey cells.";
+      // column numbers (heads, then the MLP): seen, not read; each button's name says its head
+      var top = el("div", { class: "nt-head-grid-top", "aria-hidden": "true" }, [el("span", { class: "nt-head-grid-label", text: "" })]);
+      view.heads[0].forEach(function (_, h) { top.appendChild(el("span", { class: "nt-head-grid-col", text: String(h + 1) })); });
+      top.appendChild(el("span", { class: "nt-head-grid-col nt-mlp-col", text: "MLP" }));
+      grid.appendChild(top);
       view.heads.forEach(function (layer, l) {
         var row = el("div", { class: "nt-head-grid-row" }, [el("span", { class: "nt-head-grid-label", "aria-hidden": "true", text: String(l + 1) })]);
         var cells = [];
