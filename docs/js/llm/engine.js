@@ -10,11 +10,13 @@
 //   opts.residuals: the residual after every block at the last position (for the logit lens)
 //   opts.lens: ln_f and the unembedding applied to each of those residuals (logits per block)
 //   opts.heads: every head's attention weights from the last position ([layer] -> n_head x T)
+//   opts.final: the last position's residual after ln_f, the vector the unembedding multiplies
 //   opts.knockout = {heads: [[layer, head], ...], mlp: [layer, ...]}, set at prefill and kept by the
 //     cache: a head's output is zeroed before c_proj, a block's MLP adds nothing
 //   tick: an async function awaited after every block; it throws to cancel (the cache rolls back)
+//   m.outputRow(id): row id of the unembedding (the tied wte), dequantised: logit = final · row
 // The KV cache holds up to CAP positions, allocated as the text grows.
-// Returns {logits, residuals, lens, heads, length}: Float32Arrays.
+// Returns {logits, residuals, lens, heads, final, length}: Float32Arrays.
 (function (root) {
 function nexttokenLlmEngine() {
   "use strict";
@@ -311,6 +313,7 @@ function nexttokenLlmEngine() {
         if (tick) await tick();
       }
       out.logits = this.unembed(x.subarray((T - 1) * C), 1);
+      if (opts.final) out.final = this.normed(x.subarray((T - 1) * C));
       if (opts.lens) {  // the blocks before the last in one product: the embedding's blocks are decoded once
         var below = c.n_layer - 1, stack = new Float32Array(below * C);
         for (l = 0; l < below; l++) stack.set(out.residuals[l], l * C);
@@ -337,6 +340,23 @@ function nexttokenLlmEngine() {
     else layernorm(x, T, c.n_embd, this.w["ln_f.weight"].f32, this.w["ln_f.bias"].f32, c.ln_eps, n);
     matmul(this.w["lm_head.weight"] || this.w["wte.weight"], n, T, logits);
     return logits;
+  };
+
+  // ln_f of one residual vector, as unembed applies it (the arithmetic of a logit starts here).
+  Model.prototype.normed = function (x) {
+    var c = this.config, n = new Float32Array(c.n_embd);
+    if (this.llama) rmsnorm(x, 1, c.n_embd, this.w["ln_f.weight"].f32, c.rms_eps, n);
+    else layernorm(x, 1, c.n_embd, this.w["ln_f.weight"].f32, this.w["ln_f.bias"].f32, c.ln_eps, n);
+    return n;
+  };
+
+  // One row of the unembedding, dequantised to float32: the weights a token's logit multiplies.
+  Model.prototype.outputRow = function (id) {
+    var V = this.config.vocab_size;
+    if (!(id >= 0 && id < V) || id % 1) throw new Error("token id " + id + " is outside the vocabulary (0-" + (V - 1) + ")");
+    var out = new Float32Array(this.config.n_embd);
+    row(this.w["lm_head.weight"] || this.w["wte.weight"], id, out, 0);
+    return out;
   };
 
   // transformers' rotate_half layout: dimension i pairs with i + hd/2.

@@ -8,6 +8,7 @@
 //   a Blob URL made of engine.js's own source (a worker script file cannot be loaded from file://)
 // session.prefill(ids, opts), session.decode(id, opts) -> Promise<result> (see engine.js); calls run
 //   one at a time, in order
+// session.row(id) -> Promise<Float32Array>: the unembedding's row id, dequantised (engine outputRow)
 // session.cancel()  the running call rejects with "cancelled" at the next block; the cache is kept
 // session.close()   stops the worker; session.config is the model's shape
 // Every failure is an Error with a one-line message; after "the model's worker stopped", open again.
@@ -29,6 +30,7 @@
     }
     function buffers(out) {
       var list = [out.logits.buffer];
+      if (out.final) list.push(out.final.buffer);
       ["residuals", "heads", "lens"].forEach(function (k) { if (out[k]) out[k].forEach(function (a) { list.push(a.buffer); }); });
       return list.filter(function (b, i) { return list.indexOf(b) === i; });
     }
@@ -41,6 +43,15 @@
           self.postMessage({ id: m.id, result: { ok: true } });
         } catch (err) {
           self.postMessage({ id: m.id, error: err instanceof RangeError ? "the browser refused the memory the model needs: close other tabs and retry" : String(err.message || err) });
+        }
+        return;
+      }
+      if (m.op === "row") {
+        try {
+          var r = model.outputRow(m.ids[0]);
+          self.postMessage({ id: m.id, result: r }, [r.buffer]);
+        } catch (err) {
+          self.postMessage({ id: m.id, error: String(err.message || err) });
         }
         return;
       }
@@ -118,6 +129,7 @@
       manifest: loaded.manifest,
       prefill: function (ids, o) { return queued(function () { return call({ op: "prefill", ids: Array.from(ids), opts: o || {} }); }); },
       decode: function (id, o) { return queued(function () { return call({ op: "decode", ids: [id], opts: o || {} }); }); },
+      row: function (id) { return queued(function () { return call({ op: "row", ids: [id] }); }); },
       cancel: function () { if (!dead) worker.postMessage({ op: "cancel" }); },
       close: function () { if (!dead) fail(new Error("the model was closed")); },
     };

@@ -188,6 +188,8 @@ def build_context() -> dict:
         "real_settings": real["settings"], "facts": facts, "around": around_facts,
         # SmolLM2's whole distribution per prompt (site_data/smollm2/distributions/)
         "smollm2_dist": {k: _read(SITE_DATA / "smollm2" / "distributions" / f"{k}.json") for k in DIST_KEYS},
+        # the knock-out the build found that changes one prompt's answer (site_data/smollm2/knockout.json)
+        "smollm2_knockout": _read(SITE_DATA / "smollm2" / "knockout.json"),
         "block_figure": lambda: block_figure(cfg["model"]),
         "vocab": tok["vocab"], "math": math, "alt": alt, "figure": figure, "has_figure": has_figure,
         "strip": strip, "bpe_steps": lambda word: bpe_steps(tok, word), "encode": lambda text: encode(tok, text),

@@ -1,0 +1,334 @@
+// Inside SmolLM2: the logit lens across the blocks, the grid of every block's heads (each cell the
+// head's strongest attention from the last position; opened, its weights over the prompt's tokens),
+// switching heads and MLPs off, the build-found knock-out that changes an answer, and the arithmetic
+// of the last step (a logit, a probability). It shows the pass the store names:
+//   "llm.pass" (the live pass, from the panel above: {text, chat, ids, pieces, result, knockout}),
+//   else "smollm2.stored" (the stored prompt real-distribution.js shows, measured by the build).
+// Switching parts off sets "llm.knockout" ({heads: [[layer, head]...], mlp: [layer...]}, from zero);
+// the panel reruns the pass with it. The example sets "llm.knockout", then "llm.prompt" ({text, chat})
+// for the panel to run. "llm" ({session, tokenizer, config}) is null until the model is loaded.
+nexttoken.define("demos.real-inside", ["ui", "store", "explain.real", "data.smollm2-knockout"], function (ui, store, real, example) {
+  "use strict";
+  var el = ui.el;
+  var LENS_TOP = 3, ANSWER_TOP = 3;
+
+  function show(piece) { return String(piece).replace(/ /g, "·").replace(/\n/g, "↵"); }
+  function pieceText(p) { return p && typeof p === "object" ? p.label : p; }
+  function headName(l, h) { return "block " + (l + 1) + ", head " + (h + 1); }
+
+  // The n largest of an array of logits, with their softmax probabilities over all of it.
+  function topOf(logits, n) {
+    var V = logits.length, mx = -Infinity, i, z = 0, best = [];
+    for (i = 0; i < V; i++) if (logits[i] > mx) mx = logits[i];
+    for (i = 0; i < V; i++) {
+      z += Math.exp(logits[i] - mx);
+      if (best.length < n || logits[i] > logits[best[best.length - 1]]) {
+        best.push(i);
+        best.sort(function (a, b) { return logits[b] - logits[a]; });
+        if (best.length > n) best.pop();
+      }
+    }
+    return best.map(function (id) { return { id: id, logit: logits[id], prob: Math.exp(logits[id] - mx) / z }; });
+  }
+
+  // A view: what the section draws, from a live pass or a stored prompt.
+  function liveView(pass, llm) {
+    var r = pass.result, tk = llm && llm.tokenizer;
+    var tokens = (pass.pieces || []).map(pieceText);
+    function name(id) { return tk ? pieceText(tk.pieces([id])[0]) : "#" + id; }
+    var T = pass.ids.length, heads = [];
+    (r.heads || []).forEach(function (flat) {
+      var H = flat.length / T, row = [];
+      for (var h = 0; h < H; h++) {
+        var w = Array.prototype.slice.call(flat, h * T, (h + 1) * T), top = 0;
+        for (var j = 1; j < T; j++) if (w[j] > w[top]) top = j;
+        row.push({ weights: w, top: top, topWeight: w[top], first: w[0] });
+      }
+      heads.push(row);
+    });
+    var lens = (r.lens || []).map(function (logits, l) {
+      return { label: "block " + (l + 1), top: topOf(logits, LENS_TOP).map(function (t) { return { piece: name(t.id), prob: t.prob }; }) };
+    });
+    var answer = topOf(r.logits, ANSWER_TOP).map(function (t) { t.piece = name(t.id); return t; });
+    return { live: true, text: pass.text, chat: !!pass.chat, ids: pass.ids, tokens: tokens, heads: heads, lens: lens,
+             answer: answer, logits: r.logits, final: r.final || null, knockout: pass.knockout || { heads: [], mlp: [] } };
+  }
+
+  function storedView(d) {
+    var heads = d.attention.layers.map(function (layer) {
+      return layer.first.map(function (first, h) {
+        return { weights: null, top: layer.top_pos[h], topWeight: layer.top_weight[h], first: first };
+      });
+    });
+    var lens = d.lens.map(function (row) {
+      return { label: row.layer === 0 ? "embedding" : "block " + row.layer,
+               top: row.pieces.slice(0, LENS_TOP).map(function (p, i) { return { piece: p, prob: row.probs[i] }; }) };
+    });
+    var answer = d.head.pieces.slice(0, ANSWER_TOP).map(function (p, i) { return { rank: i, piece: p, prob: d.head.probs[i], logit: d.head.logits[i] }; });
+    return { live: false, key: d.key, text: d.text, chat: d.chat, tokens: d.tokens, heads: heads, lens: lens, answer: answer, stored: d,
+             knockout: { heads: [], mlp: [] } };
+  }
+
+  ui.start("real-inside", function (root, live) {
+    var view = null, opened = null, mode = "open", rows = {}, focus = [0, 0];
+    var ko = { heads: [], mlp: [] };
+    var msg = ui.message();
+    var source = el("p", { class: "nt-note", "data-role": "inside-source", "aria-live": "polite" });
+    var answerBox = el("div", { class: "nt-x-host", "data-role": "answer" });
+    var exampleBox = el("div", { class: "nt-inside-example", "data-role": "example" });
+    var lensBox = el("div", { class: "nt-table-wrap", "data-role": "lens" });
+    var offLine = el("p", { class: "nt-note", "data-role": "off", "aria-live": "polite" });
+    var sinkLine = el("p", { class: "nt-note", "data-role": "sinks" });
+    var grid = el("div", { class: "nt-head-grid", role: "group", "data-role": "heads",
+      "aria-label": "Every head of every block and each block's MLP. Arrow keys move between them, Enter opens a head or switches it off (see the choice above)." });
+    var headBox = el("div", { class: "nt-inside-head", "data-role": "head-weights", "aria-live": "polite" });
+    var modeRadios = ui.radios("A click on a head", [{ value: "open", label: "opens its weights" }, { value: "off", label: "switches it off or on" }], "open",
+      function (v) { mode = v; });
+    var reset = ui.button("Switch everything back on", function () { setKnockout({ heads: [], mlp: [] }); });
+    reset.setAttribute("data-role", "reset");
+
+    live.appendChild(source);
+    live.appendChild(msg.node);
+    live.appendChild(ui.section("The answer, and its arithmetic", [answerBox]));
+    live.appendChild(ui.section("Switch parts off: one that changes the answer", [exampleBox]));
+    live.appendChild(ui.section("Logit lens: each block's guess", [lensBox]));
+    live.appendChild(ui.section("Every head, from the last position", [
+      el("p", { class: "nt-note", text: "Each cell is one head: its colour is the largest weight the last token gives any earlier token, grey when that token is the first one (a resting place many heads use, not a word they read). The last column is the block's MLP." }),
+      sinkLine, el("div", { class: "nt-controls" }, [modeRadios, reset]), offLine, grid, headBox]));
+
+    function isOff(l, h) { return ko.heads.some(function (x) { return x[0] === l && x[1] === h; }); }
+    function mlpOff(l) { return ko.mlp.indexOf(l) >= 0; }
+
+    function setKnockout(next) {
+      var llm = store.get("llm");
+      if (!llm) {
+        msg.show("Switching a part off reruns the real model: load it with the panel above first.", "warn");
+        return false;
+      }
+      msg.clear();
+      ko = { heads: next.heads.map(function (x) { return [x[0], x[1]]; }), mlp: next.mlp.slice() };
+      drawGrid();
+      store.set("llm.knockout", { heads: ko.heads.map(function (x) { return x.slice(); }), mlp: ko.mlp.slice() });
+      return true;
+    }
+    function toggleHead(l, h) {
+      var heads = ko.heads.filter(function (x) { return !(x[0] === l && x[1] === h); });
+      if (!isOff(l, h)) heads.push([l, h]);
+      heads.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
+      setKnockout({ heads: heads, mlp: ko.mlp });
+    }
+    function toggleMlp(l) {
+      var mlp = ko.mlp.filter(function (x) { return x !== l; });
+      if (!mlpOff(l)) mlp.push(l);
+      mlp.sort(function (a, b) { return a - b; });
+      setKnockout({ heads: ko.heads, mlp: mlp });
+    }
+
+    function describeOff() {
+      var parts = ko.heads.map(function (x) { return headName(x[0], x[1]); })
+        .concat(ko.mlp.map(function (l) { return "block " + (l + 1) + "'s MLP"; }));
+      return parts.length ? "Switched off: " + parts.join(", ") + "." : "Every part is on.";
+    }
+
+    // ---- the answer: the top tokens, each probability and logit opening to its arithmetic -------
+    var rowCache = {};
+    function drawAnswer() {
+      ui.clear(answerBox);
+      if (!view) return;
+      var llm = store.get("llm");
+      var list = el("ol", { class: "nt-inside-answer" });
+      view.answer.forEach(function (t) {
+        var spec = { ids: view.ids || [], knockout: view.knockout, piece: "“" + show(t.piece) + "”", weightsFile: example.weights_file };
+        var probBtn = ui.numberButton(ui.pct(t.prob, 2), function () {
+          return real.prob(view.live ? Object.assign({ logits: view.logits, id: t.id }, spec) : Object.assign({ stored: view.stored, rank: t.rank }, spec));
+        }, { label: "probability of " + show(t.piece) });
+        var logitBtn;
+        var row = view.live && rowCache[t.id];
+        if (view.live && view.final && row) {
+          logitBtn = ui.numberButton(ui.fix(t.logit, 2), function () {
+            return real.logit(Object.assign({ final: view.final, row: row, id: t.id }, spec));
+          }, { label: "logit of " + show(t.piece) });
+        } else {
+          logitBtn = el("span", { text: ui.fix(t.logit, 2) });
+        }
+        list.appendChild(el("li", { "data-token": t.piece, "data-prob": String(t.prob), "data-logit": String(t.logit), "data-id": t.id === undefined ? null : String(t.id) },
+          [el("code", { text: show(t.piece) }), ": probability ", probBtn, ", logit ", logitBtn]));
+      });
+      answerBox.appendChild(el("p", { class: "nt-note", text: view.live
+        ? "The live pass's most likely next tokens" + (view.knockout.heads.length || view.knockout.mlp.length ? ", with the parts below switched off" : "") + ". Open a number to see it computed."
+        : "The stored pass's most likely next tokens (measured by the build). Open a probability to see the softmax over the whole vocabulary; a logit's arithmetic needs the final vector, which the live model gives." }));
+      answerBox.appendChild(list);
+      // the rows of the top tokens, for the logit's arithmetic, fetched once per token
+      if (view.live && view.final && llm && llm.session && llm.session.row) {
+        var missing = view.answer.filter(function (t) { return !rowCache[t.id]; });
+        if (missing.length) {
+          var shown = view;
+          Promise.all(missing.map(function (t) { return llm.session.row(t.id); })).then(function (got) {
+            missing.forEach(function (t, i) { rowCache[t.id] = got[i]; });
+            if (view === shown) drawAnswer();
+          }, function (err) { msg.show(err.message, "error"); });
+        }
+      }
+    }
+
+    // ---- the build-found example ------------------------------------------------------------
+    function drawExample() {
+      var p = example.part, b = example.before[0], a = example.after[0], o = example.old_top_after;
+      var part = p.kind === "head" ? headName(p.layer, p.head) : "block " + (p.layer + 1) + "'s MLP";
+      var btn = ui.button("Run “" + example.text + "” with " + part + " off", function () {
+        if (setKnockout(example.knockout)) store.set("llm.prompt", { text: example.text, chat: example.chat });
+      });
+      btn.setAttribute("data-role", "example-run");
+      ui.clear(exampleBox);
+      exampleBox.appendChild(el("p", { text: "Found by the build (transformers on " + example.weights_file + ", measured): on “" + example.text +
+        "”, switching off " + part + " moves the most likely next token from “" + show(b.piece) + "” (" + ui.pct(b.prob, 1) + ") to “" + show(a.piece) +
+        "” (" + ui.pct(a.prob, 1) + "); “" + show(o.piece) + "” falls to " + ui.pct(o.prob, 1) + ". The search tried " + example.searched.parts_tried.toLocaleString("en") +
+        " parts (" + example.searched.order + ", over the prompts " + example.searched.prompts.map(function (k) { return "“" + k + "”"; }).join(", ") + ") and stopped at the first that changed an answer." }));
+      exampleBox.appendChild(el("div", { class: "nt-controls" }, [btn]));
+      var check = el("p", { class: "nt-note", "data-role": "example-check", "aria-live": "polite" });
+      exampleBox.appendChild(check);
+      if (view && view.live && same(view.ids, example.ids) && sameKo(view.knockout, example.knockout)) {
+        var got = view.answer[0];
+        check.textContent = "In this page the top token is now “" + show(got.piece) + "” at " + ui.pct(got.prob, 1) +
+          (got.id === a.id ? ", as the build found." : ", not the build's “" + show(a.piece) + "”.");
+      }
+      ui.setDisabled(btn, store.get("llm") ? "" : "It runs the real model: load it with the panel above first.");
+    }
+    function same(a, b) { return a && b && a.length === b.length && a.every(function (x, i) { return x === b[i]; }); }
+    function sameKo(a, b) { return JSON.stringify(a.heads) === JSON.stringify(b.heads) && JSON.stringify(a.mlp) === JSON.stringify(b.mlp); }
+
+    // ---- the lens ---------------------------------------------------------------------------
+    function drawLens() {
+      var head = el("tr", null, [el("th", { scope: "col", text: "after" })]);
+      for (var i = 0; i < LENS_TOP; i++) head.appendChild(el("th", { scope: "col", text: "top " + (i + 1) }));
+      var body = el("tbody");
+      view.lens.forEach(function (row) {
+        var tr = el("tr", null, [el("th", { scope: "row", text: row.label })]);
+        row.top.forEach(function (t) { tr.appendChild(el("td", null, [el("code", { text: show(t.piece) }), " " + ui.pct(t.prob, 1)])); });
+        body.appendChild(tr);
+      });
+      ui.clear(lensBox).appendChild(el("table", { class: "nt-table" }, [el("thead", null, [head]), body]));
+    }
+
+    // ---- the grid ---------------------------------------------------------------------------
+    function cellLabel(l, h) {
+      var c = view.heads[l][h];
+      return headName(l, h) + ": " + c.topWeight.toFixed(2) + " on " + show(view.tokens[c.top]) + ", " + (isOff(l, h) ? "off" : "on");
+    }
+    function drawGrid() {
+      if (!view) return;
+      var hadFocus = grid.contains(document.activeElement);
+      ui.clear(grid);
+      rows = [];
+      offLine.textContent = describeOff();
+      var sinks = 0, all = 0;
+      view.heads.forEach(function (layer) { layer.forEach(function (c) { all += 1; if (c.top === 0) sinks += 1; }); });
+      sinkLine.textContent = sinks + " of " + all + " heads look most at the first token (“" + show(view.tokens[0]) + "”): the grey cells.";
+      // column numbers (heads, then the MLP): seen, not read; each button's name says its head
+      var top = el("div", { class: "nt-head-grid-top", "aria-hidden": "true" }, [el("span", { class: "nt-head-grid-label", text: "" })]);
+      view.heads[0].forEach(function (_, h) { top.appendChild(el("span", { class: "nt-head-grid-col", text: String(h + 1) })); });
+      top.appendChild(el("span", { class: "nt-head-grid-col nt-mlp-col", text: "MLP" }));
+      grid.appendChild(top);
+      view.heads.forEach(function (layer, l) {
+        var row = el("div", { class: "nt-head-grid-row" }, [el("span", { class: "nt-head-grid-label", "aria-hidden": "true", text: String(l + 1) })]);
+        var cells = [];
+        layer.forEach(function (c, h) {
+          var b = el("button", { type: "button", class: "nt-head-cell" + (c.top === 0 ? " nt-sink" : "") + (isOff(l, h) ? " nt-off" : ""),
+            "aria-label": cellLabel(l, h), title: cellLabel(l, h), "data-layer": l, "data-head": h, tabindex: "-1",
+            "aria-expanded": opened && opened[0] === l && opened[1] === h ? "true" : "false" });
+          b.style.setProperty("--a", Math.min(1, c.topWeight).toFixed(3));
+          b.addEventListener("click", function () { focus = [l, h]; if (mode === "off") toggleHead(l, h); else openHead(l, h); });
+          cells.push(b);
+          row.appendChild(b);
+        });
+        var m = el("button", { type: "button", class: "nt-head-cell nt-mlp-cell" + (mlpOff(l) ? " nt-off" : ""), "data-layer": l, "data-mlp": "",
+          "aria-label": "block " + (l + 1) + "'s MLP, " + (mlpOff(l) ? "off" : "on"), title: "block " + (l + 1) + "'s MLP: a click switches it " + (mlpOff(l) ? "on" : "off"),
+          tabindex: "-1", text: "M" });
+        m.addEventListener("click", function () { focus = [l, layer.length]; toggleMlp(l); });
+        cells.push(m);
+        row.appendChild(m);
+        rows.push(cells);
+        grid.appendChild(row);
+      });
+      focus = [Math.min(focus[0], rows.length - 1), Math.min(focus[1], rows[0].length - 1)];
+      rows[focus[0]][focus[1]].setAttribute("tabindex", "0");
+      if (hadFocus) rows[focus[0]][focus[1]].focus();
+    }
+    grid.addEventListener("keydown", function (e) {
+      if (!rows.length) return;
+      var r = focus[0], c = focus[1], last = rows[0].length - 1;
+      if (e.key === "ArrowRight") c = Math.min(last, c + 1);
+      else if (e.key === "ArrowLeft") c = Math.max(0, c - 1);
+      else if (e.key === "ArrowDown") r = Math.min(rows.length - 1, r + 1);
+      else if (e.key === "ArrowUp") r = Math.max(0, r - 1);
+      else if (e.key === "Home") c = 0;
+      else if (e.key === "End") c = last;
+      else return;
+      e.preventDefault();
+      rows[focus[0]][focus[1]].setAttribute("tabindex", "-1");
+      focus = [r, c];
+      rows[r][c].setAttribute("tabindex", "0");
+      rows[r][c].focus();
+    });
+
+    function openHead(l, h) {
+      opened = opened && opened[0] === l && opened[1] === h ? null : [l, h];
+      drawGrid();
+      drawHead();
+    }
+    function drawHead() {
+      ui.clear(headBox);
+      if (!opened || !view || !view.heads[opened[0]]) return;
+      var l = opened[0], h = opened[1], c = view.heads[l][h], T = view.tokens.length;
+      var last = show(view.tokens[T - 1]);
+      headBox.appendChild(el("p", { class: "nt-x-title", text: headName(l, h) + ": where the last token (“" + last + "”) looks" + (isOff(l, h) ? " (switched off)" : "") }));
+      var items;
+      if (c.weights) {
+        items = c.weights.map(function (w, j) {
+          return { label: (j + 1) + " " + show(view.tokens[j]), value: w, text: w.toFixed(3), data: { pos: j, weight: w } };
+        });
+      } else {
+        items = [{ label: "1 " + show(view.tokens[0]), value: c.first, text: c.first.toFixed(3), data: { pos: 0, weight: c.first } }];
+        if (c.top !== 0) items.push({ label: (c.top + 1) + " " + show(view.tokens[c.top]), value: c.topWeight, text: c.topWeight.toFixed(3), data: { pos: c.top, weight: c.topWeight } });
+      }
+      headBox.appendChild(ui.bars(items, { label: headName(l, h) + ": attention weights from the last position" }));
+      if (!c.weights) {
+        var rest = 1 - c.first - (c.top !== 0 ? c.topWeight : 0);
+        headBox.appendChild(el("p", { class: "nt-note", text: "The build stored this head's weight on the first token and on the token it looks at most; the other " +
+          (T - (c.top !== 0 ? 2 : 1)) + " positions share the rest (" + rest.toFixed(3) + "). With the model loaded, every position's weight is shown." }));
+      }
+      var t = ui.button(isOff(l, h) ? "Switch it back on" : "Switch this head off", function () { toggleHead(l, h); drawHead(); });
+      t.setAttribute("data-role", "head-toggle");
+      headBox.appendChild(el("div", { class: "nt-controls" }, [t]));
+    }
+
+    function render() {
+      if (!view) return;
+      source.textContent = view.live
+        ? "Showing the live pass of " + (view.chat ? "the chat template around " : "") + "“" + view.text + "” (" + view.tokens.length + " tokens), computed in this page."
+        : "Showing the stored pass of " + (view.chat ? "the chat template around " : "") + "“" + view.text + "” (" + view.tokens.length + " tokens), measured by the build.";
+      root.setAttribute("data-view", view.live ? "live" : "stored:" + view.key);
+      drawAnswer();
+      drawExample();
+      drawLens();
+      drawGrid();
+      drawHead();
+    }
+
+    function follow() {
+      var pass = store.get("llm.pass"), stored = store.get("smollm2.stored");
+      if (pass && pass.result) {
+        view = liveView(pass, store.get("llm"));
+        ko = { heads: view.knockout.heads.map(function (x) { return x.slice(); }), mlp: view.knockout.mlp.slice() };
+      } else if (stored) view = storedView(stored);
+      else return;
+      if (opened && (!view.heads[opened[0]] || !view.heads[opened[0]][opened[1]])) opened = null;
+      render();
+    }
+    store.subscribe("llm.pass", follow);
+    store.subscribe("smollm2.stored", follow);
+    store.subscribe("llm", function () { if (view) drawExample(); });
+    drawExample();
+    follow();
+  });
+});

@@ -1,0 +1,208 @@
+"""Inside SmolLM2 on the real-models page (docs/js/demos/real-inside.js): the stored pass's lens and
+grid, the grid by keyboard alone, and, with the real model loaded in the page, a head switched off
+against transformers with that head zeroed, the build-found example changing the answer as its data
+says, and the last step's arithmetic equal to the pass's logit and reproduced by its Python snippet.
+
+Until the panel that loads the model is on the page, the slow tests load it as that panel does
+(nexttoken.llm.open, the tokenizer) and play its part of the store's contract: run the pass for
+"llm.prompt" and rerun it for "llm.knockout", publishing "llm.pass"."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from scripts.core.io import ROOT, SITE_DATA, read_json
+
+pytestmark = pytest.mark.browser
+
+PAGE = "real-models.html"
+DEMO = '.nt-demo[data-demo="real-inside"]'
+EXAMPLE = read_json(SITE_DATA / "smollm2" / "knockout.json")
+# A held-out prompt and head (not the example's): the knock-out moves its probabilities.
+HELD_OUT = "My neighbour always wanted"
+HEAD = [4, 2]
+MLP = 9
+
+
+def stored(page, key: str) -> dict:
+    page.select_option('.nt-demo[data-demo="real-distribution"] select', key)
+    page.wait_for_selector(f'{DEMO}[data-view="stored:{key}"]', timeout=10_000)
+    return read_json(SITE_DATA / "smollm2" / "distributions" / f"{key}.json")
+
+
+@pytest.mark.parametrize("mode", ["http", "file"])
+def test_stored_lens_and_grid(open_page, mode):
+    page = open_page(PAGE, mode)
+    page.wait_for_selector(f"{DEMO}[data-view]", timeout=10_000)
+    rec = stored(page, "bank")
+    att = rec["attention"]
+    assert page.locator(f'{DEMO} [data-role="lens"] tbody tr').count() == len(rec["lens"])
+    assert rec["lens"][-1]["pieces"][0].replace(" ", "·") in page.locator(f'{DEMO} [data-role="lens"] tbody tr').last.text_content()
+    cells = page.locator(f'{DEMO} [data-role="heads"] button[data-head]')
+    assert cells.count() == att["n_layer"] * att["n_head"]
+    assert page.locator(f'{DEMO} [data-role="heads"] button[data-mlp]').count() == att["n_layer"]
+    sinks = sum(p == 0 for layer in att["layers"] for p in layer["top_pos"])
+    assert page.text_content(f'{DEMO} [data-role="sinks"]').startswith(f"{sinks} of {att['n_layer'] * att['n_head']} heads look most at the first token")
+    # every cell's name is its head, its top weight and token (from the stored data), and its state
+    l, h = 2, 4
+    pos, w = att["layers"][l]["top_pos"][h], att["layers"][l]["top_weight"][h]
+    name = page.get_attribute(f'{DEMO} button[data-layer="{l}"][data-head="{h}"]', "aria-label")
+    assert name == f"block {l + 1}, head {h + 1}: {w:.2f} on {rec['tokens'][pos].replace(' ', '·')}, on", name
+    # the example offers itself with the data's numbers, and says why it waits for the model
+    text = page.text_content(f'{DEMO} [data-role="example"]')
+    assert f"“{EXAMPLE['text']}”" in text and f"{EXAMPLE['searched']['parts_tried']:,} parts" in text
+    assert page.is_disabled(f'{DEMO} [data-role="example-run"]')
+    assert "load it" in page.text_content(f'{DEMO} [data-role="example"] .nt-why')
+    assert not page.nt_problems, page.nt_problems
+
+
+def test_grid_by_keyboard(open_page):
+    page = open_page(PAGE, "http", width=360, height=800)
+    page.wait_for_selector(f"{DEMO}[data-view]", timeout=10_000)
+    rec = stored(page, "cat")
+    # one tab stop for the whole grid; arrows move, Enter opens the focused head
+    assert page.locator(f'{DEMO} [data-role="heads"] button[tabindex="0"]').count() == 1
+    page.focus(f'{DEMO} [data-role="heads"] button[tabindex="0"]')
+    for key in ("ArrowDown", "ArrowDown", "ArrowRight", "ArrowRight", "ArrowRight"):
+        page.keyboard.press(key)
+    focused = page.evaluate("() => [document.activeElement.dataset.layer, document.activeElement.dataset.head]")
+    assert focused == ["2", "3"], focused
+    page.keyboard.press("Enter")
+    box = page.locator(f'{DEMO} [data-role="head-weights"]')
+    assert box.locator(".nt-x-title").text_content().startswith("block 3, head 4: where the last token")
+    first = rec["attention"]["layers"][2]["first"][3]
+    assert float(box.locator("li[data-pos='0']").get_attribute("data-weight")) == pytest.approx(first, abs=1e-7)
+    assert page.get_attribute(f'{DEMO} button[data-layer="2"][data-head="3"]', "aria-expanded") == "true"
+    page.keyboard.press("End")
+    assert page.evaluate("() => document.activeElement.hasAttribute('data-mlp')")
+    # the grid fits a phone's width
+    assert page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") <= 1
+    assert not page.nt_problems, page.nt_problems
+
+
+# What the panel does with the store, for the page as it stands: the model, the tokenizer, a pass per
+# prompt or knock-out, published as "llm.pass".
+DRIVE = """async () => {
+  const add = (src) => new Promise((ok, fail) => { const s = document.createElement("script"); s.src = src; s.onload = ok; s.onerror = fail; document.head.appendChild(s); });
+  for (const f of ["js/llm/engine.js", "js/llm/loader.js", "js/llm/runtime.js", "js/llm/tokenizer.js", "js/data/smollm2-tokenizer.js"]) await add(f);
+  const nt = window.nexttoken, store = nt.store;
+  const session = await nt.llm.open({base: "js/data/llm/", model: "smollm2"});
+  const tokenizer = nt.llm.tokenizer.create(nt.data["smollm2-tokenizer"]);
+  let prompt = {text: "", chat: false}, knockout = {heads: [], mlp: []};
+  window.ntRuns = 0;
+  async function run() {
+    const enc = tokenizer.encode(prompt.text, {chat: prompt.chat});
+    const result = await session.prefill(enc.ids, {lens: true, heads: true, final: true, knockout});
+    store.set("llm.pass", {text: prompt.text, chat: prompt.chat, ids: enc.ids, pieces: enc.pieces, result, knockout});
+    window.ntRuns += 1;
+  }
+  window.ntAsk = (text) => { prompt = {text, chat: false}; return run(); };
+  store.subscribe("llm.knockout", (k) => { knockout = k; window.ntPending = run(); });
+  store.subscribe("llm.prompt", (p) => { prompt = p; window.ntPending = run(); });
+  store.set("llm", {session, tokenizer, config: session.config});
+}"""
+
+
+def answer(page) -> list[dict]:
+    return page.evaluate(f"""() => [...document.querySelectorAll('{DEMO} [data-role="answer"] li')].map(li => (
+        {{id: Number(li.dataset.id), prob: Number(li.dataset.prob), logit: Number(li.dataset.logit)}}))""")
+
+
+def settle(page, runs: int) -> None:
+    page.wait_for_function(f"() => window.ntRuns >= {runs}", timeout=300_000)
+    page.evaluate("() => window.ntPending")
+
+
+@pytest.fixture(scope="module")
+def smollm2():
+    pytest.importorskip("torch", reason="the reference needs the pipeline dependencies")
+    from scripts.real import loading
+    model, tok, _, _ = loading.load("smollm2", read_json(ROOT / "scripts" / "config" / "real_models.json")["models"]["smollm2"])
+    return model, tok
+
+
+def softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max())
+    return e / e.sum()
+
+
+@pytest.mark.slow
+def test_live_knockouts_arithmetic_and_example(open_page, smollm2):
+    from tests.helpers.llm_reference import reference
+    model, tok = smollm2
+    page = open_page(PAGE, "http")
+    page.set_default_timeout(300_000)
+    page.wait_for_selector(f"{DEMO}[data-view]", timeout=10_000)
+    page.evaluate(DRIVE)
+    page.evaluate("(t) => window.ntAsk(t)", HELD_OUT)
+    page.wait_for_selector(f'{DEMO}[data-view="live"]')
+    ids = tok.encode(HELD_OUT, add_special_tokens=False)
+
+    # switch a head off in the page: top token and three probabilities against transformers
+    plain = answer(page)
+    page.get_by_label("switches it off or on").check()
+    page.click(f'{DEMO} button[data-layer="{HEAD[0]}"][data-head="{HEAD[1]}"]')
+    settle(page, 2)
+    got = answer(page)
+    ref = softmax(reference(model, ids, {"heads": [HEAD], "mlp": []})["logits"])
+    assert got[0]["id"] == int(ref.argmax())
+    for g in got:
+        assert g["prob"] == pytest.approx(ref[g["id"]], rel=5e-3, abs=1e-5), g
+    assert max(abs(a["prob"] - b["prob"]) for a, b in zip(plain, got)) > 1e-3  # the knock-out moved them
+    figures = {"head_off_prob_rel": max(abs(g["prob"] / ref[g["id"]] - 1) for g in got)}
+    name = page.get_attribute(f'{DEMO} button[data-layer="{HEAD[0]}"][data-head="{HEAD[1]}"]', "aria-label")
+    assert name.endswith(", off") and page.text_content(f'{DEMO} [data-role="off"]') == f"Switched off: block {HEAD[0] + 1}, head {HEAD[1] + 1}."
+
+    # and a block's MLP as well (its button toggles whatever the click choice)
+    page.click(f'{DEMO} button[data-layer="{MLP}"][data-mlp]')
+    settle(page, 3)
+    got = answer(page)
+    ref = softmax(reference(model, ids, {"heads": [HEAD], "mlp": [MLP]})["logits"])
+    assert got[0]["id"] == int(ref.argmax())
+    for g in got:
+        assert g["prob"] == pytest.approx(ref[g["id"]], rel=5e-3, abs=1e-5), g
+    assert page.get_attribute(f'{DEMO} button[data-layer="{MLP}"][data-mlp]', "aria-label") == f"block {MLP + 1}'s MLP, off"
+    figures["head_and_mlp_off_prob_rel"] = max(abs(g["prob"] / ref[g["id"]] - 1) for g in got)
+
+    # the logit's arithmetic equals the pass's logit, and its snippet reproduces it with transformers
+    top = got[0]
+    page.wait_for_selector(f'{DEMO} [data-role="answer"] li:first-child button[aria-label^="logit of"]')
+    page.click(f'{DEMO} [data-role="answer"] li:first-child button[aria-label^="logit of"]')
+    panel = page.locator(f'{DEMO} .nt-x-panel [data-kind="real-logit"]')
+    last = panel.locator(".nt-x-line").last.locator(".nt-x-eq").text_content()
+    shown = float(last.replace("−", "-"))
+    assert abs(shown - top["logit"]) <= 1e-4, (shown, top["logit"])
+    terms = [float(t.replace("−", "-")) for t in panel.locator(".nt-x-line").last.locator(".nt-x-t").all_text_contents()]
+    assert len(terms) == 7 and abs(sum(terms) - shown) <= 1e-3  # six products and the folded rest, as displayed
+    snippet = panel.locator(".nt-x-code").text_content()
+    out = subprocess.run([sys.executable, "-c", snippet], capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert abs(float(out.stdout.split()[-1]) - shown) <= 2e-3, (out.stdout, shown)  # the engine's parity bound
+    figures["panel_vs_pass_logit"] = abs(shown - top["logit"])
+    figures["snippet_vs_panel_logit"] = abs(float(out.stdout.split()[-1]) - shown)
+
+    # the probability's arithmetic: the softmax's last line is the pass's probability
+    page.click(f'{DEMO} [data-role="answer"] li:first-child button[aria-label^="probability of"]')
+    p_last = page.locator(f'{DEMO} .nt-x-panel [data-kind="real-prob"] .nt-x-line').last.locator(".nt-x-eq").text_content()
+    assert abs(float(p_last) - top["prob"]) <= 1e-6
+
+    # the build-found example: one click runs it, and the page's answer is the data's
+    page.get_by_label("switches it off or on").check()
+    page.click(f'{DEMO} [data-role="reset"]')
+    settle(page, 4)
+    page.click(f'{DEMO} [data-role="example-run"]')
+    settle(page, 6)
+    page.wait_for_function(f"""() => document.querySelector('{DEMO} [data-role="example-check"]').textContent.length > 0""")
+    got = answer(page)
+    assert got[0]["id"] == EXAMPLE["after"][0]["id"]
+    for g, want in zip(got, EXAMPLE["after"]):
+        assert g["id"] == want["id"] and g["prob"] == pytest.approx(want["prob"], rel=5e-3), (g, want)
+    assert page.text_content(f'{DEMO} [data-role="example-check"]').endswith("as the build found.")
+    figures["example_prob_rel"] = max(abs(g["prob"] / w["prob"] - 1) for g, w in zip(got, EXAMPLE["after"]))
+    print(f"real-inside live figures: { {k: f'{v:.2e}' for k, v in figures.items()} }")  # shown with pytest -s
+    assert re.search(r"Showing the live pass of “" + re.escape(EXAMPLE["text"]) + "”", page.text_content(f'{DEMO} [data-role="inside-source"]'))
+    assert not page.nt_problems, page.nt_problems
