@@ -45,9 +45,10 @@ test("float16 scales decode exactly", () => {
   for (const [bits, x] of cases) assert.equal(engine.f16[bits], x);
 });
 
-// A 3 x 64 matrix as Q4_1 and as Q8_0 blocks, with its de-quantised float weights.
+// A 5 x 64 matrix as Q4_1 and as Q8_0 blocks, with its de-quantised float weights (5 rows: one
+// four-row tile of the kernels and a partial one).
 function blocks(type) {
-  const rows = 3, cols = 64, nb = cols / 32, bb = type === "Q4_1" ? 20 : 34;
+  const rows = 5, cols = 64, nb = cols / 32, bb = type === "Q4_1" ? 20 : 34;
   const buf = new ArrayBuffer(rows * nb * bb), u8 = new Uint8Array(buf), i8 = new Int8Array(buf), w = new Float64Array(rows * cols);
   let p = 0, seed = 7;
   const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
@@ -75,15 +76,15 @@ function blocks(type) {
 for (const type of ["Q4_1", "Q8_0"]) {
   test(`${type} products straight from the blocks equal the de-quantised weights`, () => {
     const { t, w } = blocks(type);
-    for (const T of [1, 4]) {
+    for (const T of [1, 3, 4]) {  // one token, and token pairs with an odd one left over
       const x = Float32Array.from({ length: T * 64 }, (_, i) => Math.sin(i));
-      const y = new Float32Array(T * 3);
+      const y = new Float32Array(T * 5);
       engine.matmul(t, x, T, y);
       for (let k = 0; k < T; k++) {
-        for (let r = 0; r < 3; r++) {
+        for (let r = 0; r < 5; r++) {
           let want = 0;
           for (let c = 0; c < 64; c++) want += w[r * 64 + c] * x[k * 64 + c];
-          assert.ok(Math.abs(y[k * 3 + r] - want) < 1e-4, `${type} T=${T} row ${r}: ${y[k * 3 + r]} vs ${want}`);
+          assert.ok(Math.abs(y[k * 5 + r] - want) < 1e-4, `${type} T=${T} row ${r}: ${y[k * 5 + r]} vs ${want}`);
         }
       }
       const row = new Float32Array(64);
