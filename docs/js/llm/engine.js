@@ -5,7 +5,8 @@
 // start it inside a Web Worker from a Blob URL made of its source text (fetch and importScripts of
 // local files are blocked from file://). Node's tests call it directly.
 //
-// engine.Model(manifest, buffer): manifest from scripts/site/llm_js.py, buffer its bytes.
+// engine.Model(manifest, buffer, {wasm}): manifest from scripts/site/llm_js.py, buffer its bytes; wasm
+//   the SIMD kernels' module bytes (docs/js/llm/kernels-wasm.js), optional: m.kernels says which ran.
 //   m.prefill(ids, opts, tick)   forget the cache, run the prompt; m.decode(id, opts, tick) one step
 //   opts.residuals: the residual after every block at the last position (for the logit lens)
 //   opts.lens: ln_f and the unembedding applied to each of those residuals (logits per block)
@@ -32,16 +33,61 @@ function nexttokenLlmEngine() {
 
   function Cancelled() { this.message = "cancelled"; }
 
-  function tensors(manifest, buffer) {
-    var u8 = new Uint8Array(buffer), i8 = new Int8Array(buffer), out = {};
-    var u32 = new Uint32Array(buffer, 0, buffer.byteLength >> 2);  // Q4_1 blocks (20 bytes) are 4-byte aligned
+  // The model's tensors as views of its bytes: buffer's, or a copy inside the WebAssembly kernels'
+  // memory when `wasm` (the module's bytes) is given and the browser has SIMD. Returns
+  // {tensors, kernels: "wasm" | "js"}.
+  function tensors(manifest, buffer, wasm) {
+    var k = wasm ? wasmKernels(wasm, manifest, buffer) : null, base = k ? k.W : 0, mem = k ? k.buf : buffer;
+    var u8 = new Uint8Array(mem), i8 = new Int8Array(mem), out = {};
+    var u32 = new Uint32Array(mem, 0, mem.byteLength >> 2);  // Q4_1 blocks (20 bytes) are 4-byte aligned
     manifest.tensors.forEach(function (t) {
       var rows = t.shape.length === 2 ? t.shape[0] : 1, cols = t.shape[t.shape.length - 1];
-      var w = { name: t.name, type: t.type, rows: rows, cols: cols, off: t.offset, u8: u8, i8: i8, u32: u32 };
-      if (t.type === "F32") w.f32 = new Float32Array(buffer, t.offset, rows * cols);
+      var w = { name: t.name, type: t.type, rows: rows, cols: cols, off: base + t.offset, u8: u8, i8: i8, u32: u32, k: null };
+      if (t.type === "F32") w.f32 = new Float32Array(mem, base + t.offset, rows * cols);
+      else if (k && rows > 1) w.k = k;
       out[t.name] = w;
     });
-    return out;
+    return { tensors: out, kernels: k ? "wasm" : "js" };
+  }
+
+  // The WebAssembly kernels (scripts/site/llm_kernels.wat) with the model's bytes copied into their
+  // memory: float16 table at 0, then x, x's block sums and y for one token, then the blocks. Null
+  // where the browser lacks WebAssembly SIMD or refuses the memory: the JS kernels run instead.
+  function wasmKernels(bytes, manifest, buffer) {
+    if (typeof WebAssembly !== "object" || !WebAssembly.validate(bytes)) return null;
+    var cols = 32, rows = 1;
+    manifest.tensors.forEach(function (t) {
+      if (t.shape.length === 2) { cols = Math.max(cols, t.shape[1]); rows = Math.max(rows, t.shape[0]); }
+    });
+    var up = function (n) { return Math.ceil(n / 16) * 16; };
+    var X = 4 * 65536, XS = up(X + 4 * cols), Y = up(XS + 8 * cols / BLOCK), W = up(Y + 4 * rows);
+    try {
+      var inst = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}), mem = inst.exports.memory;
+      mem.grow(Math.ceil((W + buffer.byteLength) / 65536) - mem.buffer.byteLength / 65536);
+    } catch (err) {
+      if (err instanceof RangeError) return null;
+      throw err;
+    }
+    var buf = mem.buffer;
+    new Float32Array(buf, 0, 65536).set(F16);
+    new Uint8Array(buf, W, buffer.byteLength).set(new Uint8Array(buffer));
+    return { e: inst.exports, buf: buf, W: W, X: X, XS: XS, Y: Y,
+             x: new Float32Array(buf, X, cols), xs: new Float64Array(buf, XS, cols / BLOCK), y: new Float32Array(buf, Y, rows) };
+  }
+
+  // One token at a time through the WebAssembly kernels: x's row copied in, y's copied out.
+  function matmulWasm(w, x, T, y) {
+    var k = w.k, rows = w.rows, cols = w.cols, nb = cols / BLOCK, q4 = w.type === "Q4_1";
+    for (var t = 0; t < T; t++) {
+      k.x.set(x.subarray(t * cols, (t + 1) * cols));
+      if (q4) {
+        for (var b = 0; b < nb; b++) { var s = 0; for (var j = 0; j < BLOCK; j++) s += k.x[b * BLOCK + j]; k.xs[b] = s; }
+        k.e.q4(w.off, rows, nb, k.X, k.XS, k.Y);
+      } else {
+        k.e.q8(w.off, rows, nb, k.X, k.Y);
+      }
+      y.set(k.y.subarray(0, rows), t * rows);
+    }
   }
 
   // Scratch reused across calls (one model per worker): x as float64, and 4 de-quantised rows.
@@ -56,7 +102,13 @@ function nexttokenLlmEngine() {
   // float64, each output rounded once to float32. One token reads each row's blocks once, four rows
   // at a time (x's loads shared); several tokens de-quantise four rows once and reuse them per token.
   function matmul(w, x, T, y, bias) {
-    var rows = w.rows, cols = w.cols, xd = xf64(x, T * cols), r, t;
+    var rows = w.rows, cols = w.cols, r, t;
+    if (w.k) {
+      matmulWasm(w, x, T, y);
+      if (bias) for (t = 0; t < T; t++) for (r = 0; r < rows; r++) y[t * rows + r] += bias[r];
+      return;
+    }
+    var xd = xf64(x, T * cols);
     if (w.type === "F32") {
       var f = w.f32;
       for (r = 0; r < rows; r++) {
@@ -269,10 +321,11 @@ function nexttokenLlmEngine() {
 
   var GELU_C = Math.sqrt(2 / Math.PI);
 
-  function Model(manifest, buffer) {
-    var c = manifest.config;
+  function Model(manifest, buffer, opts) {
+    var c = manifest.config, ts = tensors(manifest, buffer, opts && opts.wasm);
     this.config = c;
-    this.w = tensors(manifest, buffer);
+    this.w = ts.tensors;
+    this.kernels = ts.kernels;
     this.llama = c.arch === "llama";
     this.hd = c.n_embd / c.n_head;
     this.kvDim = this.hd * c.n_kv_head;
@@ -440,7 +493,7 @@ function nexttokenLlmEngine() {
     return out;
   };
 
-  return { Model: Model, Cancelled: Cancelled, matmul: matmul, row: row, f16: F16, CAP: CAP };
+  return { Model: Model, Cancelled: Cancelled, tensors: tensors, matmul: matmul, row: row, f16: F16, CAP: CAP };
 }
 
   var nexttoken = root.nexttoken = root.nexttoken || {};
