@@ -51,7 +51,7 @@ function nexttokenLlmEngine() {
   }
 
   // The WebAssembly kernels (scripts/site/llm_kernels.wat) with the model's bytes copied into their
-  // memory: float16 table at 0, then x, x's block sums and y for one token, then the blocks. Null
+  // memory: float16 table at 0, then x, x's block sums and y for four tokens, then the blocks. Null
   // where the browser lacks WebAssembly SIMD or refuses the memory: the JS kernels run instead.
   function wasmKernels(bytes, manifest, buffer) {
     if (typeof WebAssembly !== "object" || !WebAssembly.validate(bytes)) return null;
@@ -60,7 +60,7 @@ function nexttokenLlmEngine() {
       if (t.shape.length === 2) { cols = Math.max(cols, t.shape[1]); rows = Math.max(rows, t.shape[0]); }
     });
     var up = function (n) { return Math.ceil(n / 16) * 16; };
-    var X = 4 * 65536, XS = up(X + 4 * cols), Y = up(XS + 8 * cols / BLOCK), W = up(Y + 4 * rows);
+    var X = 4 * 65536, XS = up(X + 16 * cols), Y = up(XS + 32 * cols / BLOCK), W = up(Y + 16 * rows);
     try {
       var inst = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}), mem = inst.exports.memory;
       mem.grow(Math.ceil((W + buffer.byteLength) / 65536) - mem.buffer.byteLength / 65536);
@@ -72,21 +72,25 @@ function nexttokenLlmEngine() {
     new Float32Array(buf, 0, 65536).set(F16);
     new Uint8Array(buf, W, buffer.byteLength).set(new Uint8Array(buffer));
     return { e: inst.exports, buf: buf, W: W, X: X, XS: XS, Y: Y,
-             x: new Float32Array(buf, X, cols), xs: new Float64Array(buf, XS, cols / BLOCK), y: new Float32Array(buf, Y, rows) };
+             x: new Float32Array(buf, X, 4 * cols), xs: new Float64Array(buf, XS, 4 * cols / BLOCK), y: new Float32Array(buf, Y, 4 * rows) };
   }
 
-  // One token at a time through the WebAssembly kernels: x's row copied in, y's copied out.
+  // Through the WebAssembly kernels, four tokens at a time (each block widened once for the four),
+  // then one at a time: x's rows copied in, y's copied out.
   function matmulWasm(w, x, T, y) {
-    var k = w.k, rows = w.rows, cols = w.cols, nb = cols / BLOCK, q4 = w.type === "Q4_1";
-    for (var t = 0; t < T; t++) {
-      k.x.set(x.subarray(t * cols, (t + 1) * cols));
+    var k = w.k, rows = w.rows, cols = w.cols, nb = cols / BLOCK, q4 = w.type === "Q4_1", t = 0, n;
+    for (; t < T; t += n) {
+      n = T - t >= 4 ? 4 : 1;
+      k.x.set(x.subarray(t * cols, (t + n) * cols));
       if (q4) {
-        for (var b = 0; b < nb; b++) { var s = 0; for (var j = 0; j < BLOCK; j++) s += k.x[b * BLOCK + j]; k.xs[b] = s; }
-        k.e.q4(w.off, rows, nb, k.X, k.XS, k.Y);
+        for (var b = 0; b < n * nb; b++) { var s = 0; for (var j = 0; j < BLOCK; j++) s += k.x[b * BLOCK + j]; k.xs[b] = s; }
+        if (n === 4) k.e.q4x4(w.off, rows, nb, k.X, 4 * cols, k.XS, k.Y, 4 * rows);
+        else k.e.q4(w.off, rows, nb, k.X, k.XS, k.Y);
       } else {
-        k.e.q8(w.off, rows, nb, k.X, k.Y);
+        if (n === 4) k.e.q8x4(w.off, rows, nb, k.X, 4 * cols, k.Y, 4 * rows);
+        else k.e.q8(w.off, rows, nb, k.X, k.Y);
       }
-      y.set(k.y.subarray(0, rows), t * rows);
+      y.set(k.y.subarray(0, n * rows), t * rows);
     }
   }
 
