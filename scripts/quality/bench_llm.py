@@ -39,10 +39,10 @@ RUNS = 3
 PROMPT = "The capital of France is the"
 LONG = 512
 
-PAGE_JS = """async ([ids, long, runs]) => {
+PAGE_JS = """async ([ids, long, runs, kernels]) => {
   const t = () => performance.now(), med = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
   const t0 = t();
-  const s = await nexttoken.llm.open({base: "js/data/llm/", model: "smollm2"});
+  const s = await nexttoken.llm.open({base: "js/data/llm/", model: "smollm2", kernels});
   const load = t() - t0;
   const prefill = [], decode6 = [], lens = [];
   for (let i = 0; i < runs; i++) {
@@ -56,7 +56,7 @@ PAGE_JS = """async ([ids, long, runs]) => {
     const b = t(); await s.decode(long[i], {}); decode512.push(t() - b);
   }
   s.close();
-  return {load, prefill6: med(prefill), decode6: med(decode6), decode512: med(decode512), lens30: med(lens), prefill_long: prefillLong};
+  return {kernels: s.kernels || "js", load, prefill6: med(prefill), decode6: med(decode6), decode512: med(decode512), lens30: med(lens), prefill_long: prefillLong};
 }"""
 
 
@@ -83,7 +83,7 @@ SPLIT_JS = """async ([config, runs]) => {
 }"""
 
 
-def chromium(ids: list[int], long: list[int], engine: Path, config: dict) -> dict:
+def chromium(ids: list[int], long: list[int], engine: Path, config: dict, kernels: str) -> dict:
     from playwright.sync_api import sync_playwright
 
     work = Path(tempfile.mkdtemp(prefix="bench-llm-"))
@@ -109,7 +109,7 @@ def chromium(ids: list[int], long: list[int], engine: Path, config: dict) -> dic
             idle = renderer_memory(profile)
             thread = threading.Thread(target=watch, daemon=True)
             thread.start()
-            out = page.evaluate(PAGE_JS, [ids, long, RUNS])
+            out = page.evaluate(PAGE_JS, [ids, long, RUNS, kernels])
             stop.set()
             thread.join()
             page.add_script_tag(path=str(ROOT / "scripts" / "quality" / "llm_split.js"))
@@ -170,6 +170,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description="SmolLM2 in Chromium against transformers float32")
     ap.add_argument("--engine", type=Path, default=ROOT / "docs" / "js" / "llm",
                     help="the folder of engine.js, loader.js and runtime.js to run (default: docs/js/llm)")
+    ap.add_argument("--kernels", choices=("js", "wasm"), default="js",
+                    help="the engine's plain-JS kernels (the page's default) or its WebAssembly SIMD ones")
     args = ap.parse_args()
     if not (args.engine / "engine.js").is_file():
         raise SystemExit(f"error: {args.engine} holds no engine.js")
@@ -178,7 +180,7 @@ def main() -> None:
         raise SystemExit("error: docs/js/data/llm/smollm2/ not found (run `make site`)")
     manifest = read_manifest((DATA / "smollm2" / "manifest.js").read_text(), "smollm2")
     pt, ids, long = transformers_side()
-    js = chromium(ids, long, args.engine.resolve(), manifest["config"])
+    js = chromium(ids, long, args.engine.resolve(), manifest["config"], args.kernels)
     files = sum(f.stat().st_size for f in (DATA / "smollm2").iterdir())
     weights = manifest["total_bytes"]
     res = {"engine": str(args.engine), "prompt": PROMPT, "prompt_tokens": len(ids), "long_context": LONG, "runs": RUNS, "cpu_count": os.cpu_count(),
@@ -190,7 +192,7 @@ def main() -> None:
             ("decode step at 6 (ms)", "decode6"), (f"decode step at {LONG - RUNS + 1}-{LONG} (ms)", "decode512"),
             ("logit lens, 30 blocks (ms)", "lens30"), (f"prefill, {LONG - RUNS} tokens (ms)", "prefill_long"),
             ("peak memory (MB; Chromium: renderer USS)", "peak_mb")]
-    print(f"SmolLM2-135M, prompt {PROMPT!r} ({len(ids)} tokens), 1 thread each, median of {RUNS}")
+    print(f"SmolLM2-135M, prompt {PROMPT!r} ({len(ids)} tokens), 1 thread each, median of {RUNS}; the page on its {js['kernels']} kernels")
     print(f"{'':32} {'Chromium':>10} {'torch f32':>10} {'ratio':>7}")
     for label, k in rows:
         print(f"{label:32} {js[k]:10.1f} {pt[k]:10.1f} {js[k] / pt[k]:7.2f}")

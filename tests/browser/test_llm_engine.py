@@ -90,7 +90,7 @@ LOAD_ERROR = """async (model) => {
 
 @pytest.mark.parametrize("mode,kernels", [("file", "wasm"), ("http", "wasm"), ("file", "js")])
 def test_top_token_equals_transformers(harness, page, mode, kernels):
-    """On the SIMD kernels (the default where kernels-wasm.js is loaded) and on the plain-JS ones."""
+    """On the SIMD kernels (open's kernels: "wasm") and on the plain-JS ones (the default)."""
     dists = [json.loads((DIST / f"{k}.json").read_text()) for k in ("capital", "cat", "question_chat")]
     page.goto(harness[mode])
     res = page.evaluate(TOP, ["smollm2", [d["ids"] for d in dists], kernels])

@@ -6,8 +6,9 @@
 // nexttoken.llm.open({base, model, onProgress, signal, kernels}) -> Promise<session>
 //   loads and checks the model's files (loader.js), then hands their bytes to a worker started from
 //   a Blob URL made of engine.js's own source (a worker script file cannot be loaded from file://),
-//   with the WebAssembly kernels when kernels-wasm.js is loaded and kernels is not "js";
-//   session.kernels says which run ("wasm", or "js" where the browser has no WebAssembly SIMD)
+//   kernels: "wasm" runs the SIMD kernels of kernels-wasm.js (about twice as fast, but the worker
+//   then holds a second copy of the blocks while it starts: ~450 MB at peak against ~335), "js" (the
+//   default) the plain ones; session.kernels says which run ("js" where the browser has no SIMD)
 // session.prefill(ids, opts), session.decode(id, opts) -> Promise<result> (see engine.js); calls run
 //   one at a time, in order
 // session.cancel()  the running call rejects with "cancelled" at the next block; the cache is kept
@@ -75,7 +76,7 @@
     if (!nexttoken.llm.engineFactory || !nexttoken.llm.loader) throw new Error("the model's scripts are not loaded (engine.js, loader.js)");
     var loaded = await nexttoken.llm.loader.load(opts);
     var wasm = null;
-    if (opts.kernels !== "js" && typeof nexttoken.llm.kernelsWasm === "string") {
+    if (opts.kernels === "wasm" && typeof nexttoken.llm.kernelsWasm === "string") {
       var bin = root.atob(nexttoken.llm.kernelsWasm);
       wasm = new Uint8Array(bin.length);
       for (var i = 0; i < bin.length; i++) wasm[i] = bin.charCodeAt(i);
