@@ -193,6 +193,14 @@ STAGES: tuple[Stage, ...] = (
         extra=("scripts/config/real_models.json", "requirements/site.lock"),
         outputs={"docs/js/data/llm/": None}, stamp="docs/js/data/llm/.stamp",
     ),
+    # Assembled by wabt's wat2wasm from node_modules (pinned in package.json).
+    Stage(
+        name="llm_kernels", kind="generator",
+        does="the engine's SIMD inner products (Q4_1, Q8_0), assembled from scripts/site/llm_kernels.wat, as base64 in a classic script",
+        steps=("scripts.site.llm_wasm",),
+        extra=("scripts/site/llm_kernels.wat", "node_modules/.package-lock.json"),
+        outputs={"docs/js/llm/kernels-wasm.js": None},
+    ),
     Stage(
         name="figures", kind="generator",
         does="deterministic SVG figures and their alt texts",

@@ -16,6 +16,7 @@ process beyond what it held before the load. Each time is the median of RUNS.
 """
 from __future__ import annotations
 
+import argparse
 import os
 import resource
 import shutil
@@ -38,10 +39,10 @@ RUNS = 3
 PROMPT = "The capital of France is the"
 LONG = 512
 
-PAGE_JS = """async ([ids, long, runs]) => {
+PAGE_JS = """async ([ids, long, runs, kernels]) => {
   const t = () => performance.now(), med = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
   const t0 = t();
-  const s = await nexttoken.llm.open({base: "js/data/llm/", model: "smollm2"});
+  const s = await nexttoken.llm.open({base: "js/data/llm/", model: "smollm2", kernels});
   const load = t() - t0;
   const prefill = [], decode6 = [], lens = [];
   for (let i = 0; i < runs; i++) {
@@ -55,7 +56,7 @@ PAGE_JS = """async ([ids, long, runs]) => {
     const b = t(); await s.decode(long[i], {}); decode512.push(t() - b);
   }
   s.close();
-  return {load, prefill6: med(prefill), decode6: med(decode6), decode512: med(decode512), lens30: med(lens), prefill_long: prefillLong};
+  return {kernels: s.kernels || "js", load, prefill6: med(prefill), decode6: med(decode6), decode512: med(decode512), lens30: med(lens), prefill_long: prefillLong};
 }"""
 
 
@@ -75,13 +76,20 @@ def renderer_memory(profile: str) -> int:
     return total
 
 
-def chromium(ids: list[int], long: list[int]) -> dict:
+SPLIT_JS = """async ([config, runs]) => {
+  const counts = [1, 2];
+  if (navigator.hardwareConcurrency > 2) counts.push(navigator.hardwareConcurrency);
+  return Object.assign(await nexttokenSplitBench(config, counts, runs), {cores: navigator.hardwareConcurrency});
+}"""
+
+
+def chromium(ids: list[int], long: list[int], engine: Path, config: dict, kernels: str) -> dict:
     from playwright.sync_api import sync_playwright
 
     work = Path(tempfile.mkdtemp(prefix="bench-llm-"))
     try:
         shutil.copy(ROOT / "scripts" / "quality" / "llm_harness.html", work / "index.html")
-        shutil.copytree(ROOT / "docs" / "js" / "llm", work / "js" / "llm")
+        shutil.copytree(engine, work / "js" / "llm")
         (work / "js" / "data").mkdir()
         (work / "js" / "data" / "llm").symlink_to(DATA)
         profile = str(work / "profile")
@@ -101,9 +109,11 @@ def chromium(ids: list[int], long: list[int]) -> dict:
             idle = renderer_memory(profile)
             thread = threading.Thread(target=watch, daemon=True)
             thread.start()
-            out = page.evaluate(PAGE_JS, [ids, long, RUNS])
+            out = page.evaluate(PAGE_JS, [ids, long, RUNS, kernels])
             stop.set()
             thread.join()
+            page.add_script_tag(path=str(ROOT / "scripts" / "quality" / "llm_split.js"))
+            out["split"] = page.evaluate(SPLIT_JS, [config, RUNS])
             ctx.close()
         out["peak_mb"] = peak[0] / 1e6
         out["idle_page_mb"] = idle / 1e6
@@ -157,15 +167,23 @@ def transformers_side() -> tuple[dict, list[int], list[int]]:
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser(description="SmolLM2 in Chromium against transformers float32")
+    ap.add_argument("--engine", type=Path, default=ROOT / "docs" / "js" / "llm",
+                    help="the folder of engine.js, loader.js and runtime.js to run (default: docs/js/llm)")
+    ap.add_argument("--kernels", choices=("js", "wasm"), default="js",
+                    help="the engine's plain-JS kernels (the page's default) or its WebAssembly SIMD ones")
+    args = ap.parse_args()
+    if not (args.engine / "engine.js").is_file():
+        raise SystemExit(f"error: {args.engine} holds no engine.js")
     require("bench_llm", modules=("torch", "transformers", "playwright"), chromium=True)
     if not (DATA / "smollm2" / "manifest.js").is_file():
         raise SystemExit("error: docs/js/data/llm/smollm2/ not found (run `make site`)")
     manifest = read_manifest((DATA / "smollm2" / "manifest.js").read_text(), "smollm2")
     pt, ids, long = transformers_side()
-    js = chromium(ids, long)
+    js = chromium(ids, long, args.engine.resolve(), manifest["config"], args.kernels)
     files = sum(f.stat().st_size for f in (DATA / "smollm2").iterdir())
     weights = manifest["total_bytes"]
-    res = {"prompt": PROMPT, "prompt_tokens": len(ids), "long_context": LONG, "runs": RUNS, "cpu_count": os.cpu_count(),
+    res = {"engine": str(args.engine), "prompt": PROMPT, "prompt_tokens": len(ids), "long_context": LONG, "runs": RUNS, "cpu_count": os.cpu_count(),
            "chromium": js, "transformers": pt, "files_mb": files / 1e6, "gguf_mb": manifest["source"]["bytes"] / 1e6,
            # one decode step reads every weight byte once (the unembedding included): bytes / time
            "decode6_weight_read_gb_s": weights / (js["decode6"] / 1e3) / 1e9}
@@ -174,12 +192,18 @@ def main() -> None:
             ("decode step at 6 (ms)", "decode6"), (f"decode step at {LONG - RUNS + 1}-{LONG} (ms)", "decode512"),
             ("logit lens, 30 blocks (ms)", "lens30"), (f"prefill, {LONG - RUNS} tokens (ms)", "prefill_long"),
             ("peak memory (MB; Chromium: renderer USS)", "peak_mb")]
-    print(f"SmolLM2-135M, prompt {PROMPT!r} ({len(ids)} tokens), 1 thread each, median of {RUNS}")
+    print(f"SmolLM2-135M, prompt {PROMPT!r} ({len(ids)} tokens), 1 thread each, median of {RUNS}; the page on its {js['kernels']} kernels")
     print(f"{'':32} {'Chromium':>10} {'torch f32':>10} {'ratio':>7}")
     for label, k in rows:
         print(f"{label:32} {js[k]:10.1f} {pt[k]:10.1f} {js[k] / pt[k]:7.2f}")
     print(f"files {res['files_mb']:.1f} MB = {res['files_mb'] / res['gguf_mb']:.3f} x the GGUF; "
           f"decode at 6 reads the weights at {res['decode6_weight_read_gb_s']:.2f} GB/s; the bare page held {js['idle_page_mb']:.0f} MB before, so the model added {js['model_mb']:.0f} MB")
+    sp = js["split"]
+    print(f"rows split over workers (one step's products, random blocks of the model's shapes, {sp['round_trips_per_step']} round trips a step, "
+          f"{sp['cores']} cores): " + ", ".join(
+              [f"in one worker {sp['workers_0']:.1f} ms"]
+              + [f"{k.split('_')[1]} worker(s) {v:.1f} ms (round trip {sp['round_trip_' + k.split('_')[1]]:.2f} ms)"
+                 for k, v in sp.items() if k.startswith("workers_") and k != "workers_0"]))
     print(f"wrote {OUT.relative_to(ROOT)}")
 
 

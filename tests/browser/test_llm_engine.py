@@ -69,8 +69,8 @@ def page(browser_context):
     p.close()
 
 
-TOP = """async ([model, prompts]) => {
-  const s = await nexttoken.llm.open({base: "js/data/llm/", model});
+TOP = """async ([model, prompts, kernels]) => {
+  const s = await nexttoken.llm.open({base: "js/data/llm/", model, kernels});
   const out = [];
   for (const ids of prompts) {
     const r = await s.prefill(ids, {});
@@ -79,7 +79,7 @@ TOP = """async ([model, prompts]) => {
     out.push({top, max: r.logits[top]});
   }
   s.close();
-  return out;
+  return {kernels: s.kernels, out};
 }"""
 
 LOAD_ERROR = """async (model) => {
@@ -88,12 +88,14 @@ LOAD_ERROR = """async (model) => {
 }"""
 
 
-@pytest.mark.parametrize("mode", ["file", "http"])
-def test_top_token_equals_transformers(harness, page, mode):
+@pytest.mark.parametrize("mode,kernels", [("file", "wasm"), ("http", "wasm"), ("file", "js")])
+def test_top_token_equals_transformers(harness, page, mode, kernels):
+    """On the SIMD kernels (open's kernels: "wasm") and on the plain-JS ones (the default)."""
     dists = [json.loads((DIST / f"{k}.json").read_text()) for k in ("capital", "cat", "question_chat")]
     page.goto(harness[mode])
-    got = page.evaluate(TOP, ["smollm2", [d["ids"] for d in dists]])
-    for d, g in zip(dists, got):
+    res = page.evaluate(TOP, ["smollm2", [d["ids"] for d in dists], kernels])
+    assert res["kernels"] == kernels
+    for d, g in zip(dists, res["out"]):
         assert g["top"] == d["head"]["ids"][0], d["key"]
         assert abs(g["max"] - d["max_logit"]) <= 2e-3, d["key"]
     assert page.nt_external == []

@@ -1,5 +1,6 @@
 // Runs docs/js/llm/engine.js in Node on a model's browser copy, for the pytest parity tests:
-//   node tests/helpers/llm_node.js FOLDER MODEL REQUESTS.json OUT_PREFIX
+//   node tests/helpers/llm_node.js FOLDER MODEL REQUESTS.json OUT_PREFIX [js|wasm]
+// js (the default): the plain-JS kernels; wasm: the SIMD kernels of docs/js/llm/kernels-wasm.js.
 // FOLDER holds MODEL/manifest.js and its chunks; the chunks are read as a page reads them (each
 // script run, its base64 decoded and checked by loader.js's accept). REQUESTS.json is a list of
 // {ids, opts, decode: [id, ...]}; OUT_PREFIX.json indexes the float32 arrays in OUT_PREFIX.f32.
@@ -12,13 +13,19 @@ const ROOT = path.resolve(__dirname, "..", "..");
 const loader = require(path.join(ROOT, "docs/js/llm/loader.js"));
 const engine = require(path.join(ROOT, "docs/js/llm/engine.js"))();
 
-function runScript(file) {
+function runScript(file, what) {
   const ctx = { window: {} };
   vm.runInNewContext(fs.readFileSync(file, "utf8"), ctx, { filename: file });
-  return ctx.window.nexttoken.data.llmFiles;
+  return what === "kernels" ? ctx.nexttoken.llm.kernelsWasm : ctx.window.nexttoken.data.llmFiles;
 }
 
-async function open(folder, model) {
+function wasmBytes() {
+  const file = path.join(ROOT, "docs/js/llm/kernels-wasm.js");
+  if (!fs.existsSync(file)) throw new Error("docs/js/llm/kernels-wasm.js is missing: run `.venv/bin/python -m scripts.site.llm_wasm` (make site does)");
+  return Buffer.from(runScript(file, "kernels"), "base64");
+}
+
+async function open(folder, model, kernels) {
   const t0 = performance.now();
   const manifest = runScript(path.join(folder, model, "manifest.js"))[`${model}/manifest.js`];
   const bytes = new Uint8Array(manifest.total_bytes);
@@ -26,12 +33,14 @@ async function open(folder, model) {
     const name = `${model}/${manifest.chunks[i].file}`;
     await loader.accept(manifest, i, loader.chunkText(runScript(path.join(folder, name))[name]), bytes);
   }
-  return { model: new engine.Model(manifest, bytes.buffer), loadMs: performance.now() - t0 };
+  const m = new engine.Model(manifest, bytes.buffer, { wasm: kernels === "wasm" ? wasmBytes() : null });
+  if (m.kernels !== kernels) throw new Error(`the engine ran its ${m.kernels} kernels, not ${kernels}`);
+  return { model: m, loadMs: performance.now() - t0 };
 }
 
 async function main() {
-  const [folder, model, requests, outPrefix] = process.argv.slice(2);
-  const { model: m, loadMs } = await open(folder, model);
+  const [folder, model, requests, outPrefix, kernels = "js"] = process.argv.slice(2);
+  const { model: m, loadMs } = await open(folder, model, kernels);
   const parts = [], index = [];
   let offset = 0;
   const put = (a) => { parts.push(Buffer.from(a.buffer, a.byteOffset, a.byteLength)); const at = [offset, a.length]; offset += a.length; return at; };

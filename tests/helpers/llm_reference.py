@@ -12,12 +12,14 @@ ROOT = Path(__file__).resolve().parents[2]
 NODE_RUNNER = ROOT / "tests" / "helpers" / "llm_node.js"
 
 
-def run_node(folder: Path, model: str, requests: list[dict], work: Path, timeout: int = 1800) -> tuple[dict, list[dict]]:
-    """Each request through the JS engine; (index, results) with the float arrays as numpy."""
-    req = work / f"{model}-requests.json"
+def run_node(folder: Path, model: str, requests: list[dict], work: Path, timeout: int = 1800,
+             kernels: str = "js") -> tuple[dict, list[dict]]:
+    """Each request through the JS engine on its plain-JS or WebAssembly kernels; (index, results)
+    with the float arrays as numpy. The runner fails when the kernels asked for did not run."""
+    req = work / f"{model}-{kernels}-requests.json"
     req.write_text(json.dumps(requests))
-    out = work / f"{model}-out"
-    proc = subprocess.run(["node", str(NODE_RUNNER), str(folder), model, str(req), str(out)],
+    out = work / f"{model}-{kernels}-out"
+    proc = subprocess.run(["node", str(NODE_RUNNER), str(folder), model, str(req), str(out), kernels],
                           capture_output=True, text=True, timeout=timeout)
     if proc.returncode:
         raise AssertionError(f"node runner failed: {proc.stderr.strip()}")

@@ -62,7 +62,8 @@ def test_browser_files_size(browser_copy):
     assert max(len(t) for t in files.values()) < 20_000_000
 
 
-def test_smollm2_matches_transformers(smollm2, browser_copy, tmp_path):
+@pytest.mark.parametrize("kernels", ["js", "wasm"])
+def test_smollm2_matches_transformers(kernels, smollm2, browser_copy, tmp_path):
     model, tok = smollm2
     folder, _, _ = browser_copy
     prompts = held_out(tok)
@@ -73,7 +74,7 @@ def test_smollm2_matches_transformers(smollm2, browser_copy, tmp_path):
     cases = [(ids, None) for _, ids in prompts] + [(prompts[i][1], k) for i, k in zip((0, 10, 16), knockouts)]
     reqs = [{"ids": ids, "opts": {"residuals": True, "heads": True, "knockout": k, "lens": i in (0, 16)}}
             for i, (ids, k) in enumerate(cases)]
-    _, js = run_node(folder, "smollm2", reqs, tmp_path)
+    _, js = run_node(folder, "smollm2", reqs, tmp_path, kernels=kernels)
     worst = {"logit": 0.0, "kl": 0.0, "residual_rel": 0.0, "heads": 0.0, "lens_logit": 0.0}
     for i, ((ids, k), out) in enumerate(zip(cases, js)):
         ref = reference(model, ids, k)
@@ -84,17 +85,18 @@ def test_smollm2_matches_transformers(smollm2, browser_copy, tmp_path):
         if k is not None:  # the knock-out moved the output: the comparison is not vacuous
             plain = js[next(j for j, (p, kk) in enumerate(cases) if p == ids and kk is None)]
             assert np.abs(plain["logits"] - out["logits"]).max() > 1e-3
-    print(f"smollm2 parity over {len(cases)} runs: {worst}")  # shown with pytest -s
+    print(f"smollm2 ({kernels} kernels) parity over {len(cases)} runs: {worst}")  # shown with pytest -s
     assert worst["logit"] <= 2e-3 and worst["kl"] <= 1e-5 and worst["lens_logit"] <= 2e-3, worst
     # residual entries reach the hundreds in float32: the bound is relative to each vector's largest entry
     assert worst["residual_rel"] <= 1e-4 and worst["heads"] <= 1e-4, worst
 
 
-def test_smollm2_decode_step_matches(smollm2, browser_copy, tmp_path):
+@pytest.mark.parametrize("kernels", ["js", "wasm"])
+def test_smollm2_decode_step_matches(kernels, smollm2, browser_copy, tmp_path):
     model, tok = smollm2
     folder, _, _ = browser_copy
     ids = tok.encode("The capital of France is the city of", add_special_tokens=False)
-    _, js = run_node(folder, "smollm2", [{"ids": ids[:-2], "decode": ids[-2:]}], tmp_path)
+    _, js = run_node(folder, "smollm2", [{"ids": ids[:-2], "decode": ids[-2:]}], tmp_path, kernels=kernels)
     for step, logits in enumerate(js[0]["decode"]):
         ref = reference(model, ids[:len(ids) - 1 + step])["logits"]
         lr, lj = log_softmax(ref), log_softmax(logits)

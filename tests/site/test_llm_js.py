@@ -109,8 +109,9 @@ def prompts(vocab: int, seed: int, n: int = 6) -> list[list[int]]:
 KNOCKOUTS = [None, {"heads": [[0, 1]]}, {"heads": [[1, 4], [0, 0]], "mlp": [0]}]
 
 
+@pytest.mark.parametrize("kernels", ["js", "wasm"])
 @pytest.mark.parametrize("which", ["llama", "gpt2"])
-def test_random_model_matches_transformers(which, llama, gpt2, tmp_path):
+def test_random_model_matches_transformers(which, kernels, llama, gpt2, tmp_path):
     model, folder, _ = llama if which == "llama" else gpt2
     n_head = model.config.num_attention_heads
     ids = prompts(model.config.vocab_size, seed=7 if which == "llama" else 8)
@@ -119,27 +120,28 @@ def test_random_model_matches_transformers(which, llama, gpt2, tmp_path):
     for p, k in cases:
         ko = None if k is None else {"heads": [[l, h % n_head] for l, h in k["heads"]], "mlp": k.get("mlp", [])}
         reqs.append({"ids": p, "opts": {"residuals": True, "heads": True, "lens": True, "knockout": ko}})
-    _, js = run_node(folder, which, reqs, tmp_path)
+    _, js = run_node(folder, which, reqs, tmp_path, kernels=kernels)
     worst = {"logit": 0.0, "kl": 0.0, "residual": 0.0, "heads": 0.0, "lens_logit": 0.0}
     for (p, _), req, out in zip(cases, reqs, js):
         got = compare(reference(model, p, req["opts"]["knockout"]), out)
         assert got["top_same"], (which, p)
         for key in worst:
             worst[key] = max(worst[key], got[key])
-    print(f"{which} parity over {len(cases)} runs: {worst}")  # shown with pytest -s
+    print(f"{which} ({kernels} kernels) parity over {len(cases)} runs: {worst}")  # shown with pytest -s
     assert worst["logit"] <= 2e-3 and worst["kl"] <= 1e-5 and worst["lens_logit"] <= 2e-3, worst
     assert worst["residual"] <= 1e-4 and worst["heads"] <= 1e-4, worst
     # a knocked-out head changes the answer's numbers: the comparison above is not vacuous
     assert np.abs(js[0]["logits"] - js[1]["logits"]).max() > 1e-3
 
 
+@pytest.mark.parametrize("kernels", ["js", "wasm"])
 @pytest.mark.parametrize("which", ["llama", "gpt2"])
-def test_decode_steps_equal_the_whole_prompt(which, llama, gpt2, tmp_path):
+def test_decode_steps_equal_the_whole_prompt(which, kernels, llama, gpt2, tmp_path):
     """Prefill the first tokens, then decode the rest one by one through the KV cache: each step's
     logits are transformers' for that prefix."""
     model, folder, _ = llama if which == "llama" else gpt2
     ids = prompts(model.config.vocab_size, seed=9, n=1)[0] + [5, 6, 7]
-    _, js = run_node(folder, which, [{"ids": ids[:3], "decode": ids[3:]}], tmp_path)
+    _, js = run_node(folder, which, [{"ids": ids[:3], "decode": ids[3:]}], tmp_path, kernels=kernels)
     for step, logits in enumerate(js[0]["decode"]):
         ref = reference(model, ids[:4 + step])["logits"]
         assert np.abs(ref - logits).max() <= 2e-3, step

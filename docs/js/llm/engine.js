@@ -5,7 +5,8 @@
 // start it inside a Web Worker from a Blob URL made of its source text (fetch and importScripts of
 // local files are blocked from file://). Node's tests call it directly.
 //
-// engine.Model(manifest, buffer): manifest from scripts/site/llm_js.py, buffer its bytes.
+// engine.Model(manifest, buffer, {wasm}): manifest from scripts/site/llm_js.py, buffer its bytes; wasm
+//   the SIMD kernels' module bytes (docs/js/llm/kernels-wasm.js), optional: m.kernels says which ran.
 //   m.prefill(ids, opts, tick)   forget the cache, run the prompt; m.decode(id, opts, tick) one step
 //   opts.residuals: the residual after every block at the last position (for the logit lens)
 //   opts.lens: ln_f and the unembedding applied to each of those residuals (logits per block)
@@ -34,87 +35,203 @@ function nexttokenLlmEngine() {
 
   function Cancelled() { this.message = "cancelled"; }
 
-  function tensors(manifest, buffer) {
-    var u8 = new Uint8Array(buffer), i8 = new Int8Array(buffer), out = {};
-    var u32 = new Uint32Array(buffer, 0, buffer.byteLength >> 2);  // Q4_1 blocks (20 bytes) are 4-byte aligned
+  // The model's tensors as views of its bytes: buffer's, or a copy inside the WebAssembly kernels'
+  // memory when `wasm` (the module's bytes) is given and the browser has SIMD. Returns
+  // {tensors, kernels: "wasm" | "js"}.
+  function tensors(manifest, buffer, wasm) {
+    var k = wasm ? wasmKernels(wasm, manifest, buffer) : null, base = k ? k.W : 0, mem = k ? k.buf : buffer;
+    var u8 = new Uint8Array(mem), i8 = new Int8Array(mem), out = {};
+    var u32 = new Uint32Array(mem, 0, mem.byteLength >> 2);  // Q4_1 blocks (20 bytes) are 4-byte aligned
     manifest.tensors.forEach(function (t) {
       var rows = t.shape.length === 2 ? t.shape[0] : 1, cols = t.shape[t.shape.length - 1];
-      var w = { name: t.name, type: t.type, rows: rows, cols: cols, off: t.offset, u8: u8, i8: i8, u32: u32 };
-      if (t.type === "F32") w.f32 = new Float32Array(buffer, t.offset, rows * cols);
+      var w = { name: t.name, type: t.type, rows: rows, cols: cols, off: base + t.offset, u8: u8, i8: i8, u32: u32, k: null };
+      if (t.type === "F32") w.f32 = new Float32Array(mem, base + t.offset, rows * cols);
+      else if (k && rows > 1) w.k = k;
       out[t.name] = w;
     });
-    return out;
+    return { tensors: out, kernels: k ? "wasm" : "js" };
   }
 
-  // y[t, r] = sum_c W[r, c] x[t, c] (+ bias[r]) for T input rows; rows r0..r1 (all by default).
+  // The WebAssembly kernels (scripts/site/llm_kernels.wat) with the model's bytes copied into their
+  // memory: float16 table at 0, then x, x's block sums and y for four tokens, then the blocks. Null
+  // where the browser lacks WebAssembly SIMD or refuses the memory: the JS kernels run instead.
+  function wasmKernels(bytes, manifest, buffer) {
+    if (typeof WebAssembly !== "object" || !WebAssembly.validate(bytes)) return null;
+    var cols = 32, rows = 1;
+    manifest.tensors.forEach(function (t) {
+      if (t.shape.length === 2) { cols = Math.max(cols, t.shape[1]); rows = Math.max(rows, t.shape[0]); }
+    });
+    var up = function (n) { return Math.ceil(n / 16) * 16; };
+    var X = 4 * 65536, XS = up(X + 16 * cols), Y = up(XS + 32 * cols / BLOCK), W = up(Y + 16 * rows);
+    try {
+      var inst = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}), mem = inst.exports.memory;
+      mem.grow(Math.ceil((W + buffer.byteLength) / 65536) - mem.buffer.byteLength / 65536);
+    } catch (err) {
+      if (err instanceof RangeError) return null;
+      throw err;
+    }
+    var buf = mem.buffer;
+    new Float32Array(buf, 0, 65536).set(F16);
+    new Uint8Array(buf, W, buffer.byteLength).set(new Uint8Array(buffer));
+    return { e: inst.exports, buf: buf, W: W, X: X, XS: XS, Y: Y,
+             x: new Float32Array(buf, X, 4 * cols), xs: new Float64Array(buf, XS, 4 * cols / BLOCK), y: new Float32Array(buf, Y, 4 * rows) };
+  }
+
+  // Through the WebAssembly kernels, four tokens at a time (each block widened once for the four),
+  // then one at a time: x's rows copied in, y's copied out.
+  function matmulWasm(w, x, T, y) {
+    var k = w.k, rows = w.rows, cols = w.cols, nb = cols / BLOCK, q4 = w.type === "Q4_1", t = 0, n;
+    for (; t < T; t += n) {
+      n = T - t >= 4 ? 4 : 1;
+      k.x.set(x.subarray(t * cols, (t + n) * cols));
+      if (q4) {
+        for (var b = 0; b < n * nb; b++) { var s = 0; for (var j = 0; j < BLOCK; j++) s += k.x[b * BLOCK + j]; k.xs[b] = s; }
+        if (n === 4) k.e.q4x4(w.off, rows, nb, k.X, 4 * cols, k.XS, k.Y, 4 * rows);
+        else k.e.q4(w.off, rows, nb, k.X, k.XS, k.Y);
+      } else {
+        if (n === 4) k.e.q8x4(w.off, rows, nb, k.X, 4 * cols, k.Y, 4 * rows);
+        else k.e.q8(w.off, rows, nb, k.X, k.Y);
+      }
+      y.set(k.y.subarray(0, n * rows), t * rows);
+    }
+  }
+
+  // Scratch reused across calls (one model per worker): x as float64, and 4 de-quantised rows.
+  var XD = new Float64Array(0), XS = new Float64Array(0), WT = new Float64Array(0);
+  function xf64(x, n) {
+    if (XD.length < n) XD = new Float64Array(n);
+    for (var i = 0; i < n; i++) XD[i] = x[i];
+    return XD;
+  }
+
+  // y[t, r] = sum_c W[r, c] x[t, c] (+ bias[r]) for T input rows, straight from the blocks. Sums are
+  // float64, each output rounded once to float32. One token reads each row's blocks once, four rows
+  // at a time (x's loads shared); several tokens de-quantise four rows once and reuse them per token.
   function matmul(w, x, T, y, bias) {
-    var rows = w.rows, cols = w.cols, nb = cols / BLOCK, u8 = w.u8, r, b, j, t, p, d, m, acc, s;
-    var wb = new Float64Array(BLOCK), sums = new Float64Array(T);
+    var rows = w.rows, cols = w.cols, r, t;
+    if (w.k) {
+      matmulWasm(w, x, T, y);
+      if (bias) for (t = 0; t < T; t++) for (r = 0; r < rows; r++) y[t * rows + r] += bias[r];
+      return;
+    }
+    var xd = xf64(x, T * cols);
     if (w.type === "F32") {
       var f = w.f32;
       for (r = 0; r < rows; r++) {
         for (t = 0; t < T; t++) {
-          acc = 0; var xo = t * cols, fo = r * cols;
-          for (j = 0; j < cols; j++) acc += f[fo + j] * x[xo + j];
-          y[t * rows + r] = acc + (bias ? bias[r] : 0);
+          var acc = 0, xo = t * cols, fo = r * cols;
+          for (var j = 0; j < cols; j++) acc += f[fo + j] * xd[xo + j];
+          y[t * rows + r] = acc;
         }
       }
-      return;
-    }
-    var q4 = w.type === "Q4_1", rowBytes = nb * (q4 ? 20 : 34), i8 = w.i8, u32 = w.u32;
-    var xsum = null;
-    if (q4 && T === 1) {  // one token: dot = d * sum(q x) + m * sum(x), with the block sums of x once
-      xsum = new Float64Array(nb);
-      for (b = 0; b < nb; b++) { s = 0; for (j = 0; j < BLOCK; j++) s += x[b * BLOCK + j]; xsum[b] = s; }
-    }
-    for (r = 0; r < rows; r++) {
-      p = w.off + r * rowBytes;
-      if (T === 1) {
-        acc = 0;
-        for (b = 0; b < nb; b++) {
-          d = F16[u8[p] | (u8[p + 1] << 8)];
-          var xo1 = b * BLOCK;
-          s = 0;
-          if (q4) {  // four 32-bit words of nibbles: byte j holds weights j (low) and j + 16 (high)
-            var q = p >> 2, dm = u32[q];
-            m = F16[dm >>> 16];
-            for (j = 0; j < 4; j++) {
-              var v = u32[q + 1 + j], o = xo1 + 4 * j;
-              s += (v & 15) * x[o] + ((v >>> 4) & 15) * x[o + 16]
-                + ((v >>> 8) & 15) * x[o + 1] + ((v >>> 12) & 15) * x[o + 17]
-                + ((v >>> 16) & 15) * x[o + 2] + ((v >>> 20) & 15) * x[o + 18]
-                + ((v >>> 24) & 15) * x[o + 3] + (v >>> 28) * x[o + 19];
-            }
-            acc += d * s + m * xsum[b];
-            p += 20;
-          } else {
-            for (j = 0; j < BLOCK; j++) s += i8[p + 2 + j] * x[xo1 + j];
-            acc += d * s;
-            p += 34;
-          }
-        }
-        y[r] = acc + (bias ? bias[r] : 0);
-        continue;
+    } else if (w.type !== "Q4_1" && w.type !== "Q8_0") {
+      throw new Error("tensor " + w.name + " has type " + w.type + ", which the engine cannot read");
+    } else if (T === 1) {
+      if (w.type === "Q4_1") vecQ4(w, xd, y); else vecQ8(w, xd, y);
+    } else {
+      if (WT.length < 4 * cols) WT = new Float64Array(4 * cols);
+      for (r = 0; r < rows; r += 4) {
+        var n = Math.min(4, rows - r);
+        if (w.type === "Q4_1") rowsQ4(w, r, n, WT); else rowsQ8(w, r, n, WT);
+        for (var k = n * cols; k < 4 * cols; k++) WT[k] = 0;  // a last partial tile multiplies zeros
+        tile(WT, cols, xd, T, y, rows, r, n);
       }
-      for (t = 0; t < T; t++) sums[t] = 0;
+    }
+    if (bias) for (t = 0; t < T; t++) for (r = 0; r < rows; r++) y[t * rows + r] += bias[r];
+  }
+
+  // Four de-quantised rows (wt, 4 x cols) against T tokens, two tokens at a time.
+  function tile(wt, cols, x, T, y, rows, r, n) {
+    var o1 = cols, o2 = 2 * cols, o3 = 3 * cols, t = 0, c, u, v, w0, w1, w2, w3;
+    for (; t < T; t += 2) {
+      var xa = t * cols, xb = t + 1 < T ? xa + cols : xa;  // an odd last token is computed twice
+      var a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+      for (c = 0; c < cols; c++) {
+        u = x[xa + c]; v = x[xb + c]; w0 = wt[c]; w1 = wt[o1 + c]; w2 = wt[o2 + c]; w3 = wt[o3 + c];
+        a0 += w0 * u; a1 += w1 * u; a2 += w2 * u; a3 += w3 * u;
+        b0 += w0 * v; b1 += w1 * v; b2 += w2 * v; b3 += w3 * v;
+      }
+      var ya = t * rows + r, yb = ya + rows;
+      y[ya] = a0; if (n > 1) y[ya + 1] = a1; if (n > 2) y[ya + 2] = a2; if (n > 3) y[ya + 3] = a3;
+      if (t + 1 < T) { y[yb] = b0; if (n > 1) y[yb + 1] = b1; if (n > 2) y[yb + 2] = b2; if (n > 3) y[yb + 3] = b3; }
+    }
+  }
+
+  // n rows of a Q4_1 matrix from row r0 as float64: d * q + m (byte j holds weights j and j + 16).
+  function rowsQ4(w, r0, n, wt) {
+    var nb = w.cols / BLOCK, u32 = w.u32, q = (w.off >> 2) + r0 * nb * 5, o = 0;
+    for (var b = 0; b < n * nb; b++, q += 5, o += BLOCK) {
+      var dm = u32[q], d = F16[dm & 65535], m = F16[dm >>> 16];
+      for (var j = 0; j < 4; j++) {
+        var v = u32[q + 1 + j], k = o + 4 * j;
+        wt[k] = d * (v & 15) + m; wt[k + 16] = d * ((v >>> 4) & 15) + m;
+        wt[k + 1] = d * ((v >>> 8) & 15) + m; wt[k + 17] = d * ((v >>> 12) & 15) + m;
+        wt[k + 2] = d * ((v >>> 16) & 15) + m; wt[k + 18] = d * ((v >>> 20) & 15) + m;
+        wt[k + 3] = d * ((v >>> 24) & 15) + m; wt[k + 19] = d * (v >>> 28) + m;
+      }
+    }
+  }
+
+  function rowsQ8(w, r0, n, wt) {
+    var nb = w.cols / BLOCK, u8 = w.u8, i8 = w.i8, p = w.off + r0 * nb * 34, o = 0;
+    for (var b = 0; b < n * nb; b++, p += 34, o += BLOCK) {
+      var d = F16[u8[p] | (u8[p + 1] << 8)];
+      for (var j = 0; j < BLOCK; j++) wt[o + j] = d * i8[p + 2 + j];
+    }
+  }
+
+  // One token through a Q4_1 matrix: dot = d * sum(q x) + m * sum(x), x's block sums taken once;
+  // four rows at a time, each 32-bit word of nibbles read once.
+  function vecQ4(w, x, y) {
+    var rows = w.rows, nb = w.cols / BLOCK, u32 = w.u32, stride = nb * 5, b, j, r;
+    if (XS.length < nb) XS = new Float64Array(nb);
+    for (b = 0; b < nb; b++) { var s = 0; for (j = 0; j < BLOCK; j++) s += x[b * BLOCK + j]; XS[b] = s; }
+    for (r = 0; r < rows; r += 4) {
+      var n = Math.min(4, rows - r), q0 = (w.off >> 2) + r * stride;
+      var q1 = n > 1 ? q0 + stride : q0, q2 = n > 2 ? q0 + 2 * stride : q0, q3 = n > 3 ? q0 + 3 * stride : q0;
+      var a0 = 0, a1 = 0, a2 = 0, a3 = 0;
       for (b = 0; b < nb; b++) {
-        d = F16[u8[p] | (u8[p + 1] << 8)];
-        if (q4) {
-          m = F16[u8[p + 2] | (u8[p + 3] << 8)];
-          for (j = 0; j < 16; j++) { var by = u8[p + 4 + j]; wb[j] = d * (by & 15) + m; wb[j + 16] = d * (by >> 4) + m; }
-          p += 20;
-        } else {
-          for (j = 0; j < BLOCK; j++) wb[j] = d * i8[p + 2 + j];
-          p += 34;
+        var s0 = 0, s1 = 0, s2 = 0, s3 = 0, o = b * BLOCK, v;
+        for (j = 1; j < 5; j++, o += 4) {
+          var x0 = x[o], x1 = x[o + 1], x2 = x[o + 2], x3 = x[o + 3], z0 = x[o + 16], z1 = x[o + 17], z2 = x[o + 18], z3 = x[o + 19];
+          v = u32[q0 + j];
+          s0 += (v & 15) * x0 + ((v >>> 4) & 15) * z0 + ((v >>> 8) & 15) * x1 + ((v >>> 12) & 15) * z1 + ((v >>> 16) & 15) * x2 + ((v >>> 20) & 15) * z2 + ((v >>> 24) & 15) * x3 + (v >>> 28) * z3;
+          v = u32[q1 + j];
+          s1 += (v & 15) * x0 + ((v >>> 4) & 15) * z0 + ((v >>> 8) & 15) * x1 + ((v >>> 12) & 15) * z1 + ((v >>> 16) & 15) * x2 + ((v >>> 20) & 15) * z2 + ((v >>> 24) & 15) * x3 + (v >>> 28) * z3;
+          v = u32[q2 + j];
+          s2 += (v & 15) * x0 + ((v >>> 4) & 15) * z0 + ((v >>> 8) & 15) * x1 + ((v >>> 12) & 15) * z1 + ((v >>> 16) & 15) * x2 + ((v >>> 20) & 15) * z2 + ((v >>> 24) & 15) * x3 + (v >>> 28) * z3;
+          v = u32[q3 + j];
+          s3 += (v & 15) * x0 + ((v >>> 4) & 15) * z0 + ((v >>> 8) & 15) * x1 + ((v >>> 12) & 15) * z1 + ((v >>> 16) & 15) * x2 + ((v >>> 20) & 15) * z2 + ((v >>> 24) & 15) * x3 + (v >>> 28) * z3;
         }
-        var base = b * BLOCK;
-        for (t = 0; t < T; t++) {
-          var xo = t * cols + base; s = 0;
-          for (j = 0; j < BLOCK; j++) s += wb[j] * x[xo + j];
-          sums[t] += s;
-        }
+        var xb = XS[b], dm;
+        dm = u32[q0]; a0 += F16[dm & 65535] * s0 + F16[dm >>> 16] * xb;
+        dm = u32[q1]; a1 += F16[dm & 65535] * s1 + F16[dm >>> 16] * xb;
+        dm = u32[q2]; a2 += F16[dm & 65535] * s2 + F16[dm >>> 16] * xb;
+        dm = u32[q3]; a3 += F16[dm & 65535] * s3 + F16[dm >>> 16] * xb;
+        q0 += 5; q1 += 5; q2 += 5; q3 += 5;
       }
-      for (t = 0; t < T; t++) y[t * rows + r] = sums[t] + (bias ? bias[r] : 0);
+      y[r] = a0; if (n > 1) y[r + 1] = a1; if (n > 2) y[r + 2] = a2; if (n > 3) y[r + 3] = a3;
+    }
+  }
+
+  // One token through a Q8_0 matrix, four rows at a time.
+  function vecQ8(w, x, y) {
+    var rows = w.rows, nb = w.cols / BLOCK, u8 = w.u8, i8 = w.i8, stride = nb * 34, r, b, j;
+    for (r = 0; r < rows; r += 4) {
+      var n = Math.min(4, rows - r), p0 = w.off + r * stride;
+      var p1 = n > 1 ? p0 + stride : p0, p2 = n > 2 ? p0 + 2 * stride : p0, p3 = n > 3 ? p0 + 3 * stride : p0;
+      var a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+      for (b = 0; b < nb; b++) {
+        var s0 = 0, s1 = 0, s2 = 0, s3 = 0, o = b * BLOCK;
+        for (j = 0; j < BLOCK; j++) {
+          var xj = x[o + j];
+          s0 += i8[p0 + 2 + j] * xj; s1 += i8[p1 + 2 + j] * xj; s2 += i8[p2 + 2 + j] * xj; s3 += i8[p3 + 2 + j] * xj;
+        }
+        a0 += F16[u8[p0] | (u8[p0 + 1] << 8)] * s0; a1 += F16[u8[p1] | (u8[p1 + 1] << 8)] * s1;
+        a2 += F16[u8[p2] | (u8[p2 + 1] << 8)] * s2; a3 += F16[u8[p3] | (u8[p3 + 1] << 8)] * s3;
+        p0 += 34; p1 += 34; p2 += 34; p3 += 34;
+      }
+      y[r] = a0; if (n > 1) y[r + 1] = a1; if (n > 2) y[r + 2] = a2; if (n > 3) y[r + 3] = a3;
     }
   }
 
@@ -156,12 +273,65 @@ function nexttokenLlmEngine() {
     }
   }
 
+  // Rotary embedding in transformers' rotate_half layout (dimension i pairs with i + hd/2) on T rows
+  // of `width` values, nHead heads each; turn from Model.turns.
+  function rope(a, T, width, nHead, hd, turn) {
+    var half = hd / 2;
+    for (var t = 0; t < T; t++) {
+      var tc = t * hd;
+      for (var hh = 0; hh < nHead; hh++) {
+        var p = t * width + hh * hd;
+        for (var i = 0; i < half; i++) {
+          var cs = turn[tc + i], sn = turn[tc + half + i], x1 = a[p + i], x2 = a[p + i + half];
+          a[p + i] = x1 * cs - x2 * sn;
+          a[p + i + half] = x2 * cs + x1 * sn;
+        }
+      }
+    }
+  }
+
+  // Causal grouped-query attention of T new positions (after p0 cached ones) over the cache kc/vc:
+  // att gets every head's mix of values; headsOut (H x (p0 + T)) the last position's weights. A
+  // knocked-out head (index l * H + head in `off`) contributes zeros.
+  var SC = new Float64Array(0), MIX = new Float64Array(64);
+  function attention(q, kc, vc, T, p0, H, hd, kvDim, group, off, lH, att, headsOut) {
+    var C = H * hd, Tk = p0 + T, scale = 1 / Math.sqrt(hd), j, e;
+    if (SC.length < Tk) SC = new Float64Array(Tk);
+    if (MIX.length < hd) MIX = new Float64Array(hd);
+    var sc = SC, mix = MIX;
+    for (var t = 0; t < T; t++) {
+      var n = p0 + t + 1;  // causal: this position sees keys 0..p0+t
+      for (var hh = 0; hh < H; hh++) {
+        var qo = t * C + hh * hd, ko = Math.floor(hh / group) * hd, mx = -Infinity;
+        for (j = 0; j < n; j++) {
+          var s = 0, kb = j * kvDim + ko;
+          for (e = 0; e < hd; e++) s += q[qo + e] * kc[kb + e];
+          s = Math.fround(Math.fround(s) * scale);
+          sc[j] = s; if (s > mx) mx = s;
+        }
+        var z = 0;
+        for (j = 0; j < n; j++) { var ex = Math.exp(sc[j] - mx); sc[j] = ex; z += ex; }
+        for (j = 0; j < n; j++) sc[j] = Math.fround(sc[j] / z);
+        if (headsOut && t === T - 1) for (j = 0; j < n; j++) headsOut[hh * Tk + j] = sc[j];
+        for (e = 0; e < hd; e++) mix[e] = 0;
+        if (off.indexOf(lH + hh) < 0) {
+          for (j = 0; j < n; j++) {  // position by position: the cache rows are read in order
+            var wj = sc[j], vb = j * kvDim + ko;
+            for (e = 0; e < hd; e++) mix[e] += wj * vc[vb + e];
+          }
+        }
+        for (e = 0; e < hd; e++) att[qo + e] = mix[e];
+      }
+    }
+  }
+
   var GELU_C = Math.sqrt(2 / Math.PI);
 
-  function Model(manifest, buffer) {
-    var c = manifest.config;
+  function Model(manifest, buffer, opts) {
+    var c = manifest.config, ts = tensors(manifest, buffer, opts && opts.wasm);
     this.config = c;
-    this.w = tensors(manifest, buffer);
+    this.w = ts.tensors;
+    this.kernels = ts.kernels;
     this.llama = c.arch === "llama";
     this.hd = c.n_embd / c.n_head;
     this.kvDim = this.hd * c.n_kv_head;
@@ -242,20 +412,18 @@ function nexttokenLlmEngine() {
       for (t = 0; t < T; t++) { row(w["wpe.weight"], p0 + t, pos, 0); for (i = 0; i < C; i++) x[t * C + i] += pos[i]; }
     }
     var out = { residuals: opts.residuals || opts.lens ? [] : null, heads: opts.heads ? [] : null };
-    var start = this.length;
+    var start = this.length, turn = this.llama ? this.turns(p0, T) : null;
     try {
       for (var l = 0; l < c.n_layer; l++) {
         var pre = "h." + l + ".";
-        var Tk = p0 + T, scale = 1 / Math.sqrt(hd), kc = this.kCache[l], vc = this.vCache[l];
+        var kc = this.kCache[l], vc = this.vCache[l];
         if (this.llama) {
           rmsnorm(x, T, C, w[pre + "ln_1.weight"].f32, c.rms_eps, h);
           matmul(w[pre + "attn.q.weight"], h, T, q);
           matmul(w[pre + "attn.k.weight"], h, T, k);
           matmul(w[pre + "attn.v.weight"], h, T, v);
-          for (t = 0; t < T; t++) {
-            this.rope(q, t * C, H, p0 + t);
-            this.rope(k, t * kvDim, c.n_kv_head, p0 + t);
-          }
+          rope(q, T, C, H, hd, turn);
+          rope(k, T, kvDim, c.n_kv_head, hd, turn);
         } else {
           layernorm(x, T, C, w[pre + "ln_1.weight"].f32, w[pre + "ln_1.bias"].f32, c.ln_eps, h);
           matmul(w[pre + "attn.c_attn.weight"], h, T, qkv, w[pre + "attn.c_attn.bias"].f32);
@@ -264,32 +432,8 @@ function nexttokenLlmEngine() {
           }
         }
         kc.set(k, p0 * kvDim); vc.set(v, p0 * kvDim);
-        var group = H / c.n_kv_head, sc = new Float64Array(Tk), mix = new Float64Array(hd);
-        var headsOut = out.heads ? new Float32Array(H * Tk) : null;
-        for (t = 0; t < T; t++) {
-          var n = p0 + t + 1;  // causal: this position sees keys 0..p0+t
-          for (var hh = 0; hh < H; hh++) {
-            var qo = t * C + hh * hd, ko = Math.floor(hh / group) * hd, mx = -Infinity, j, e;
-            for (j = 0; j < n; j++) {
-              var s = 0, kb = j * kvDim + ko;
-              for (e = 0; e < hd; e++) s += q[qo + e] * kc[kb + e];
-              s = Math.fround(Math.fround(s) * scale);
-              sc[j] = s; if (s > mx) mx = s;
-            }
-            var z = 0;
-            for (j = 0; j < n; j++) { sc[j] = Math.exp(sc[j] - mx); z += sc[j]; }
-            for (j = 0; j < n; j++) sc[j] = Math.fround(sc[j] / z);
-            if (headsOut && t === T - 1) for (j = 0; j < n; j++) headsOut[hh * Tk + j] = sc[j];
-            for (e = 0; e < hd; e++) mix[e] = 0;
-            if (this.knockout.heads.indexOf(l * H + hh) < 0) {
-              for (j = 0; j < n; j++) {  // position by position: the cache rows are read in order
-                var wj = sc[j], vb = j * kvDim + ko;
-                for (e = 0; e < hd; e++) mix[e] += wj * vc[vb + e];
-              }
-            }
-            for (e = 0; e < hd; e++) att[qo + e] = mix[e];
-          }
-        }
+        var headsOut = out.heads ? new Float32Array(H * (p0 + T)) : null;
+        attention(q, kc, vc, T, p0, H, hd, kvDim, H / c.n_kv_head, this.knockout.heads, l * H, att, headsOut);
         if (headsOut) out.heads.push(headsOut);
         if (this.llama) matmul(w[pre + "attn.c_proj.weight"], att, T, proj);
         else matmul(w[pre + "attn.c_proj.weight"], att, T, proj, w[pre + "attn.c_proj.bias"].f32);
@@ -359,20 +503,21 @@ function nexttokenLlmEngine() {
     return out;
   };
 
-  // transformers' rotate_half layout: dimension i pairs with i + hd/2.
-  Model.prototype.rope = function (a, o, nHead, position) {
-    var hd = this.hd, half = hd / 2;
-    for (var i = 0; i < half; i++) {
-      var ang = Math.fround(this.invFreq[i] * position), cs = Math.fround(Math.cos(ang)), sn = Math.fround(Math.sin(ang));
-      for (var hh = 0; hh < nHead; hh++) {
-        var p = o + hh * hd + i, x1 = a[p], x2 = a[p + half];
-        a[p] = x1 * cs - x2 * sn;
-        a[p + half] = x2 * cs + x1 * sn;
+  // cos and sin of every rotary angle for positions p0..p0+T-1, as transformers computes them in
+  // float32: [cos(t, i) for i < hd/2] then [sin(t, i)] per position.
+  Model.prototype.turns = function (p0, T) {
+    var half = this.hd / 2, out = new Float64Array(T * 2 * half);
+    for (var t = 0; t < T; t++) {
+      for (var i = 0; i < half; i++) {
+        var ang = Math.fround(this.invFreq[i] * (p0 + t));
+        out[t * 2 * half + i] = Math.fround(Math.cos(ang));
+        out[t * 2 * half + half + i] = Math.fround(Math.sin(ang));
       }
     }
+    return out;
   };
 
-  return { Model: Model, Cancelled: Cancelled, matmul: matmul, row: row, f16: F16, CAP: CAP };
+  return { Model: Model, Cancelled: Cancelled, tensors: tensors, matmul: matmul, row: row, f16: F16, CAP: CAP };
 }
 
   var nexttoken = root.nexttoken = root.nexttoken || {};

@@ -1,11 +1,14 @@
 // A real model running in a Web Worker, so the page never freezes while it computes.
 //
 // Load order (classic scripts, loaded only when the reader asks for the model):
-//   js/llm/engine.js, js/llm/loader.js, js/llm/runtime.js
+//   js/llm/engine.js, js/llm/kernels-wasm.js (optional: the SIMD kernels), js/llm/loader.js, js/llm/runtime.js
 //
-// nexttoken.llm.open({base, model, onProgress, signal}) -> Promise<session>
+// nexttoken.llm.open({base, model, onProgress, signal, kernels}) -> Promise<session>
 //   loads and checks the model's files (loader.js), then hands their bytes to a worker started from
-//   a Blob URL made of engine.js's own source (a worker script file cannot be loaded from file://)
+//   a Blob URL made of engine.js's own source (a worker script file cannot be loaded from file://),
+//   kernels: "wasm" runs the SIMD kernels of kernels-wasm.js (about twice as fast, but the worker
+//   then holds a second copy of the blocks while it starts: ~450 MB at peak against ~335), "js" (the
+//   default) the plain ones; session.kernels says which run ("js" where the browser has no SIMD)
 // session.prefill(ids, opts), session.decode(id, opts) -> Promise<result> (see engine.js); calls run
 //   one at a time, in order
 // session.row(id) -> Promise<Float32Array>: the unembedding's row id, dequantised (engine outputRow)
@@ -39,8 +42,9 @@
       if (m.op === "cancel") { cancelled = true; return; }
       if (m.op === "init") {
         try {
-          model = new engine.Model(m.manifest, m.buffer);
-          self.postMessage({ id: m.id, result: { ok: true } });
+          model = new engine.Model(m.manifest, m.buffer, { wasm: m.wasm });
+          m.buffer = null;  // with the WebAssembly kernels the model holds a copy: let this one go
+          self.postMessage({ id: m.id, result: { ok: true, kernels: model.kernels } });
         } catch (err) {
           self.postMessage({ id: m.id, error: err instanceof RangeError ? "the browser refused the memory the model needs: close other tabs and retry" : String(err.message || err) });
         }
@@ -82,6 +86,12 @@
   async function open(opts) {
     if (!nexttoken.llm.engineFactory || !nexttoken.llm.loader) throw new Error("the model's scripts are not loaded (engine.js, loader.js)");
     var loaded = await nexttoken.llm.loader.load(opts);
+    var wasm = null;
+    if (opts.kernels === "wasm" && typeof nexttoken.llm.kernelsWasm === "string") {
+      var bin = root.atob(nexttoken.llm.kernelsWasm);
+      wasm = new Uint8Array(bin.length);
+      for (var i = 0; i < bin.length; i++) wasm[i] = bin.charCodeAt(i);
+    }
     var worker;
     try {
       worker = makeWorker();
@@ -119,14 +129,16 @@
     }
     function onAbort() { fail(new Error("loading the model was cancelled")); }
     if (opts.signal) opts.signal.addEventListener("abort", onAbort);
+    var ready;
     try {
-      await call({ op: "init", manifest: loaded.manifest, buffer: loaded.buffer }, [loaded.buffer]);
+      ready = await call({ op: "init", manifest: loaded.manifest, buffer: loaded.buffer, wasm: wasm }, [loaded.buffer]);
     } finally {
       if (opts.signal) opts.signal.removeEventListener("abort", onAbort);
     }
     return {
       config: loaded.manifest.config,
       manifest: loaded.manifest,
+      kernels: ready.kernels,
       prefill: function (ids, o) { return queued(function () { return call({ op: "prefill", ids: Array.from(ids), opts: o || {} }); }); },
       decode: function (id, o) { return queued(function () { return call({ op: "decode", ids: [id], opts: o || {} }); }); },
       row: function (id) { return queued(function () { return call({ op: "row", ids: [id] }); }); },
