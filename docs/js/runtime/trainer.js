@@ -245,9 +245,8 @@ nexttoken.define("runtime.trainer", ["runtime.kernels"], function (kernels) {
         matvec(E, V, C, hf, o, z, 0);
         for (v = 0; v < V; v++) if (z[v] > mx) mx = z[v];
         for (v = 0; v < V; v++) { var e = Math.exp(z[v] - mx); z[v] = e; sum += e; }
-        for (v = 0; v < V; v++) z[v] /= sum;
-        loss -= Math.log(z[y]);
-        for (v = 0; v < V; v++) z[v] = z[v] * inv - (v === y ? inv : 0);  // dL/dlogit
+        loss -= Math.log(z[y] / sum);
+        for (v = 0; v < V; v++) z[v] = (z[v] / sum) * inv - (v === y ? inv : 0);  // dL/dlogit: (softmax - one-hot) / nTargets
         matvecBack(E, V, C, z, 0, hf, o, dlnf, o);
       }
       return loss;
