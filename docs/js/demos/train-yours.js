@@ -83,7 +83,7 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
       return { ok: check.ok, message: check.message, lines: byLine, sized: sized && sized.ok ? sized : null, capped: sized && sized.capped };
     }
 
-    var previewTimer = 0;
+    var previewTimer = 0, timed = null;
     function schedulePreview() {
       clearTimeout(previewTimer);
       previewTimer = setTimeout(function () { loadCorpus().then(function (corpus) { loadTrainer().then(function (trainer) { drawPreview(corpus, trainer); }); }); }, 250);
@@ -108,13 +108,18 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
       preview.appendChild(list);
       if (!p.ok || !p.sized) { sizes.textContent = p.message || ""; return p; }
       var c = p.sized.config;
-      if (running || untimed) { sizes.textContent = sizeLine(p, c, caps, null, 0); return p; }  // no timing while training runs
+      if (running || untimed) {  // no timing while training runs; the last one stays while the text is the same
+        var same = timed && timed.text === area.value;
+        sizes.textContent = sizeLine(p, c, caps, same ? timed.seconds : null, same ? timed.n : 0);
+        return p;
+      }
       var init = trainer.seededWeights(c, cfg.training.seed, cfg.training.init_std);
       // Each step timed alone; the later half's median, since the first steps run cold (the JIT).
       var trial = trainer.createTrainer(c, init, p.sized.rows, cfg.training), t0 = performance.now(), each = [], n = 0;
       while (n < 4 || (performance.now() - t0 < 50 && n < 200)) { var s0 = performance.now(); trial.step(); each.push(performance.now() - s0); n++; }
       var late = each.slice(n >> 1).sort(function (x, y) { return x - y; });
       var estimate = late[late.length >> 1] * steps / 1000;
+      timed = { text: area.value, seconds: estimate, n: n };
       sizes.textContent = sizeLine(p, c, caps, estimate, n);
       root.setAttribute("data-estimate-seconds", estimate.toFixed(3));
       return p;
