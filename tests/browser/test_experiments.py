@@ -10,28 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.tiny_page import KEY, clean, demo, forget
+
 ROOT = Path(__file__).resolve().parents[2]
 SUMMARY = json.loads((ROOT / "site_data" / "tiny" / "summary.json").read_text())
 CONFIG = json.loads((ROOT / "site_data" / "tiny" / "config.json").read_text())
 EXPERIMENTS = {e["prompt"]: e for e in json.loads((ROOT / "site_data" / "parity" / "experiments.json").read_text())["prompts"]}
-KEY = "nexttoken.yourModel.v1"
 
 pytestmark = pytest.mark.browser
-
-
-def demo(page, name):
-    root = page.locator(f'.nt-demo[data-demo="{name}"]').first
-    root.locator(".nt-live").first.wait_for(state="visible", timeout=5000)
-    return root
-
-
-def forget(page):
-    page.evaluate("localStorage.clear()")
-    page.reload(wait_until="load")
-
-
-def clean(page):
-    assert page.nt_problems == [], "\n".join(page.nt_problems)
 
 
 @pytest.mark.parametrize("name", ["attention.html", "block.html"])

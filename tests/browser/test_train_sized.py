@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.tiny_page import KEY, clean, demo, forget
+
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = json.loads((ROOT / "site_data" / "tiny" / "config.json").read_text())
-KEY = "nexttoken.yourModel.v1"
 ROOT_SEL = '.nt-demo[data-demo="train-yours"]'
 FOX = ["a fox ran.", "the fox ate a hen.", "a hen ran to the den.", "the fox saw the hen.", "a hen saw a fox."]
 NEW_WORDS = ["the owl flew over the barn.", "a frog jumped in the pond.", "the fox ran to the den.",
@@ -44,21 +45,6 @@ BAD = {
     "the same line 48 times": "\n".join(["the cat sat on the mat."] * 48),
     "a line over the window": "\n".join(CONFIG["corpus"] + [" ".join(["the cat sat on the mat"] * 3) + "."]),
 }
-
-
-def demo(page, name):
-    root = page.locator(f'.nt-demo[data-demo="{name}"]').first
-    root.locator(".nt-live").first.wait_for(state="visible", timeout=5000)
-    return root
-
-
-def forget(page):
-    page.evaluate("localStorage.clear()")
-    page.reload(wait_until="load")
-
-
-def clean(page):
-    assert page.nt_problems == [], "\n".join(page.nt_problems)
 
 
 def fill(page, text):

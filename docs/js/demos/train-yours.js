@@ -83,14 +83,15 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
       return { ok: check.ok, message: check.message, lines: byLine, sized: sized && sized.ok ? sized : null, capped: sized && sized.capped };
     }
 
-    var previewTimer = 0;
+    var previewTimer = 0, timed = null;
     function schedulePreview() {
       clearTimeout(previewTimer);
       previewTimer = setTimeout(function () { loadCorpus().then(function (corpus) { loadTrainer().then(function (trainer) { drawPreview(corpus, trainer); }); }); }, 250);
     }
     // Each line's tokens as chips; a line that will not fit, or has a character the model cannot
-    // learn, says so. Then the sizes, the weights and the time, measured by running a few steps here.
-    function drawPreview(corpus, trainer) {
+    // learn, says so. Then the sizes, the weights and the time, measured by running a few steps here
+    // (not when Train asks: the run itself is the measure). Returns the plan.
+    function drawPreview(corpus, trainer, untimed) {
       var p = plan(corpus, area.value), caps = corpus.CAPS;
       ui.clear(preview);
       var list = ui.el("ol", { class: "nt-train-lines" });
@@ -105,17 +106,23 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
       });
       if (p.lines.length > limits.maxSentences) list.appendChild(ui.el("li", { text: "… and " + (p.lines.length - limits.maxSentences) + " more lines" }));
       preview.appendChild(list);
-      if (!p.ok || !p.sized) { sizes.textContent = p.message || ""; return; }
+      if (!p.ok || !p.sized) { sizes.textContent = p.message || ""; return p; }
       var c = p.sized.config;
+      if (running || untimed) {  // no timing while training runs; the last one stays while the text is the same
+        var same = timed && timed.text === area.value;
+        sizes.textContent = sizeLine(p, c, caps, same ? timed.seconds : null, same ? timed.n : 0);
+        return p;
+      }
       var init = trainer.seededWeights(c, cfg.training.seed, cfg.training.init_std);
-      if (running) { sizes.textContent = sizeLine(p, c, caps, null, 0); return; }  // no timing while training runs
       // Each step timed alone; the later half's median, since the first steps run cold (the JIT).
       var trial = trainer.createTrainer(c, init, p.sized.rows, cfg.training), t0 = performance.now(), each = [], n = 0;
       while (n < 4 || (performance.now() - t0 < 50 && n < 200)) { var s0 = performance.now(); trial.step(); each.push(performance.now() - s0); n++; }
       var late = each.slice(n >> 1).sort(function (x, y) { return x - y; });
       var estimate = late[late.length >> 1] * steps / 1000;
+      timed = { text: area.value, seconds: estimate, n: n };
       sizes.textContent = sizeLine(p, c, caps, estimate, n);
       root.setAttribute("data-estimate-seconds", estimate.toFixed(3));
+      return p;
     }
     function sizeLine(p, c, caps, seconds, n) {
       return "Your model: vocabulary " + c.vocab_size + " (end-of-text, " + p.sized.bpe.chars.length + " characters, " + p.sized.bpe.merges.length + " merges" +
@@ -132,8 +139,7 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
       trainBtn.disabled = true;
       need(function (corpus, trainer) {
         clearTimeout(previewTimer);
-        drawPreview(corpus, trainer);
-        var p = plan(corpus, area.value);
+        var p = drawPreview(corpus, trainer, true);
         if (!p.ok) return refuse(p.message);
         var sized = p.sized, mcSized = sized.config, tk = sized.tk, tr;
         try {
@@ -142,17 +148,27 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
         var lines0 = sized.lines.map(function (l) { return l.text; });
         status.textContent = "Training: tokenizer learned (" + sized.bpe.chars.length + " characters, " + sized.bpe.merges.length + " merges).";
         stopBtn.disabled = false;
-        var t0 = performance.now(), drawn = -Infinity;
-        running = trainer.run(tr, steps, {
-          budgetMs: 12,  // well under the 50 ms of a "long task", with room for drawing the curve
+        var t0 = performance.now(), moved = -Infinity, drawn = -Infinity, frame = 0, latest = null;
+        // The page changes in a frame at most, the bar at most every 100 ms, the text and the curve at
+        // most every 250 ms: each change costs a paint of the page (a layout too for the text), about
+        // a third of the training's own time when the bar moved in every frame.
+        function paint() {
+          frame = 0;
+          if (!latest || running !== run) return;  // stopped meanwhile: Stop's text stays
+          var done = latest.done, losses = latest.losses, now = performance.now();
+          moved = now;
+          bar.value = done;
+          if (now - drawn < 250) return;
+          drawn = now;
+          status.textContent = "Step " + done + " of " + latest.total + ": loss " + losses[losses.length - 1].toFixed(3) + ".";
+          drawCurve(losses);
+        }
+        var run = running = trainer.run(tr, steps, {
+          budgetMs: 12,  // well under the 50 ms of a "long task", with room for a frame between slices
           onProgress: function (done, total, losses) {
-            bar.value = done;
-            // The curve and the text at most every 150 ms (and at the end): redrawing them after each
-            // 12 ms slice cost more than the training itself.
-            if (done < total && performance.now() - drawn < 150) return;
-            drawn = performance.now();
-            status.textContent = "Step " + done + " of " + total + ": loss " + losses[losses.length - 1].toFixed(3) + ".";
-            drawCurve(losses);
+            latest = { done: done, total: total, losses: losses };
+            if (done === total) { if (frame) cancelAnimationFrame(frame); bar.value = done; drawCurve(losses); }
+            else if (!frame && performance.now() - moved >= 100) frame = requestAnimationFrame(paint);  // no frame asked for otherwise
           },
           onDone: function (losses) {
             running = null;

@@ -90,7 +90,7 @@ nexttoken.define("runtime.trainer", ["runtime.kernels"], function (kernels) {
     function buf(n) { return new Float64Array(n); }
     var A = {
       x0: buf(NC * C), lnfX: buf(NC * C), lnfR: buf(NC), lnfO: buf(NC * C), probs: buf(NC * V),
-      dx: buf(NC * C), dlnf: buf(NC * C), dtmp: buf(NC * C), dlog: buf(V), hrow: buf(C), dhrow: buf(C), l: []
+      dx: buf(NC * C), dlnf: buf(NC * C), dlog: buf(V), l: []
     };
     for (l = 0; l < NL; l++) {
       A.l.push({
@@ -117,20 +117,60 @@ nexttoken.define("runtime.trainer", ["runtime.kernels"], function (kernels) {
         for (c = 0; c < C; c++) dx[o + c] += rstd[t] * (dout[o + c] * P[w + c] - m1 - xhat[o + c] * m2);
       }
     }
+    // The two mat-vec kernels every layer shares (the tied unembedding too). The input is read eight
+    // numbers at a time into locals, which stay in registers across the loop over outputs (the
+    // model's widths are multiples of 8; any rest goes one at a time). Each output still adds its
+    // terms one by one in input order, so the sums are the plain loop's, bit for bit.
+    // y[yo + o] += sum_i W[o, i] x[xo + i], W (nOut, nIn) row-major at offset w of P.
+    function matvec(w, nOut, nIn, x, xo, y, yo) {
+      var i = 0, o, r, s;
+      for (; i + 8 <= nIn; i += 8) {
+        var j = xo + i, x0 = x[j], x1 = x[j + 1], x2 = x[j + 2], x3 = x[j + 3], x4 = x[j + 4], x5 = x[j + 5], x6 = x[j + 6], x7 = x[j + 7];
+        for (o = 0, r = w + i; o < nOut; o++, r += nIn) {
+          s = y[yo + o];
+          s += P[r] * x0; s += P[r + 1] * x1; s += P[r + 2] * x2; s += P[r + 3] * x3;
+          s += P[r + 4] * x4; s += P[r + 5] * x5; s += P[r + 6] * x6; s += P[r + 7] * x7;
+          y[yo + o] = s;
+        }
+      }
+      for (; i < nIn; i++) { var xi = x[xo + i]; for (o = 0, r = w + i; o < nOut; o++, r += nIn) y[yo + o] += P[r] * xi; }
+    }
+    // Its backward for one position: G[W] += g x^T, dx[dxo + i] = sum_o g[o] W[o, i] (overwritten).
+    function matvecBack(w, nOut, nIn, g, go, x, xo, dx, dxo) {
+      var i = 0, o, r, gv;
+      for (; i + 8 <= nIn; i += 8) {
+        var j = xo + i, x0 = x[j], x1 = x[j + 1], x2 = x[j + 2], x3 = x[j + 3], x4 = x[j + 4], x5 = x[j + 5], x6 = x[j + 6], x7 = x[j + 7];
+        var d0 = 0, d1 = 0, d2 = 0, d3 = 0, d4 = 0, d5 = 0, d6 = 0, d7 = 0;
+        for (o = 0, r = w + i; o < nOut; o++, r += nIn) {
+          gv = g[go + o];
+          G[r] += gv * x0; G[r + 1] += gv * x1; G[r + 2] += gv * x2; G[r + 3] += gv * x3;
+          G[r + 4] += gv * x4; G[r + 5] += gv * x5; G[r + 6] += gv * x6; G[r + 7] += gv * x7;
+          d0 += gv * P[r]; d1 += gv * P[r + 1]; d2 += gv * P[r + 2]; d3 += gv * P[r + 3];
+          d4 += gv * P[r + 4]; d5 += gv * P[r + 5]; d6 += gv * P[r + 6]; d7 += gv * P[r + 7];
+        }
+        j = dxo + i;
+        dx[j] = d0; dx[j + 1] = d1; dx[j + 2] = d2; dx[j + 3] = d3; dx[j + 4] = d4; dx[j + 5] = d5; dx[j + 6] = d6; dx[j + 7] = d7;
+      }
+      for (; i < nIn; i++) {
+        var xi = x[xo + i], d = 0;
+        for (o = 0, r = w + i; o < nOut; o++, r += nIn) { gv = g[go + o]; G[r] += gv * xi; d += gv * P[r]; }
+        dx[dxo + i] = d;
+      }
+    }
     // y[t] = W x[t] + b, W (nOut, nIn) at offset w.
     function linForward(x, nIn, w, b, nOut, y, T) {
-      for (var t = 0; t < T; t++) kernels.linear(P, w, P, b, nOut, nIn, x, t * nIn, y, t * nOut);
+      for (var t = 0; t < T; t++) {
+        var yo = t * nOut;
+        for (var o = 0; o < nOut; o++) y[yo + o] = P[b + o];
+        matvec(w, nOut, nIn, x, t * nIn, y, yo);
+      }
     }
     // dy -> dW, db (added into G) and dx (overwritten).
     function linBackward(dy, x, nIn, w, b, nOut, dx, T) {
       for (var t = 0; t < T; t++) {
-        var xo = t * nIn, yo = t * nOut, j;
-        for (j = 0; j < nIn; j++) dx[xo + j] = 0;
-        for (var i = 0; i < nOut; i++) {
-          var g = dy[yo + i], r = w + i * nIn;
-          G[b + i] += g;
-          for (j = 0; j < nIn; j++) { G[r + j] += g * x[xo + j]; dx[xo + j] += g * P[r + j]; }
-        }
+        var yo = t * nOut;
+        for (var o = 0; o < nOut; o++) G[b + o] += dy[yo + o];
+        matvecBack(w, nOut, nIn, dy, yo, x, t * nIn, dx, t * nIn);
       }
     }
 
@@ -195,26 +235,19 @@ nexttoken.define("runtime.trainer", ["runtime.kernels"], function (kernels) {
       var pre = a.pre, th = a.th, dpre = a.dpre;
       for (var i = 0; i < T * F; i++) dpre[i] *= kernels.geluGrad(pre[i], th[i]);
     }
-    // Tied unembedding, softmax and cross-entropy for T positions; writes dL/d(ln_f output).
+    // Tied unembedding, softmax and cross-entropy for T positions, in one pass over the vocabulary
+    // each way; writes dL/d(ln_f output). The softmax is kernels.softmax's arithmetic at temperature 1.
     function logitsLoss(hf, tg, dlnf, T) {
-      var P_ = P, G_ = G, V_ = V, C_ = C, inv = 1 / nTargets;
-      var loss = 0, z = A.dlog, E = off.wte, h = A.hrow, dh = A.dhrow;
+      var inv = 1 / nTargets, loss = 0, z = A.dlog, E = off.wte, v;
       for (var t = 0; t < T; t++) {
-        var v, c, o = t * C_, s, r;
-        for (c = 0; c < C_; c++) { h[c] = hf[o + c]; dh[c] = 0; }
-        for (v = 0, r = E; v < V_; v++, r += C_) {
-          s = 0;
-          for (c = 0; c < C_; c++) s += h[c] * P_[r + c];
-          z[v] = s;
-        }
-        kernels.softmax(z, 0, V_, z, 0);
-        var y = tg[t];
-        loss -= Math.log(z[y]);
-        for (v = 0, r = E; v < V_; v++, r += C_) {
-          var g = z[v] * inv - (v === y ? inv : 0);
-          for (c = 0; c < C_; c++) { G_[r + c] += g * h[c]; dh[c] += g * P_[r + c]; }
-        }
-        for (c = 0; c < C_; c++) dlnf[o + c] = dh[c];
+        var o = t * C, y = tg[t], mx = -Infinity, sum = 0;
+        z.fill(0);
+        matvec(E, V, C, hf, o, z, 0);
+        for (v = 0; v < V; v++) if (z[v] > mx) mx = z[v];
+        for (v = 0; v < V; v++) { var e = Math.exp(z[v] - mx); z[v] = e; sum += e; }
+        loss -= Math.log(z[y] / sum);
+        for (v = 0; v < V; v++) z[v] = (z[v] / sum) * inv - (v === y ? inv : 0);  // dL/dlogit: (softmax - one-hot) / nTargets
+        matvecBack(E, V, C, z, 0, hf, o, dlnf, o);
       }
       return loss;
     }

@@ -1,0 +1,23 @@
+"""What the browser tests of the tiny model's demos share: opening a demo, forgetting the reader's
+model, and checking that a page recorded no problem (conftest's `page.nt_problems`)."""
+from __future__ import annotations
+
+# The localStorage key under which js/runtime/active.js keeps the reader's model.
+KEY = "nexttoken.yourModel.v1"
+
+
+def demo(page, name):
+    """The first demo of that name on the page, once it has started."""
+    root = page.locator(f'.nt-demo[data-demo="{name}"]').first
+    root.locator(".nt-live").first.wait_for(state="visible", timeout=5000)
+    return root
+
+
+def forget(page):
+    """Back to the built model: the reader's model removed, the page reloaded."""
+    page.evaluate("localStorage.clear()")
+    page.reload(wait_until="load")
+
+
+def clean(page):
+    assert page.nt_problems == [], "\n".join(page.nt_problems)
