@@ -417,11 +417,24 @@ def test_embeddings_nearest_by_cosine(open_page):
         assert rows.evaluate_all("ls => ls.map(l => l.dataset.token)") == want
         assert float(rows.first.get_attribute("data-cos")) == pytest.approx(cos[i].max(), abs=1e-9)
         assert root.locator(".nt-embed-pick").count() == 1 and root.locator(".nt-embed-near").count() == 5
+        # the map's lines join the picked token to exactly the rows the cosine list names
+        assert root.locator("line.nt-embed-link").evaluate_all("ls => ls.map(l => l.dataset.token)") == want
     # ·cat and ·dog are each other's nearest
     cat = next(j for j in range(len(wte)) if tok.show(j) == "·cat")
     dog = next(j for j in range(len(wte)) if tok.show(j) == "·dog")
     assert int(np.argmax(cos[cat])) == dog and int(np.argmax(cos[dog])) == cat
     assert root.locator("svg circle").count() == len(wte)
+    # the variance share of each axis: a PCA of the rows' directions (numpy's eigen-decomposition)
+    centred = unit - unit.mean(axis=0)
+    eig = np.sort(np.linalg.eigvalsh(centred.T @ centred / len(unit)))[::-1]
+    shares = [float(x) for x in root.locator("[data-shares]").get_attribute("data-shares").split()]
+    assert shares == pytest.approx(list(eig[:2] / eig.sum()), abs=1e-9) and sum(shares) <= 1
+    caption = root.locator("[data-shares]").inner_text()
+    assert f"{round(shares[0] * 100)}% of their variance" in caption and f"the next, {round(shares[1] * 100)}%" in caption
+    # single characters are faint and unlabelled (none picked or near ·dog here)
+    faint = root.locator("g.nt-embed-faint").evaluate_all("gs => gs.map(g => [g.dataset.token, g.querySelectorAll('text').length])")
+    singles = {tok.show(j) for j in range(len(wte)) if len(tok.show(j).lstrip("·")) <= 1} - set(want)
+    assert singles <= {name for name, _ in faint} and all(n == 0 for _, n in faint)
     clean(page)
 
 
