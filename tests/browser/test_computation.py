@@ -101,6 +101,9 @@ def check_open_number(page, button) -> str:
         eq: li.querySelector('.nt-x-eq').textContent}))""")
     for r in rows:
         check_line(r["op"], r["terms"], r["eq"])
+    # one minus sign (U+2212), and a negative term after an operator in brackets, never "− −"
+    text = panel.locator(".nt-x-lines").inner_text()
+    assert not re.search(r"-\d", text) and not re.search(r"[+−×÷] −", text), text
     # the last line, rounded as the button shows it, is the number on the page
     shown, d = value(button.get_attribute("data-shown").replace("over ", "").replace("under ", ""))
     last, _ = value(rows[-1]["eq"])
@@ -157,6 +160,41 @@ def test_numbers_open_to_arithmetic_that_adds_up(open_page, name):
                 "block.html": {"weight", "score", "mix", "proj", "residual", "lens", "prob"},
                 "embeddings.html": {"cosine"}}[name]
     assert kinds == expected
+    clean(page)
+
+
+def test_softmax_panel_folds_negligible_terms_and_signs_are_real_minus(open_page):
+    """The softmax's Σ names its terms by token and folds the rest into one term that counts them (kept +
+    folded = the vocabulary, and the line still adds up as displayed); the cells a panel reads light up;
+    bars' values and ticks print U+2212."""
+    page = open_page("index.html")
+    ready(page)
+    root = page.locator('.nt-demo[data-demo="one-token"]')
+    button = root.locator("[data-token] .nt-x-num").first
+    assert check_open_number(page, button) == "prob"
+    panel = page.locator("#" + button.get_attribute("aria-controls"))
+    fold = panel.locator(".nt-x-line[data-fold]")
+    assert fold.count() == 1
+    count = int(fold.get_attribute("data-fold"))
+    terms = fold.locator(".nt-x-t").count()
+    assert count > 1 and terms - 1 + count == CONFIG["model"]["vocab_size"]
+    assert f"{count} others, together" in fold.inner_text()
+    names = fold.locator(".nt-x-tn").all_inner_texts()
+    assert names[0] == root.locator("[data-token]").first.get_attribute("data-token")
+    # a cell's panel: the opened cell keeps its colour, and the cells its lines read are marked
+    cell = root.locator(".nt-stage:nth-child(4) .nt-strip-open").nth(3).locator(".nt-x-num").nth(2)
+    before = cell.evaluate("c => getComputedStyle(c).backgroundColor")
+    assert check_open_number(page, cell) == "layernorm"
+    assert cell.evaluate("c => getComputedStyle(c).backgroundColor") == before
+    assert cell.evaluate("c => getComputedStyle(c).outlineStyle") == "solid"
+    used = root.locator(".nt-stage:nth-child(4) .nt-strip-open").nth(2).locator(".nt-x-used")  # ln_f reads "after the MLP"
+    assert used.count() == CONFIG["model"]["n_embd"]
+    assert page.evaluate("[nexttoken.ui.fix(-0.5), nexttoken.ui.fix(-0.001), nexttoken.ui.fix(2.345, 1)]") == ["\u22120.50", "0.00", "2.3"]
+    for name in ("index.html", "attention.html", "embeddings.html", "block.html"):
+        page.goto(page.url.rsplit("/", 1)[0] + "/" + name, wait_until="load")
+        ready(page)
+        signs = page.locator(".nt-bar-value, .nt-tick, .nt-x-num").all_inner_texts()
+        assert signs and not any("-" in t for t in signs), (name, [t for t in signs if "-" in t])
     clean(page)
 
 
