@@ -167,9 +167,27 @@ def test_tokenize_demo_unseen_word(open_page):
     page = open_page(DEMO_PAGES["tokenize"])
     root = demo(page, "tokenize")
     inp = root.locator("input[data-role=text]")
+    # it opens at merge 0 (single characters) with Next enabled, and steps through every merge the
+    # word uses in rank order (ranked from 0, as the page ranks them), marking each in the ranked list
+    steps = TOK.merge_steps(" " + root.locator("input[data-role=text]").input_value())
+    assert root.locator("input[type=range]").input_value() == "0"
+    assert root.get_by_role("button", name="Next merge").is_enabled()
+    assert root.locator(".nt-merge-list li").count() == len(TOK.to_json()["merges"])
+    assert root.locator(".nt-merge-list").get_attribute("start") == "0"
+    want_ranks = [rank for _, rank, _ in steps[1:]]
+    assert want_ranks == sorted(want_ranks)
+    for k, (pair, rank, symbols) in enumerate(steps[1:], start=1):
+        assert root.locator('.nt-merge-list li[aria-current="step"]').get_attribute("data-rank") == str(rank)
+        root.get_by_role("button", name="Next merge").click()
+        assert root.locator(".nt-merge-last").get_attribute("data-rank") == str(rank)
+        assert root.locator(".nt-merge-row code").all_inner_texts() == [TOK.show(TOK.vocab.index(x)) for x in symbols]
+        assert root.locator(".nt-merge-list li.nt-merge-done").count() == len(set(want_ranks[:k]))
+    assert root.get_by_role("button", name="Next merge").is_disabled()
     inp.fill("cats")
     inp.press("Enter")
     page.wait_for_timeout(100)
+    assert root.locator("input[type=range]").input_value() == "0" and root.locator(".nt-final-token").count() == 0
+    root.get_by_role("button", name="All merges").click()
     assert root.locator(".nt-final-token").all_inner_texts() == SUMMARY["cats"] == ["·cat", "s"]
     # step back through the merges and forward again
     root.get_by_role("button", name="Previous merge").click()
@@ -179,6 +197,7 @@ def test_tokenize_demo_unseen_word(open_page):
     # start of text: no leading space, so the merges that built ·cat do not apply (as in Python)
     root.locator("input[type=checkbox]").check()
     page.wait_for_timeout(100)
+    root.get_by_role("button", name="All merges").click()
     expected = [TOK.show(i) for i in TOK.encode("cats")]
     assert root.locator(".nt-final-token").all_inner_texts() == expected != ["·cat", "s"]
     clean(page)
