@@ -203,6 +203,27 @@ def test_tokenize_demo_unseen_word(open_page):
     clean(page)
 
 
+def test_gpt2_chips_keep_the_space_and_show_bytes(open_page):
+    """GPT-2's live chips draw a leading space as ·, as the tiny model's do, and a token holding only
+    part of a character as its bytes in hex (never U+FFFD), with the character its run of bytes makes."""
+    page = open_page(DEMO_PAGES["tokenize"])
+    root = demo(page, "gpt2-tokenizer")
+    root.get_by_role("button", name=re.compile("Load GPT-2's tokenizer")).click()
+    inp = root.locator("input[data-role=text]")
+    expect_enabled = page.wait_for_function("e => !e.disabled", arg=inp.element_handle(), timeout=20000)
+    assert expect_enabled
+    inp.fill(" and tea \U0001F375 now")
+    inp.press("Enter")
+    chips = root.locator(".nt-chip code").all_inner_texts()
+    assert chips[0] == "·and" and "·tea" in chips and "·now" in chips
+    assert not any("\ufffd" in c for c in chips)
+    parts = root.locator(".nt-chip-bytes code").all_inner_texts()
+    assert parts and all(re.fullmatch(r"·*0x[0-9A-F]{2}( 0x[0-9A-F]{2})*", c) for c in parts)
+    assert " ".join(parts).replace("·", "").split() == [f"0x{b:02X}" for b in "\U0001F375".encode()]
+    assert root.locator(".nt-byte-runs li code").last.inner_text() == "·\U0001F375"
+    clean(page)
+
+
 def test_temperature_demo_t0_always_top(open_page):
     page = open_page(DEMO_PAGES["temperature"])
     root = demo(page, "temperature")
