@@ -318,6 +318,22 @@ def test_training_demo_loss_falls(open_page):
     sentence = root.locator("select").first.input_value()
     ref = next(p for p in snap["positions"] if p["sentence"] == sentence)
     assert last == pytest.approx(ref["mean"], abs=1e-6)
+    # each column names the token read as well as the one to predict
+    inputs = root.locator(".nt-loss-col").evaluate_all("cs => cs.map(c => c.dataset.input)")
+    assert inputs == [TOK.show(i) for i in TOK.encode(sentence)]
+    assert root.locator(".nt-loss-col .nt-loss-input").all_inner_texts() == inputs
+    # the curve's step axis is logarithmic: the snapshots, taken at roughly geometric steps, spread
+    # across it instead of crowding its first sliver; both axes are labelled
+    svg = root.locator("svg.nt-loss-svg")
+    assert svg.get_attribute("data-scale") == "log"
+    labels = svg.locator("text").all_text_contents()
+    assert "loss (nats)" in labels and "training step (log scale)" in labels
+    box = svg.locator("line").evaluate_all("ls => [ls[0].x1.baseVal.value, ls[0].x2.baseVal.value]")
+    xs = svg.locator("circle").evaluate_all("cs => cs.map(c => c.cx.baseVal.value)")
+    assert len(xs) == len(json.loads((TINY / "training.json").read_text())["snapshots"])
+    first_tenth = sum(x < box[0] + 0.1 * (box[1] - box[0]) for x in xs)
+    assert first_tenth <= len(xs) // 6, (first_tenth, len(xs))
+    assert xs == sorted(xs)
     clean(page)
 
 
