@@ -121,6 +121,10 @@ def test_bad_corpora_leave_the_built_model(open_page):
     page.reload(wait_until="load")
     assert page.locator(".nt-model-switch").count() == 0
     assert page.evaluate("!nexttoken.store.get('model').yours")
+    # with no bar to show, the title sits close above the text: no band kept for it
+    gap = page.evaluate("""() => { const h = document.querySelector('.md-content__inner h1');
+        return h.nextElementSibling.getBoundingClientRect().top - h.getBoundingClientRect().bottom; }""")
+    assert gap <= 24, gap
     clean(page)
 
 
@@ -141,6 +145,8 @@ def test_training_a_new_sentence_moves_the_prediction_and_survives_reload(open_p
     # The choice and the model survive a reload and a move to another page, from file://.
     page.reload(wait_until="load")
     assert page.locator('.nt-model-switch[data-active-model="yours"]').count() == 1
+    # the bar sits under the title, not above it
+    assert page.evaluate("document.querySelector('.md-content__inner h1').nextElementSibling.classList.contains('nt-model-switch')")
     page.goto(page.url.replace("training.html", "attention.html"), wait_until="load")
     assert page.locator('.nt-model-switch[data-active-model="yours"]').count() == 1
     assert page.evaluate("nexttoken.store.get('model').yours === true && nexttoken.store.get('model').config.corpus.includes('the cow sat on the rug.')")
