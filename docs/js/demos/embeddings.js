@@ -127,7 +127,8 @@ nexttoken.define("demos.embeddings", ["ui", "runtime.active", "runtime.kernels",
 
     function drawMap(id, near, sims) {
       ui.clear(mapEl);
-      var W = 640, H = 400, pad = 28, xs = xy.map(function (p) { return p[0]; }), ys = xy.map(function (p) { return p[1]; });
+      // drawn at the box's own width (labels stay 11 px on a phone), up to 640
+      var W = Math.max(300, Math.min(640, Math.round(mapEl.clientWidth || root.clientWidth - 24) || 640)), H = Math.round(Math.max(W * 0.625, 260)), pad = 28, xs = xy.map(function (p) { return p[0]; }), ys = xy.map(function (p) { return p[1]; });
       var x0 = Math.min.apply(null, xs), x1 = Math.max.apply(null, xs), y0 = Math.min.apply(null, ys), y1 = Math.max.apply(null, ys);
       function X(v) { return pad + (v - x0) / ((x1 - x0) || 1) * (W - 2 * pad); }
       function Y(v) { return H - pad - (v - y0) / ((y1 - y0) || 1) * (H - 2 * pad); }
@@ -143,9 +144,10 @@ nexttoken.define("demos.embeddings", ["ui", "runtime.active", "runtime.kernels",
           class: "nt-embed-link", "data-token": names[j], "stroke-width": (1 + 3 * Math.max(0, sims[j])).toFixed(2) });
         svg.appendChild(ln);
       });
-      // Labels that would overlap one already placed are left out (the point keeps its title); the
+      // Labels that would overlap a point or a label already placed are left out (the point keeps its title); the
       // picked token and its neighbours are placed first, faint ones never unless picked or near.
-      var placed = [], order = [id].concat(near, xy.map(function (_, j) { return j; }));
+      var placed = xy.map(function (p) { return { x: X(p[0]) - 5, y: Y(p[1]) - 5, w: 10, h: 10 }; });  // no label over a point
+      var order = [id].concat(near, xy.map(function (_, j) { return j; }));
       var labelled = {};  // token id -> its label's box, or null
       order.forEach(function (j) {
         if (labelled[j] !== undefined) return;  // the picked and near ones come twice in `order`
@@ -166,6 +168,8 @@ nexttoken.define("demos.embeddings", ["ui", "runtime.active", "runtime.kernels",
         function rank(j) { return j === id ? 3 : isNear[j] ? 2 : faint[j] ? 0 : 1; }
         return rank(a) - rank(b);
       });
+      var faintLayer = ui.svg("g", { class: "nt-embed-faint-layer" });  // faded as one, so the crowd does not darken itself
+      svg.appendChild(faintLayer);
       drawOrder.forEach(function (j) {
         var p = xy[j];
         var cls = j === id ? "nt-embed-pick" : isNear[j] ? "nt-embed-near" : faint[j] ? "nt-embed-dot nt-embed-faint" : "nt-embed-dot";
@@ -184,7 +188,7 @@ nexttoken.define("demos.embeddings", ["ui", "runtime.active", "runtime.kernels",
           label.textContent = names[j];
           g.appendChild(label);
         }
-        svg.appendChild(g);
+        (cls.indexOf("nt-embed-faint") >= 0 ? faintLayer : svg).appendChild(g);
       });
       mapEl.appendChild(svg);
     }
