@@ -382,7 +382,9 @@ nexttoken.define("ui", [], function () {
         panel = el("div", { class: "nt-x-panel", id: nextId("x"), role: "region", "aria-label": "How the number is computed" });
         host.appendChild(panel);
       }
-      clear(panel).appendChild(render(make(), b.getAttribute("data-shown")));  // relabel() may have changed it
+      var ex = make();
+      clear(panel).appendChild(render(ex, b.getAttribute("data-shown")));  // relabel() may have changed it
+      panel.setAttribute("aria-label", "How it is computed: " + ex.title);  // each open panel a region of its own name
       lightPanel(host, panel);
       panel.hidden = false;
       b.setAttribute("aria-controls", panel.id);

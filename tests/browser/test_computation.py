@@ -412,6 +412,40 @@ def test_contrast_in_both_schemes(open_page, name, scheme):
     assert nodes == [], f"{name} ({scheme}): {len(nodes)} elements fail contrast, e.g. {nodes[:5]}"
 
 
+OPENED = {  # page -> what to open before axe looks: numbers whose panels hold the folded, labelled lines
+    "index.html": ['.nt-demo[data-demo="one-token"] [data-token] .nt-x-num', ".nt-stage:nth-child(4) .nt-strip-open .nt-x-num"],
+    "embeddings.html": ["li[data-token] .nt-x-num"],
+    "tokens.html": ['.nt-demo[data-demo="tokenize"] .nt-primary'],
+    "training.html": ['[data-role="load-snapshots"]'],
+    "block.html": ['.nt-lens tr[data-stage="mlp"] .nt-x-num'],
+}
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("name", sorted(OPENED))
+def test_opened_panels_pass_axe_and_fit_a_phone(open_page, name, scheme):
+    """With this page's panels open (the aligned, folded lines, the ringed cells), the merge list shown and
+    the snapshots loaded: axe finds no violation at 360 and 1280 px in either scheme, and the 360-px page
+    does not scroll sideways."""
+    page = open_page(name, width=360, height=800)
+    in_scheme(page, scheme)
+    for sel in OPENED[name]:
+        b = page.locator(sel).first
+        b.scroll_into_view_if_needed()
+        b.click()
+    page.wait_for_timeout(400)
+    assert page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") <= 1, name
+    page.add_script_tag(path=str(AXE))
+    for width in (360, 1280):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.mouse.move(1, 1)  # the click's pointer would otherwise hover whatever the new width puts under it
+        page.wait_for_timeout(300)
+        res = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+        found = [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:4]}" for v in res["violations"]]
+        assert found == [], f"{name} ({scheme}, {width} px): " + "; ".join(found)
+    clean(page)
+
+
 @pytest.mark.parametrize("name", [n for n in PAGES if n in ("index.html", "attention.html", "block.html", "sampling.html")])
 def test_phone_width_with_numbers_open(open_page, name):
     page = open_page(name, width=360, height=800)
