@@ -563,5 +563,14 @@ def test_every_sampled_number_reproduces_with_a_model_of_another_size(open_page,
             assert run_snippet(page, button, tmp_path) == last.replace("\u2212", "-"), (name, sel)
             ran += 1
     assert ran >= 10
+    # the embeddings map follows this model too: its lines are its own cosine list, its shares its own
+    page.goto(f"{base}/embeddings.html", wait_until="load")
+    ready(page)
+    emb = page.locator('.nt-demo[data-demo="embeddings"]')
+    listed = emb.locator("li[data-token]").evaluate_all("ls => ls.map(l => l.dataset.token)")
+    assert len(listed) == 5 and emb.locator("line.nt-embed-link").evaluate_all("ls => ls.map(l => l.dataset.token)") == listed
+    assert emb.locator("svg circle").count() == sizes["vocab_size"]
+    shares = [float(x) for x in emb.locator("[data-shares]").get_attribute("data-shares").split()]
+    assert 0 < shares[1] <= shares[0] and sum(shares) <= 1
     page.evaluate("localStorage.clear()")
     clean(page)
