@@ -87,9 +87,11 @@ def num(x) -> str:
 
 
 def fix(x, digits: int = 2) -> str:
+    """x to `digits` decimals with a real minus sign (U+2212), as the demos print it; never "−0.00"."""
     if x is None:
         raise ValueError("fix: no value")
-    return f"{float(x):.{digits}f}"
+    text = f"{float(x):.{digits}f}"
+    return text.lstrip("-") if float(text) == 0 else text.replace("-", "\u2212")
 
 
 def status(wrapped: dict) -> str:
