@@ -44,7 +44,11 @@ nexttoken.define("ui", [], function () {
     return v.toFixed(digits) + "%";
   }
 
-  function fix(x, d) { return Number(x).toFixed(d === undefined ? 2 : d); }
+  // x to d decimals (2 unless given) with a real minus sign (U+2212), never "−0.00".
+  function fix(x, d) {
+    var t = Number(x).toFixed(d === undefined ? 2 : d);
+    return Number(t) === 0 ? t.replace("-", "") : t.replace("-", "−");
+  }
 
   // A vector as a strip of cells: orange positive, blue negative, opacity by size on the scale
   // opts.top (shared by quantities that are added, so wte + wpe = input can be checked by eye; see
@@ -68,6 +72,7 @@ nexttoken.define("ui", [], function () {
       var c = open ? numberButton(fix(v, digits), opts.explain(i), { cls: cls, label: label + ", cell " + i, hideText: true })
         : el("span", { class: cls, title: i + ": " + fix(v, digits) });
       if (open) c.title = i + ": " + fix(v, digits);
+      c._v = v;  // the exact number: an opened line lights the cells holding the numbers it reads
       c.style.setProperty("--a", Math.min(1, Math.abs(v) / top).toFixed(3));
       s.appendChild(c);
     });
@@ -122,7 +127,7 @@ nexttoken.define("ui", [], function () {
     if (ax) {
       var ticks = el("span", { class: "nt-bar-ticks" });
       niceTicks(ax.lo, ax.hi).forEach(function (v) {
-        var tk = el("span", { class: "nt-tick" + (v === 0 ? " nt-tick-zero" : ""), text: String(v) });
+        var tk = el("span", { class: "nt-tick" + (v === 0 ? " nt-tick-zero" : ""), text: String(v).replace("-", "−") });
         tk.style.left = ((v - ax.lo) / span * 100).toFixed(2) + "%";
         ticks.appendChild(tk);
       });
@@ -293,6 +298,17 @@ nexttoken.define("ui", [], function () {
   // ex = {kind, title, formula, lines, snippet, download, pct, noWeights, setup}, an explanation of
   // js/explain/ (setup: what the snippet needs, said instead of a weights file to download).
   var OPS = { sum: " + ", mul: " × ", div: " ÷ ", sub: " − " };
+  var FUNCS = { exp: "exp", sqrt: "√", gelu: "GELU", mean: "mean", var: "var", ln: "ln" };
+  // One term: its name (a token, a position, an index) small before it; a negative term after an
+  // operator in brackets ("− (−0.9670)"); a fold as "N others, together 0.0000".
+  function term(t, name, bracket, fold) {
+    var v = el("span", { class: "nt-x-t", text: t });
+    var neg = bracket && t.charAt(0) === "−";
+    return el("span", { class: "nt-x-term" + (fold ? " nt-x-fold" : "") }, [
+      fold ? el("span", { class: "nt-x-tn", text: name + ", together" }) : name ? el("span", { class: "nt-x-tn", text: name }) : null,
+      neg ? "(" : null, v, neg ? ")" : null]);
+  }
+  // The lines as one table: label | the terms | = result, each line a row (subgrid), so results align.
   function render(ex, shown) {
     var dl = ex.download;
     var box = el("div", { class: "nt-x-body", "data-kind": ex.kind });
@@ -301,16 +317,19 @@ nexttoken.define("ui", [], function () {
     var list = el("ol", { class: "nt-x-lines" });
     ex.lines.forEach(function (ln) {
       var li = el("li", { class: "nt-x-line", "data-op": ln.op }, [el("span", { class: "nt-x-label", text: ln.label + ": " })]);
-      var terms = ln.terms.map(function (t) { return el("span", { class: "nt-x-t", text: t }); });
-      if (OPS[ln.op]) terms.forEach(function (t, k) { if (k) li.appendChild(document.createTextNode(OPS[ln.op])); li.appendChild(t); });
+      if (ln.fold) li.setAttribute("data-fold", ln.fold.count);
+      var expr = el("span", { class: "nt-x-expr" });
+      var last = ln.terms.length - 1;
+      var terms = ln.terms.map(function (t, k) { return term(t, ln.names && ln.names[k], !!OPS[ln.op] && k > 0, ln.fold && k === last); });
+      if (OPS[ln.op]) terms.forEach(function (t, k) { if (k) expr.appendChild(document.createTextNode(OPS[ln.op])); expr.appendChild(t); });
       else {
-        var name = { exp: "exp", sqrt: "√", gelu: "GELU", mean: "mean", var: "var", ln: "ln" }[ln.op];
-        li.appendChild(document.createTextNode(name + "("));
-        terms.forEach(function (t, k) { if (k) li.appendChild(document.createTextNode(", ")); li.appendChild(t); });
-        li.appendChild(document.createTextNode(")"));
+        expr.appendChild(document.createTextNode(FUNCS[ln.op] + "("));
+        terms.forEach(function (t, k) { if (k) expr.appendChild(document.createTextNode(", ")); expr.appendChild(t); });
+        expr.appendChild(document.createTextNode(")"));
       }
-      li.appendChild(document.createTextNode(" = "));
-      li.appendChild(el("span", { class: "nt-x-eq", text: ln.eq }));
+      li.appendChild(expr);
+      li.appendChild(el("span", { class: "nt-x-res" }, ["= ", el("span", { class: "nt-x-eq", text: ln.eq })]));
+      li._values = ln.values || [];
       list.appendChild(li);
     });
     box.appendChild(list);
@@ -325,10 +344,29 @@ nexttoken.define("ui", [], function () {
     return box;
   }
 
+  // The cells of `host` holding any of `values` (exact numbers, zero left out: a knocked-out part is
+  // all zeros) get class `cls`, the others lose it.
+  function lightCells(host, values, cls) {
+    var set = new Set(values.filter(function (v) { return v !== 0; }));
+    Array.prototype.forEach.call(host.querySelectorAll(".nt-cell"), function (c) {
+      c.classList.toggle(cls, c._v !== undefined && set.has(c._v));
+    });
+  }
+  // An open panel lights the cells its lines read (nt-x-used); pointing at a line lights its own (nt-x-lit).
+  function lightPanel(host, panel) {
+    var all = [];
+    Array.prototype.forEach.call(panel.querySelectorAll(".nt-x-line"), function (li) {
+      all = all.concat(li._values || []);
+      li.addEventListener("mouseenter", function () { lightCells(host, li._values || [], "nt-x-lit"); });
+      li.addEventListener("mouseleave", function () { lightCells(host, [], "nt-x-lit"); });
+    });
+    lightCells(host, all, "nt-x-used");
+  }
+
   // A number as a button that opens its arithmetic in the panel of its section (.nt-stage/.nt-lane,
   // or the nearest .nt-x-host). make() builds the explanation only when opened. opts.hideText: a
   // coloured cell whose number is in its label and title.
-    function numberButton(text, make, opts) {
+  function numberButton(text, make, opts) {
     opts = opts || {};
     var b = el("button", { type: "button", class: "nt-x-num" + (opts.cls ? " " + opts.cls : ""), "aria-expanded": "false",
       "aria-label": opts.label ? opts.label + ": " + text + ", show how it is computed" : null, "data-shown": text,
@@ -338,12 +376,17 @@ nexttoken.define("ui", [], function () {
       var panel = host.querySelector(":scope > .nt-x-panel");
       var open = b.getAttribute("aria-expanded") === "true";
       Array.prototype.forEach.call(host.querySelectorAll(".nt-x-num[aria-expanded=true]"), function (o) { o.setAttribute("aria-expanded", "false"); });
+      lightCells(host, [], "nt-x-used");
+      lightCells(host, [], "nt-x-lit");
       if (open) { if (panel) panel.hidden = true; return; }
       if (!panel) {
         panel = el("div", { class: "nt-x-panel", id: nextId("x"), role: "region", "aria-label": "How the number is computed" });
         host.appendChild(panel);
       }
-      clear(panel).appendChild(render(make(), b.getAttribute("data-shown")));  // relabel() may have changed it
+      var ex = make();
+      clear(panel).appendChild(render(ex, b.getAttribute("data-shown")));  // relabel() may have changed it
+      panel.setAttribute("aria-label", "How it is computed: " + ex.title);  // each open panel a region of its own name
+      lightPanel(host, panel);
       panel.hidden = false;
       b.setAttribute("aria-controls", panel.id);
       b.setAttribute("aria-expanded", "true");

@@ -63,6 +63,29 @@ def wte_similarity(wte: list[list[float]], vocab: list[str], words: list[str], a
             "n_words": len(words), "nearest_to_cat": [{"token": w, "cos": c} for c, w in near[:3]]}
 
 
+def tied_rows(summary: dict, traces: dict, wte: list[list[float]], vocab: list[str]) -> dict:
+    """Why the tied table keeps the subject prompts' answers apart (·mat and ·rug): each answer's logit
+    is the final vector · its row, so the gap between the two logits is the final vector · the
+    difference of the rows. Per subject prompt: both logits and the pick's probability (from its
+    trace); and the two rows' cosine against the two subjects' (·cat, ·dog)."""
+    names = [show(v) for v in vocab]
+    prompts = summary["roles"]["subject"]
+    picks = [summary["picks"][p] for p in prompts]
+    a, b = picks[0]["id"], picks[1]["id"]
+    if a == b:
+        raise PluginError(f"numbers hook: the subject prompts {prompts} both pick {names[a]}; the embeddings page needs two answers")
+    subjects = [traces[p]["ids"][summary["roles"]["subject_position"]] for p in prompts]
+    rows = []
+    for p, pick in zip(prompts, picks):
+        logits = traces[p]["logits"][-1]
+        if max(range(len(logits)), key=logits.__getitem__) != pick["id"]:
+            raise PluginError(f"numbers hook: the trace of {p!r} does not pick {pick['token']} as summary.json says")
+        rows.append({"prompt": p, "subject": names[traces[p]["ids"][summary["roles"]["subject_position"]]],
+                     "logit_a": logits[a], "logit_b": logits[b], "gap": logits[a] - logits[b], "prob": pick["prob"]})
+    return {"a": names[a], "b": names[b], "cos": cosine(wte[a], wte[b]), "subject_cos": cosine(wte[subjects[0]], wte[subjects[1]]),
+            "subjects": [names[i] for i in subjects], "prompts": rows}
+
+
 def init_values(snapshot: dict) -> dict:
     """What training starts from, read off the step-0 snapshot: every bias's value and every LayerNorm gain's."""
     if snapshot["step"] != 0:

@@ -152,9 +152,11 @@ def loss_curve(out: Out, training: dict) -> str:
     fig, ax = plt.subplots(figsize=(6, 3))
     ax.plot(range(len(loss)), loss, color=BLUE, label="training loss")
     ax.plot(snaps, [loss[s] for s in snaps], "o", ms=3.5, color=ORANGE, label="saved snapshots")
-    ax.set_xscale("symlog", linthresh=10)
-    ax.set_xlabel("training step")
-    ax.set_ylabel("mean cross-entropy (nats)")
+    ax.set_xscale("symlog", linthresh=10)  # the loss falls fastest early, where most snapshots are
+    ax.set_xlim(0, len(loss) - 1)
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel("training step (linear to 10, log scale above)")
+    ax.set_ylabel("loss: mean cross-entropy (nats)")
     ax.legend(frameon=False, labelcolor=ink())
     ax.set_title("The tiny model learning its 12 sentences" if training.get("n_train_sentences") == 12
                  else "The tiny model learning")

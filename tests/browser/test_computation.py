@@ -101,6 +101,9 @@ def check_open_number(page, button) -> str:
         eq: li.querySelector('.nt-x-eq').textContent}))""")
     for r in rows:
         check_line(r["op"], r["terms"], r["eq"])
+    # one minus sign (U+2212), and a negative term after an operator in brackets, never "− −"
+    text = panel.locator(".nt-x-lines").inner_text()
+    assert not re.search(r"-\d", text) and not re.search(r"[+−×÷] −", text), text
     # the last line, rounded as the button shows it, is the number on the page
     shown, d = value(button.get_attribute("data-shown").replace("over ", "").replace("under ", ""))
     last, _ = value(rows[-1]["eq"])
@@ -157,6 +160,41 @@ def test_numbers_open_to_arithmetic_that_adds_up(open_page, name):
                 "block.html": {"weight", "score", "mix", "proj", "residual", "lens", "prob"},
                 "embeddings.html": {"cosine"}}[name]
     assert kinds == expected
+    clean(page)
+
+
+def test_softmax_panel_folds_negligible_terms_and_signs_are_real_minus(open_page):
+    """The softmax's Σ names its terms by token and folds the rest into one term that counts them (kept +
+    folded = the vocabulary, and the line still adds up as displayed); the cells a panel reads light up;
+    bars' values and ticks print U+2212."""
+    page = open_page("index.html")
+    ready(page)
+    root = page.locator('.nt-demo[data-demo="one-token"]')
+    button = root.locator("[data-token] .nt-x-num").first
+    assert check_open_number(page, button) == "prob"
+    panel = page.locator("#" + button.get_attribute("aria-controls"))
+    fold = panel.locator(".nt-x-line[data-fold]")
+    assert fold.count() == 1
+    count = int(fold.get_attribute("data-fold"))
+    terms = fold.locator(".nt-x-t").count()
+    assert count > 1 and terms - 1 + count == CONFIG["model"]["vocab_size"]
+    assert f"{count} others, together" in fold.inner_text()
+    names = fold.locator(".nt-x-tn").all_inner_texts()
+    assert names[0] == root.locator("[data-token]").first.get_attribute("data-token")
+    # a cell's panel: the opened cell keeps its colour, and the cells its lines read are marked
+    cell = root.locator(".nt-stage:nth-child(4) .nt-strip-open").nth(3).locator(".nt-x-num").nth(2)
+    before = cell.evaluate("c => getComputedStyle(c).backgroundColor")
+    assert check_open_number(page, cell) == "layernorm"
+    assert cell.evaluate("c => getComputedStyle(c).backgroundColor") == before
+    assert cell.evaluate("c => getComputedStyle(c).outlineStyle") == "solid"
+    used = root.locator(".nt-stage:nth-child(4) .nt-strip-open").nth(2).locator(".nt-x-used")  # ln_f reads "after the MLP"
+    assert used.count() == CONFIG["model"]["n_embd"]
+    assert page.evaluate("[nexttoken.ui.fix(-0.5), nexttoken.ui.fix(-0.001), nexttoken.ui.fix(2.345, 1)]") == ["\u22120.50", "0.00", "2.3"]
+    for name in ("index.html", "attention.html", "embeddings.html", "block.html"):
+        page.goto(page.url.rsplit("/", 1)[0] + "/" + name, wait_until="load")
+        ready(page)
+        signs = page.locator(".nt-bar-value, .nt-tick, .nt-x-num").all_inner_texts()
+        assert signs and not any("-" in t for t in signs), (name, [t for t in signs if "-" in t])
     clean(page)
 
 
@@ -374,6 +412,40 @@ def test_contrast_in_both_schemes(open_page, name, scheme):
     assert nodes == [], f"{name} ({scheme}): {len(nodes)} elements fail contrast, e.g. {nodes[:5]}"
 
 
+OPENED = {  # page -> what to open before axe looks: numbers whose panels hold the folded, labelled lines
+    "index.html": ['.nt-demo[data-demo="one-token"] [data-token] .nt-x-num', ".nt-stage:nth-child(4) .nt-strip-open .nt-x-num"],
+    "embeddings.html": ["li[data-token] .nt-x-num"],
+    "tokens.html": ['.nt-demo[data-demo="tokenize"] .nt-primary'],
+    "training.html": ['[data-role="load-snapshots"]'],
+    "block.html": ['.nt-lens tr[data-stage="mlp"] .nt-x-num'],
+}
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("name", sorted(OPENED))
+def test_opened_panels_pass_axe_and_fit_a_phone(open_page, name, scheme):
+    """With this page's panels open (the aligned, folded lines, the ringed cells), the merge list shown and
+    the snapshots loaded: axe finds no violation at 360 and 1280 px in either scheme, and the 360-px page
+    does not scroll sideways."""
+    page = open_page(name, width=360, height=800)
+    in_scheme(page, scheme)
+    for sel in OPENED[name]:
+        b = page.locator(sel).first
+        b.scroll_into_view_if_needed()
+        b.click()
+    page.wait_for_timeout(400)
+    assert page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") <= 1, name
+    page.add_script_tag(path=str(AXE))
+    for width in (360, 1280):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.mouse.move(1, 1)  # the click's pointer would otherwise hover whatever the new width puts under it
+        page.wait_for_timeout(300)
+        res = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+        found = [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:4]}" for v in res["violations"]]
+        assert found == [], f"{name} ({scheme}, {width} px): " + "; ".join(found)
+    clean(page)
+
+
 @pytest.mark.parametrize("name", [n for n in PAGES if n in ("index.html", "attention.html", "block.html", "sampling.html")])
 def test_phone_width_with_numbers_open(open_page, name):
     page = open_page(name, width=360, height=800)
@@ -417,11 +489,24 @@ def test_embeddings_nearest_by_cosine(open_page):
         assert rows.evaluate_all("ls => ls.map(l => l.dataset.token)") == want
         assert float(rows.first.get_attribute("data-cos")) == pytest.approx(cos[i].max(), abs=1e-9)
         assert root.locator(".nt-embed-pick").count() == 1 and root.locator(".nt-embed-near").count() == 5
+        # the map's lines join the picked token to exactly the rows the cosine list names
+        assert root.locator("line.nt-embed-link").evaluate_all("ls => ls.map(l => l.dataset.token)") == want
     # ·cat and ·dog are each other's nearest
     cat = next(j for j in range(len(wte)) if tok.show(j) == "·cat")
     dog = next(j for j in range(len(wte)) if tok.show(j) == "·dog")
     assert int(np.argmax(cos[cat])) == dog and int(np.argmax(cos[dog])) == cat
     assert root.locator("svg circle").count() == len(wte)
+    # the variance share of each axis: a PCA of the rows' directions (numpy's eigen-decomposition)
+    centred = unit - unit.mean(axis=0)
+    eig = np.sort(np.linalg.eigvalsh(centred.T @ centred / len(unit)))[::-1]
+    shares = [float(x) for x in root.locator("[data-shares]").get_attribute("data-shares").split()]
+    assert shares == pytest.approx(list(eig[:2] / eig.sum()), abs=1e-9) and sum(shares) <= 1
+    caption = root.locator("[data-shares]").inner_text()
+    assert f"{round(shares[0] * 100)}% of their variance" in caption and f"the next, {round(shares[1] * 100)}%" in caption
+    # single characters are faint and unlabelled (none picked or near ·dog here)
+    faint = root.locator("g.nt-embed-faint").evaluate_all("gs => gs.map(g => [g.dataset.token, g.querySelectorAll('text').length])")
+    singles = {tok.show(j) for j in range(len(wte)) if len(tok.show(j).lstrip("·")) <= 1} - set(want)
+    assert singles <= {name for name, _ in faint} and all(n == 0 for _, n in faint)
     clean(page)
 
 
@@ -478,5 +563,14 @@ def test_every_sampled_number_reproduces_with_a_model_of_another_size(open_page,
             assert run_snippet(page, button, tmp_path) == last.replace("\u2212", "-"), (name, sel)
             ran += 1
     assert ran >= 10
+    # the embeddings map follows this model too: its lines are its own cosine list, its shares its own
+    page.goto(f"{base}/embeddings.html", wait_until="load")
+    ready(page)
+    emb = page.locator('.nt-demo[data-demo="embeddings"]')
+    listed = emb.locator("li[data-token]").evaluate_all("ls => ls.map(l => l.dataset.token)")
+    assert len(listed) == 5 and emb.locator("line.nt-embed-link").evaluate_all("ls => ls.map(l => l.dataset.token)") == listed
+    assert emb.locator("svg circle").count() == sizes["vocab_size"]
+    shares = [float(x) for x in emb.locator("[data-shares]").get_attribute("data-shares").split()]
+    assert 0 < shares[1] <= shares[0] and sum(shares) <= 1
     page.evaluate("localStorage.clear()")
     clean(page)

@@ -54,19 +54,24 @@ def test_lens_shows_every_stage_beside_the_answer(open_page):
     prompt = root.locator('input[data-role="prompt"]').input_value()
     rows = root.locator(".nt-live tbody tr")
     stages = [rows.nth(i).get_attribute("data-stage") for i in range(rows.count())]
-    assert stages == ["embeddings", "attention", "mlp", "answer"]
+    assert stages == ["embeddings", "attention", "mlp"]  # the last stage is the answer, named once
+    names = root.locator(".nt-live tbody th").all_inner_texts()
+    assert sum("the model's answer" in n for n in names) == 1 and "the model's answer" in names[-1]
+    tokens = EXPERIMENTS[prompt]["tokens"]
+    own = sum(c["token"] == tok for c, tok in zip(EXPERIMENTS[prompt]["lens"][0]["top"], tokens))
+    assert root.locator("[data-own]").get_attribute("data-own") == str(own) and own > len(tokens) // 2
     ref = EXPERIMENTS[prompt]["lens"]
     for i, st in enumerate(ref):
         cells = rows.nth(i).locator("td")
         assert cells.count() == len(EXPERIMENTS[prompt]["tokens"])
         assert [cells.nth(j).get_attribute("data-token") for j in range(cells.count())] == [c["token"] for c in st["top"]]
-    answer = rows.nth(3).locator("td")
+    answer = rows.nth(2).locator("td")
     assert answer.last.get_attribute("data-token") == SUMMARY["picks"][prompt]["token"]
     # The lens follows the knock-outs on the same page.
     sh = SUMMARY["subject_head"]["head"]
     page.locator(f'.nt-demo[data-demo="knockout"] input[data-knockout="head{sh}"]').check()
     knocked = {k["name"]: k for k in EXPERIMENTS[prompt]["knockouts"]}[f"head{sh}"]["top"]["token"]
-    assert rows.nth(3).locator("td").last.get_attribute("data-token") == knocked
+    assert rows.nth(2).locator("td").last.get_attribute("data-token") == knocked
     clean(page)
 
 
@@ -102,6 +107,10 @@ def test_bad_corpora_leave_the_built_model(open_page):
     page.reload(wait_until="load")
     assert page.locator(".nt-model-switch").count() == 0
     assert page.evaluate("!nexttoken.store.get('model').yours")
+    # with no bar to show, the title sits close above the text: no band kept for it
+    gap = page.evaluate("""() => { const h = document.querySelector('.md-content__inner h1');
+        return h.nextElementSibling.getBoundingClientRect().top - h.getBoundingClientRect().bottom; }""")
+    assert gap <= 24, gap
     clean(page)
 
 
@@ -122,6 +131,8 @@ def test_training_a_new_sentence_moves_the_prediction_and_survives_reload(open_p
     # The choice and the model survive a reload and a move to another page, from file://.
     page.reload(wait_until="load")
     assert page.locator('.nt-model-switch[data-active-model="yours"]').count() == 1
+    # the bar sits under the title, not above it
+    assert page.evaluate("document.querySelector('.md-content__inner h1').nextElementSibling.classList.contains('nt-model-switch')")
     page.goto(page.url.replace("training.html", "attention.html"), wait_until="load")
     assert page.locator('.nt-model-switch[data-active-model="yours"]').count() == 1
     assert page.evaluate("nexttoken.store.get('model').yours === true && nexttoken.store.get('model').config.corpus.includes('the cow sat on the rug.')")

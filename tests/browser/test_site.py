@@ -169,9 +169,27 @@ def test_tokenize_demo_unseen_word(open_page):
     page = open_page(DEMO_PAGES["tokenize"])
     root = demo(page, "tokenize")
     inp = root.locator("input[data-role=text]")
+    # it opens at merge 0 (single characters) with Next enabled, and steps through every merge the
+    # word uses in rank order (ranked from 0, as the page ranks them), marking each in the ranked list
+    steps = TOK.merge_steps(" " + root.locator("input[data-role=text]").input_value())
+    assert root.locator("input[type=range]").input_value() == "0"
+    assert root.get_by_role("button", name="Next merge").is_enabled()
+    assert root.locator(".nt-merge-list li").count() == len(TOK.to_json()["merges"])
+    assert root.locator(".nt-merge-list").get_attribute("start") == "0"
+    want_ranks = [rank for _, rank, _ in steps[1:]]
+    assert want_ranks == sorted(want_ranks)
+    for k, (pair, rank, symbols) in enumerate(steps[1:], start=1):
+        assert root.locator('.nt-merge-list li[aria-current="step"]').get_attribute("data-rank") == str(rank)
+        root.get_by_role("button", name="Next merge").click()
+        assert root.locator(".nt-merge-last").get_attribute("data-rank") == str(rank)
+        assert root.locator(".nt-merge-row code").all_inner_texts() == [TOK.show(TOK.vocab.index(x)) for x in symbols]
+        assert root.locator(".nt-merge-list li.nt-merge-done").count() == len(set(want_ranks[:k]))
+    assert root.get_by_role("button", name="Next merge").is_disabled()
     inp.fill("cats")
     inp.press("Enter")
     page.wait_for_timeout(100)
+    assert root.locator("input[type=range]").input_value() == "0" and root.locator(".nt-final-token").count() == 0
+    root.get_by_role("button", name="All merges").click()
     assert root.locator(".nt-final-token").all_inner_texts() == SUMMARY["cats"] == ["·cat", "s"]
     # step back through the merges and forward again
     root.get_by_role("button", name="Previous merge").click()
@@ -181,8 +199,30 @@ def test_tokenize_demo_unseen_word(open_page):
     # start of text: no leading space, so the merges that built ·cat do not apply (as in Python)
     root.locator("input[type=checkbox]").check()
     page.wait_for_timeout(100)
+    root.get_by_role("button", name="All merges").click()
     expected = [TOK.show(i) for i in TOK.encode("cats")]
     assert root.locator(".nt-final-token").all_inner_texts() == expected != ["·cat", "s"]
+    clean(page)
+
+
+def test_gpt2_chips_keep_the_space_and_show_bytes(open_page):
+    """GPT-2's live chips draw a leading space as ·, as the tiny model's do, and a token holding only
+    part of a character as its bytes in hex (never U+FFFD), with the character its run of bytes makes."""
+    page = open_page(DEMO_PAGES["tokenize"])
+    root = demo(page, "gpt2-tokenizer")
+    root.get_by_role("button", name=re.compile("Load GPT-2's tokenizer")).click()
+    inp = root.locator("input[data-role=text]")
+    expect_enabled = page.wait_for_function("e => !e.disabled", arg=inp.element_handle(), timeout=20000)
+    assert expect_enabled
+    inp.fill(" and tea \U0001F375 now")
+    inp.press("Enter")
+    chips = root.locator(".nt-chip code").all_inner_texts()
+    assert chips[0] == "·and" and "·tea" in chips and "·now" in chips
+    assert not any("\ufffd" in c for c in chips)
+    parts = root.locator(".nt-chip-bytes code").all_inner_texts()
+    assert parts and all(re.fullmatch(r"·*0x[0-9A-F]{2}( 0x[0-9A-F]{2})*", c) for c in parts)
+    assert " ".join(parts).replace("·", "").split() == [f"0x{b:02X}" for b in "\U0001F375".encode()]
+    assert root.locator(".nt-byte-runs li code").last.inner_text() == "·\U0001F375"
     clean(page)
 
 
@@ -280,6 +320,22 @@ def test_training_demo_loss_falls(open_page):
     sentence = root.locator("select").first.input_value()
     ref = next(p for p in snap["positions"] if p["sentence"] == sentence)
     assert last == pytest.approx(ref["mean"], abs=1e-6)
+    # each column names the token read as well as the one to predict
+    inputs = root.locator(".nt-loss-col").evaluate_all("cs => cs.map(c => c.dataset.input)")
+    assert inputs == [TOK.show(i) for i in TOK.encode(sentence)]
+    assert root.locator(".nt-loss-col .nt-loss-input").all_inner_texts() == inputs
+    # the curve's step axis is logarithmic: the snapshots, taken at roughly geometric steps, spread
+    # across it instead of crowding its first sliver; both axes are labelled
+    svg = root.locator("svg.nt-loss-svg")
+    assert svg.get_attribute("data-scale") == "log"
+    labels = svg.locator("text").all_text_contents()
+    assert "loss (nats)" in labels and "training step (log scale)" in labels
+    box = svg.locator("line").evaluate_all("ls => [ls[0].x1.baseVal.value, ls[0].x2.baseVal.value]")
+    xs = svg.locator("circle").evaluate_all("cs => cs.map(c => c.cx.baseVal.value)")
+    assert len(xs) == len(json.loads((TINY / "training.json").read_text())["snapshots"])
+    first_tenth = sum(x < box[0] + 0.1 * (box[1] - box[0]) for x in xs)
+    assert first_tenth <= len(xs) // 6, (first_tenth, len(xs))
+    assert xs == sorted(xs)
     clean(page)
 
 

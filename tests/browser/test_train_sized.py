@@ -138,7 +138,10 @@ def test_every_tiny_model_page_uses_the_fox_and_hen_model(open_page):
     root = demo(page, "tokenize")
     shown = root.locator('[data-role="vocab"] .nt-chip code').all_inner_texts()
     assert shown == [t.replace("\n", "\\n") for t in vocab]
+    assert root.locator("input[type=range]").input_value() == "0"  # it opens at merge 0
+    root.get_by_role("button", name="All merges").click()
     assert root.locator(".nt-final-token").count() >= 1  # the starting word is one the fox model reads
+    assert root.locator(".nt-merge-list li").count() == len(saved["tokenizer"]["merges"])  # the fox model's own merges
     page.goto(page.url.replace("tokens.html", "embeddings.html"), wait_until="load")
     root = demo(page, "embeddings")
     options = sorted(o.rsplit(" (id ", 1)[0] for o in root.locator("select option").all_inner_texts())

@@ -36,13 +36,44 @@ nexttoken.define("demos.gpt2-tokenizer", ["ui", "later:data.gpt2-vocab", "later:
       if (text.length > 2000) { msg.show("That is " + text.length + " characters; this demo takes at most 2000.", "error"); return; }
       var r = tk.encode(text);
       var row = ui.el("div", { class: "nt-tokens" });
-      // spaces drawn as ·, as everywhere on the site; � marks a token that holds only part of a character
-      var shown = r.ids.map(function (id, i) { return (r.readable ? r.readable[i] : r.tokens[i]).replace(/ /g, "·"); });
-      shown.forEach(function (label, i) { row.appendChild(ui.chip(label, r.ids[i])); });
+      var labels = r.ids.map(function (_, i) { return label(r.readable[i], r.bytes[i]); });
+      labels.forEach(function (lb, i) { row.appendChild(ui.chip(lb.text, r.ids[i], lb.partial ? "nt-chip-bytes" : null)); });
       out.appendChild(ui.el("p", { class: "nt-small", text: r.ids.length + " tokens (a space is drawn as ·):" }));
       out.appendChild(row);
-      if (shown.some(function (label) { return label.indexOf("\uFFFD") >= 0; }))
-        out.appendChild(ui.el("p", { class: "nt-small", text: "A � is a token that holds only some of the bytes of one character (GPT-2's tokens are bytes, and this character takes several): the character appears only when the tokens are joined." }));
+      // runs of tokens that each hold part of a character, and the characters their bytes make together
+      var runs = [], run = null;
+      labels.forEach(function (lb, i) {
+        if (lb.partial) {
+          if (!run) runs.push(run = { labels: [], bytes: [] });
+          run.labels.push(lb.text);
+          run.bytes = run.bytes.concat(r.bytes[i]);
+        } else run = null;
+      });
+      if (runs.length) {
+        var list = ui.el("ul", { class: "nt-small nt-byte-runs" });
+        runs.forEach(function (rn) {
+          var joined = new TextDecoder().decode(new Uint8Array(rn.bytes)).replace(/ /g, "·");
+          list.appendChild(ui.el("li", {}, rn.labels.map(function (t, k) {
+            return ui.el("span", {}, [k ? " + " : "", ui.el("code", { text: t })]);
+          }).concat([" = ", ui.el("code", { text: joined })])));
+        });
+        out.appendChild(ui.el("p", { class: "nt-small", text: "Tokens shown as bytes (0x…) hold only part of a character: GPT-2's tokens are bytes, " +
+          "this character takes several, and it appears only when they are joined:" }));
+        out.appendChild(list);
+      }
+    }
+
+    // A token as the site shows it: spaces as ·; a token whose bytes are not whole UTF-8 characters
+    // as its leading spaces and then its bytes in hex.
+    var strict = new TextDecoder("utf-8", { fatal: true });
+    function label(text, bytes) {
+      try {
+        if (bytes) strict.decode(new Uint8Array(bytes));
+        return { text: text.replace(/ /g, "·"), partial: false };
+      } catch (e) { /* not whole characters: shown as bytes below */ }
+      var k = 0;
+      while (k < bytes.length && bytes[k] === 0x20) k++;
+      return { text: "·".repeat(k) + bytes.slice(k).map(function (b) { return "0x" + b.toString(16).toUpperCase().padStart(2, "0"); }).join(" "), partial: true };
     }
   });
 });

@@ -1,7 +1,8 @@
 // The logit lens: what the model would answer if the residual stream stopped after the
 // embeddings, after attention, or after the MLP, each sent through ln_f and the unembedding
-// exactly as the real last stage is; a stage-by-position table beside the real answer. Follows
-// the knock-outs of knockout.js (the store's "knockout") when both are on a page.
+// exactly as the real last stage is; a stage-by-position table whose last row, after the last MLP,
+// is the real answer. Follows the knock-outs of knockout.js (the store's "knockout") when both are on
+// a page.
 nexttoken.define("demos.lens", ["ui", "runtime.kernels", "store", "runtime.active", "runtime.prompts", "runtime.model", "explain.pass"], function (ui, kernels, store, active, prompts, model, pass) {
   "use strict";
   var NAMES = { embeddings: "after the embeddings", attention: "after attention", mlp: "after the MLP" };
@@ -43,9 +44,10 @@ nexttoken.define("demos.lens", ["ui", "runtime.kernels", "store", "runtime.activ
       var body = ui.el("tbody");
       var nl = m.config.n_layer;
       var explain = pass.of({ trace: res.trace, ids: r.ids, config: m.config, weights: active.data.weights, show: t.tk.show });
-      res.stages.forEach(function (st) {
-        var name = NAMES[st.name] + (nl > 1 && st.layer !== null ? " (block " + (st.layer + 1) + ")" : "");
-        var tr = ui.el("tr", { "data-stage": st.name }, [ui.el("th", { scope: "row", text: name })]);
+      res.stages.forEach(function (st, k) {
+        var final = k === res.stages.length - 1;  // after the last MLP: the pass itself, not a stop
+        var name = NAMES[st.name] + (nl > 1 && st.layer !== null ? " (block " + (st.layer + 1) + ")" : "") + (final ? ": the model's answer" : "");
+        var tr = ui.el("tr", { "data-stage": st.name, class: final ? "nt-lens-answer" : null }, [ui.el("th", { scope: "row", text: name })]);
         // the stage's residual rows in the trace
         var key = st.layer === null ? "x" : st.name === "attention" ? "resid_mid" : "resid_post";
         st.probs.forEach(function (p, i) {
@@ -53,15 +55,17 @@ nexttoken.define("demos.lens", ["ui", "runtime.kernels", "store", "runtime.activ
         });
         body.appendChild(tr);
       });
-      var real = ui.el("tr", { "data-stage": "answer", class: "nt-lens-answer" }, [ui.el("th", { scope: "row", text: "the model's answer" })]);
-      res.probs.forEach(function (p, i) {
-        real.appendChild(cell("td", p, function (id) { return explain.prob(id, 1, null, i); }));
-      });
-      body.appendChild(real);
       table.appendChild(body);
       out.appendChild(ui.el("div", { class: "nt-table-wrap" }, [table]));
-      out.appendChild(ui.el("p", { class: "nt-small", text: "The last stage is the real pass: with " + nl + " block" + (nl > 1 ? "s" : "") +
-        ", stopping after the last MLP is not stopping at all, so its row equals the answer." }));
+      // the first row mostly names each position's own token: say how often, and why
+      var first = res.stages[0].probs, own = 0;
+      first.forEach(function (p, i) { if (kernels.argsort(p)[0] === r.ids[i]) own += 1; });
+      out.appendChild(ui.el("p", { class: "nt-small", "data-own": own }, [
+        "After the embeddings, " + own + " of the " + first.length + " positions “predict” their own token. The stream there is still just the token's row " +
+        "plus its position's, and the unembedding compares it with that same table (the embeddings are tied), so the row most like it is " +
+        (own * 2 > first.length ? "usually" : "often") + " the token's own: a copy, not a guess. Attention and the MLP are what move each position on to its next token."]));
+      out.appendChild(ui.el("p", { class: "nt-small", text: "The last row is the real pass: with " + nl + " block" + (nl > 1 ? "s" : "") +
+        ", stopping after the last MLP is not stopping at all." }));
       root.setAttribute("data-ms", (performance.now() - t0).toFixed(2));
     }
     run();

@@ -91,17 +91,20 @@ nexttoken.define("demos.snapshots", ["ui", "runtime.kernels", "runtime.active", 
         var predId = i < tr.probs.length ? kernels.argsort(tr.probs[i])[0] : null;
         var target = typeof p.target === "number" ? t.tk.show(p.target) : String(p.target);
         var ok = predId !== null && t.tk.show(predId) === target;
-        cols.appendChild(ui.el("div", { class: "nt-loss-col", role: "listitem", "data-loss": p.loss }, [
+        var input = i < enc.ids.length ? t.tk.show(enc.ids[i]) : "";
+        cols.appendChild(ui.el("div", { class: "nt-loss-col", role: "listitem", "data-loss": p.loss, "data-input": input }, [
+          ui.el("code", { class: "nt-loss-input", title: "the token read at this position", text: input }),
+          ui.el("span", { class: "nt-loss-arrow", "aria-hidden": "true", text: "↓" }),
           ui.el("span", { class: "nt-loss-num" }, [num(p.loss.toFixed(2), function () {
             return explain.loss(i, p.target);
           }, "loss at position " + i)]),
           ui.el("span", { class: "nt-loss-track" }, [bar]),
           ui.el("code", { class: "nt-loss-target", title: "correct next token", text: target }),
           ui.el("span", { class: "nt-loss-pred" + (ok ? " nt-right" : ""), title: "this snapshot's most likely token",
-            text: predId === null ? "" : (ok ? "✓ " : "") + t.tk.show(predId) }),
+            text: predId === null ? "" : (ok ? "✓ " : "✗ ") + t.tk.show(predId) }),
           ui.el("span", { class: "nt-loss-p", text: "p = " + ui.pct(p.prob) })]));
       });
-      out.appendChild(ui.el("p", { class: "nt-small", text: "Each column: loss −log p, the correct next token, the snapshot's top guess, and p." }));
+      out.appendChild(ui.el("p", { class: "nt-small", text: "Each column, one position: the token read there, the loss −log p of the correct next token, that token, the snapshot's top guess (✓ right, ✗ wrong), and p." }));
       out.appendChild(cols);
     }
 

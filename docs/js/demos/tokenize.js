@@ -1,5 +1,7 @@
-// Demo: tokenization of an unseen word, merge by merge. Words are taken as mid-sentence words
-// (with their leading space, drawn ·) unless "start of text" is ticked.
+// Demo: tokenization of an unseen word, merge by merge, from the single characters (merge 0) on.
+// Words are taken as mid-sentence words (with their leading space, drawn ·) unless "start of text" is
+// ticked. Beside it, the learned merges in rank order (ranked from 0, as the page counts them), the
+// ones this text uses marked as they are applied.
 nexttoken.define("demos.tokenize", ["ui", "runtime.active"], function (ui, active) {
   "use strict";
 
@@ -22,10 +24,23 @@ nexttoken.define("demos.tokenize", ["ui", "runtime.active"], function (ui, activ
     var next = ui.button("Next merge", function () { show(cur + 1); }, { primary: true });
     var all = ui.button("All merges", function () { show(total); });
     var out = ui.el("div", { class: "nt-output", "aria-live": "polite" });
+    var marker = active.data.tokenizer.space_marker || "·";
+    var merges = (active.data.tokenizer.merges || []).map(function (m) { return [m[0].split(" ").join(marker), m[1].split(" ").join(marker)]; });
+    var rankList = ui.el("ol", { class: "nt-merge-list", start: "0", "aria-label": "the learned merges, lowest rank first" });
+    var rankItems = merges.map(function (m, r) {
+      var li = ui.el("li", { class: "nt-merge", "data-rank": r }, [ui.el("span", { class: "nt-merge-rank", text: String(r) }),
+        ui.el("code", { text: m[0] }), "+", ui.el("code", { text: m[1] }), ui.el("span", { class: "nt-sr" })]);
+      rankList.appendChild(li);
+      return li;
+    });
+    var rankWrap = ui.el("details", { class: "nt-merge-ranks", open: true }, [
+      ui.el("summary", { text: "The " + merges.length + " learned merges, by rank (tried lowest first; this text's are marked)" }),
+      ui.el("div", { class: "nt-scroll nt-merge-scroll", tabindex: "0", role: "region", "aria-label": "learned merges by rank" }, [rankList])]);
     live.appendChild(ui.el("div", { class: "nt-controls" }, [input.wrap, sot.wrap]));
     live.appendChild(ui.el("div", { class: "nt-controls nt-buttons" }, [stepSlider.wrap, prev, next, all]));
     live.appendChild(msg.node);
     live.appendChild(out);
+    live.appendChild(rankWrap);
     if (active.data.yours) {
       live.appendChild(ui.el("p", { class: "nt-small", text: "Your model's vocabulary: " + t.tk.vocab.length + " tokens, in the order they were learned." }));
       live.appendChild(ui.el("div", { class: "nt-vocab", "data-role": "vocab" }, t.tk.vocab.map(function (_, id) { return ui.chip(t.tk.show(id), String(id)); })));
@@ -55,12 +70,13 @@ nexttoken.define("demos.tokenize", ["ui", "runtime.active"], function (ui, activ
       var enc = t.tk.encode(text);
       final = enc.ok ? enc : null;
       stepSlider.input.max = String(total);
-      show(total);
+      show(0);
     }
 
     function fail(text) {
       msg.show(text, "error");
       ui.clear(out);
+      markRanks([], null);
       stepSlider.input.max = "0";
       stepSlider.set(0);
       ui.setDisabled(prev, "");
@@ -90,13 +106,17 @@ nexttoken.define("demos.tokenize", ["ui", "runtime.active"], function (ui, activ
       });
       out.appendChild(ui.el("p", { class: "nt-small", text: "Symbols after " + cur + " of " + total + " merges:" }));
       out.appendChild(row);
+      var coming = upcoming();
       if (applied.length) {
         var last = applied[applied.length - 1];
-        out.appendChild(ui.el("p", { class: "nt-small" }, ["Last merge: ", ui.el("code", { text: last.merge[0] }), " + ",
-          ui.el("code", { text: last.merge[1] }), " (learned as merge number " + (last.rank + 1) + ")"]));
+        out.appendChild(ui.el("p", { class: "nt-small nt-merge-last", "data-rank": last.rank }, ["Last merge: ", ui.el("code", { text: last.merge[0] }), " + ",
+          ui.el("code", { text: last.merge[1] }), " (rank " + last.rank + ")"]));
       } else {
-        out.appendChild(ui.el("p", { class: "nt-small", text: "Start: every character is its own symbol." }));
+        out.appendChild(ui.el("p", { class: "nt-small", text: "Start (merge 0 of " + total + "): every character is its own symbol." }));
       }
+      if (coming) out.appendChild(ui.el("p", { class: "nt-small nt-hint" }, ["Next: ", ui.el("code", { text: coming.merge[0] }), " + ",
+        ui.el("code", { text: coming.merge[1] }), " (rank " + coming.rank + ", the lowest-ranked pair now side by side)"]));
+      markRanks(applied.map(function (a) { return a.rank; }), coming ? coming.rank : null);
       if (cur === total && final) {
         var res = ui.el("p", { class: "nt-result" }, ["Tokens: "]);
         final.ids.forEach(function (id, i) {
@@ -106,6 +126,29 @@ nexttoken.define("demos.tokenize", ["ui", "runtime.active"], function (ui, activ
         res.appendChild(document.createTextNode("  (ids " + final.ids.join(", ") + ")"));
         out.appendChild(res);
       }
+    }
+
+    // the step after `cur`, or null at the end
+    function upcoming() {
+      var left = cur;
+      for (var i = 0; i < chunks.length; i++) {
+        var n = chunks[i].steps.length - 1;
+        if (left < n) return chunks[i].steps[left + 1];
+        left -= n;
+      }
+      return null;
+    }
+
+    // every merge this text uses is marked; those applied so far are done, the next one is current
+    function markRanks(done, next) {
+      var uses = {};
+      chunks.forEach(function (c) { c.steps.slice(1).forEach(function (st) { uses[st.rank] = true; }); });
+      rankItems.forEach(function (li, r) {
+        li.classList.toggle("nt-merge-uses", !!uses[r]);
+        li.classList.toggle("nt-merge-done", done.indexOf(r) >= 0);
+        if (r === next) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
+        li.lastChild.textContent = done.indexOf(r) >= 0 ? " (applied)" : r === next ? " (next)" : uses[r] ? " (this text uses it)" : "";
+      });
     }
 
     prepare();

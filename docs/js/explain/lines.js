@@ -18,12 +18,38 @@ nexttoken.define("explain.lines", ["store"], function (store) {
     return t.replace("-", "−");
   }
   // A line of arithmetic: op over the terms gives eq. Ops: sum, mul, div, sub, exp, ln, sqrt, gelu,
-  // mean, var (biased, as LayerNorm), each checkable from the terms as displayed.
+  // mean, var (biased, as LayerNorm), each checkable from the terms as displayed. opts.names labels
+  // each term (a token, a position, an index). A sum of more than FOLD_OVER numbers keeps its KEEP
+  // largest terms that show as more than zero, largest first, and folds the rest into one term, their
+  // sum ({fold: {count}}, its name "N others"), so a softmax's 58 terms read as a few and a remainder.
+  var FOLD_OVER = 12, KEEP = 8;
   function line(label, op, terms, eq, opts) {
     opts = opts || {};
-    return { label: label, op: op, terms: terms.map(function (t) { return typeof t === "string" ? t : num(t, opts.d); }),
-             eq: typeof eq === "string" ? eq : num(eq, opts.eqD === undefined ? opts.d : opts.eqD) };
+    var names = opts.names ? opts.names.slice() : null, fold = null;
+    opts.all = terms;
+    if (op === "sum" && terms.length > FOLD_OVER && terms.every(function (t) { return typeof t === "number"; })) {
+      var order = terms.map(function (_, k) { return k; }).sort(function (a, b) { return Math.abs(terms[b]) - Math.abs(terms[a]) || a - b; });
+      var keep = order.filter(function (k) { return Number(num(terms[k], opts.d).replace("−", "-")) !== 0; }).slice(0, KEEP);
+      var rest = order.filter(function (k) { return keep.indexOf(k) < 0; });
+      if (rest.length > 1) {
+        var restSum = 0;
+        rest.forEach(function (k) { restSum += terms[k]; });
+        fold = { count: rest.length };
+        names = names ? keep.map(function (k) { return names[k]; }) : keep.map(function (k) { return "[" + k + "]"; });
+        names.push(rest.length + " others");
+        terms = keep.map(function (k) { return terms[k]; }).concat([restSum]);
+      }
+    }
+    // the exact numbers a line reads (the picture lights the cells that hold them); a fold reads them all
+    var values = (fold ? opts.all : terms).filter(function (t) { return typeof t === "number"; });
+    var out = { label: label, op: op, values: values, terms: terms.map(function (t) { return typeof t === "string" ? t : num(t, opts.d); }),
+                eq: typeof eq === "string" ? eq : num(eq, opts.eqD === undefined ? opts.d : opts.eqD) };
+    if (names) out.names = names;
+    if (fold) out.fold = fold;
+    return out;
   }
+  // names for the terms of a row of n cells: [0], [1], ...
+  function cells(n) { var out = []; for (var k = 0; k < n; k++) out.push("[" + k + "]"); return out; }
   function sum(a) { var s = 0; for (var i = 0; i < a.length; i++) s += a[i]; return s; }
 
   // Where a snippet's weights come from: {href (the link), name (the file the snippet opens), pick
@@ -54,6 +80,8 @@ nexttoken.define("explain.lines", ["store"], function (store) {
   }
   function printLine(expr, d) { return "print(\"%." + (d === undefined ? D : d) + "f\" % (" + expr + "))"; }
 
+  // The products of a dot product, one line per cell: aName[i] × bName[i] (a name is a vector: `final`,
+  // or a table's row, `wte[28]`, so its cell reads wte[28][3] as everywhere else).
   function dotLines(a, b, aName, bName) {
     var out = [], prods = [];
     for (var i = 0; i < a.length; i++) {
@@ -70,10 +98,10 @@ nexttoken.define("explain.lines", ["store"], function (store) {
     var sqA = a.map(function (x) { return x * x; }), sqB = b.map(function (x) { return x * x; });
     var nA = Math.sqrt(sum(sqA)), nB = Math.sqrt(sum(sqB));
     var ls = d.lines.concat([
-      line("a · b", "sum", d.prods, dot),
-      line("|a|² = Σ a[c]² (" + nameA + ")", "sum", sqA, sum(sqA)),
+      line("a · b", "sum", d.prods, dot, { names: cells(a.length) }),
+      line("|a|² = Σ a[c]² (" + nameA + ")", "sum", sqA, sum(sqA), { names: cells(a.length) }),
       line("|a|", "sqrt", [num(sum(sqA))], nA),
-      line("|b|² = Σ b[c]² (" + nameB + ")", "sum", sqB, sum(sqB)),
+      line("|b|² = Σ b[c]² (" + nameB + ")", "sum", sqB, sum(sqB), { names: cells(b.length) }),
       line("|b|", "sqrt", [num(sum(sqB))], nB),
       line("|a| × |b|", "mul", [num(nA), num(nB)], nA * nB),
       line("cosine", "div", [num(dot), num(nA * nB)], dot / (nA * nB))]);
@@ -82,10 +110,10 @@ nexttoken.define("explain.lines", ["store"], function (store) {
       "wte = np.array(W[\"wte\"], dtype=np.float64)",
       "a, b = wte[" + i + "], wte[" + j + "]  # " + nameA + ", " + nameB,
       printLine("a @ b / (np.linalg.norm(a) * np.linalg.norm(b))")]);
-    return { kind: "cosine", title: "Cosine similarity of " + nameA + " (wte row " + i + ") and " + nameB + " (wte row " + j + ")",
-             formula: "cos = a · b ÷ (|a| × |b|)", lines: ls, snippet: code.join("\n") + "\n", download: weightsSource() };
+    return { kind: "cosine", title: "Cosine similarity of " + nameA + " and " + nameB,
+             formula: "cos = a · b ÷ (|a| × |b|), a = wte[" + i + "] (" + nameA + "), b = wte[" + j + "] (" + nameB + ")", lines: ls, snippet: code.join("\n") + "\n", download: weightsSource() };
   }
 
   return { cosine: cosine, WEIGHTS_URL: WEIGHTS_URL, D: D, builtSource: builtSource, yoursSource: yoursSource,
-           num: num, line: line, sum: sum, dotLines: dotLines, printLine: printLine, weightsSource: weightsSource, loadWeights: loadWeights };
+           num: num, line: line, cells: cells, sum: sum, dotLines: dotLines, printLine: printLine, weightsSource: weightsSource, loadWeights: loadWeights };
 });

@@ -15,7 +15,7 @@
 // pass.ops(config, first, last, total): a generation step's multiply-adds, from the sizes alone.
 nexttoken.define("explain.pass", ["explain.lines", "runtime.kernels"], function (lines, kernels) {
   "use strict";
-  var num = lines.num, line = lines.line, sum = lines.sum, dotLines = lines.dotLines, printLine = lines.printLine;
+  var num = lines.num, line = lines.line, cells = lines.cells, sum = lines.sum, dotLines = lines.dotLines, printLine = lines.printLine;
   var SNAPSHOTS_URL = "js/data/nexttoken-tiny-snapshots.json";
   var GELU_TEXT = "GELU(a) = 0.5·a·(1 + tanh(√(2/π)·(a + 0.044715·a³)))";
 
@@ -50,8 +50,8 @@ nexttoken.define("explain.pass", ["explain.lines", "runtime.kernels"], function 
   }
 
   // The softmax lines of one value among `values` (all of them, or those `kept`) at temperature T,
-  // from the kernels' softmax: exp((v − max) / T) ÷ Σ. Returns {lines, p}.
-  function softmaxLines(values, at, T, kept, what) {
+  // from the kernels' softmax: exp((v − max) / T) ÷ Σ, the Σ's terms named by name(j). Returns {lines, p}.
+  function softmaxLines(values, at, T, kept, what, name) {
     var picked = kept.map(function (j) { return values[j]; }), parts = {};
     var probs = kernels.softmax(picked, 0, picked.length, null, 0, T, parts);
     var k = kept.indexOf(at), z = (values[at] - parts.max) / T;
@@ -59,7 +59,7 @@ nexttoken.define("explain.pass", ["explain.lines", "runtime.kernels"], function 
     return { p: probs[k], lines: [
       line(what[0], what[1] === "sub" ? "sub" : "div", what[1] === "sub" ? [values[at], parts.max] : [values[at] - parts.max, T], z),
       line("exp of it", "exp", [num(z)], es[k]),
-      line(what[2], "sum", es, parts.sum),
+      line(what[2], "sum", es, parts.sum, { names: kept.map(name) }),
       line(what[3], "div", [num(es[k]), num(parts.sum)], probs[k], { eqD: 6 })] };
   }
 
@@ -78,12 +78,14 @@ nexttoken.define("explain.pass", ["explain.lines", "runtime.kernels"], function 
     }
     // the residual rows at a stage of block `layer` (layer null: the input, wte + wpe)
     function rows(layer, key) { return layer === null || key === "x" ? tr.x : tr.h[layer][key]; }
+    // a position named by its token: "2 ·sat"
+    function at(j) { return j + (ids[j] === undefined ? "" : " " + show(ids[j])); }
     function pyRows(layer, key) { return layer === null || key === "x" ? "tr[\"x\"]" : "tr[\"h\"][" + layer + "][\"" + key + "\"]"; }
 
     // logit of token `id` at position t: ln_f(x) · wte[id] (tied embeddings)
     function logit(t, id) {
-      var d = dotLines(tr.ln_f[t], w.wte[id], "final", "wte");
-      var ls = d.lines.concat([line("sum of the " + cfg.n_embd + " products", "sum", d.prods, tr.logits[t][id])]);
+      var d = dotLines(tr.ln_f[t], w.wte[id], "final", "wte[" + id + "]");
+      var ls = d.lines.concat([line("sum of the " + cfg.n_embd + " products", "sum", d.prods, tr.logits[t][id], { names: cells(cfg.n_embd) })]);
       return explained({ kind: "logit", title: "Logit of " + show(id) + " = final vector · its token embedding (wte row " + id + ")",
                          formula: "logit = Σ final[c] × wte[" + id + "][c]", lines: ls, eqD: 2 }, [printLine("tr[\"logits\"][" + t + ", " + id + "]")]);
     }
@@ -100,7 +102,7 @@ nexttoken.define("explain.pass", ["explain.lines", "runtime.kernels"], function 
       T = T || 1;
       kept = kept || all(logits.length);
       var sm = softmaxLines(logits, id, T, kept, ["(logit − top logit) ÷ T", "div",
-        "Σ exp over the " + kept.length + " tokens" + (kept.length < logits.length ? " kept" : ""), "probability"]);
+        "Σ exp over the " + kept.length + " tokens" + (kept.length < logits.length ? " kept" : ""), "probability"], show);
       var code = ["logits = tr[\"logits\"][" + t + "] / " + T, "keep = " + JSON.stringify(kept.slice().sort(function (a, b) { return a - b; })),
                   "e = np.exp(logits[keep] - logits[keep].max())", printLine("e[keep.index(" + id + ")] / e.sum()", 6)];
       return explained({ kind: "prob", title: "Probability of " + show(id) + (T !== 1 ? " at T = " + T : ""),
@@ -110,7 +112,7 @@ nexttoken.define("explain.pass", ["explain.lines", "runtime.kernels"], function 
     // attention score of position i on j in head h of layer l: q_i · k_j / √d_head
     function score(l, h, i, j) {
       var B = tr.h[l], d = dotLines(B.q[h][i], B.k[h][j], "q", "k"), dot = sum(d.prods);
-      var ls = d.lines.concat([line("q · k", "sum", d.prods, dot),
+      var ls = d.lines.concat([line("q · k", "sum", d.prods, dot, { names: cells(cfg.d_head) }),
         line("÷ √d_head (√" + cfg.d_head + ")", "div", [num(dot), num(Math.sqrt(cfg.d_head))], B.scores[h][i][j])]);
       return explained({ kind: "score", title: "Score: position " + i + " looks at " + j + " (head " + (h + 1) + ")",
                          formula: "score = q · k ÷ √d_head", lines: ls }, [printLine("tr[\"h\"][" + l + "][\"scores\"][" + h + "][" + i + ", " + j + "]")]);
@@ -119,7 +121,7 @@ nexttoken.define("explain.pass", ["explain.lines", "runtime.kernels"], function 
     // attention weight: softmax of row i's scores over the positions it may see (0..i)
     function weight(l, h, i, j) {
       var sm = softmaxLines(tr.h[l].scores[h][i], j, 1, all(i + 1), ["score − top score of the row", "sub",
-        "Σ exp over positions 0.." + i + " (later ones are masked)", "weight"]);
+        "Σ exp over positions 0.." + i + " (later ones are masked)", "weight"], at);
       sm.lines[3].eq = num(tr.h[l].attn_weights[h][i][j], 6);  // the runtime's weight, which the demo shows
       return explained({ kind: "weight", title: "Attention weight: position " + i + " on " + j + " (head " + (h + 1) + ")",
                          formula: "weight = exp(score − max) ÷ Σ exp(score′ − max)", lines: sm.lines, pct: true },
@@ -135,8 +137,8 @@ nexttoken.define("explain.pass", ["explain.lines", "runtime.kernels"], function 
       x.forEach(function (a) { v += (a - mean) * (a - mean); });
       v /= x.length;
       var sd = Math.sqrt(v + cfg.ln_eps), z = (x[c] - mean) / sd;
-      var ls = [line("mean of the " + x.length + " inputs", "mean", x, mean),
-        line("variance (mean square from the mean)", "var", x, v),
+      var ls = [line("mean of the " + x.length + " inputs", "mean", x, mean, { names: cells(x.length) }),
+        line("variance (mean square from the mean)", "var", x, v, { names: cells(x.length) }),
         line("+ eps", "sum", [num(v), String(cfg.ln_eps)], v + cfg.ln_eps, { d: 6 }),
         line("√ of it", "sqrt", [num(v + cfg.ln_eps, 6)], sd),
         line("x[" + c + "] − mean", "sub", [x[c], mean], x[c] - mean),
@@ -152,13 +154,15 @@ nexttoken.define("explain.pass", ["explain.lines", "runtime.kernels"], function 
     // resid_post (after attention + MLP) of block l
     function residual(l, key, t, c) {
       var input = l ? tr.h[l - 1].resid_post[t] : tr.x[t];
-      var parts = key === "x" ? [["wte", tr.wte[t]], ["wpe", tr.wpe[t]]]
+      var parts = key === "x" ? [["wte[" + ids[t] + "]", tr.wte[t]], ["wpe[" + t + "]", tr.wpe[t]]]
         : key === "resid_mid" ? [["input", input], ["attention", tr.h[l].attn_out[t]]]
         : [["after attention", tr.h[l].resid_mid[t]], ["MLP", tr.h[l].mlp_out[t]]];
-      var name = { x: "Input at position " + t, resid_mid: "After attention", resid_post: "After the MLP" }[key];
-      return explained({ kind: "residual", title: name + ", cell " + c, formula: parts.map(function (q) { return q[0]; }).join(" + "),
+      var name = { x: "Input at position " + t + " (" + show(ids[t]) + ")", resid_mid: "After attention, position " + t, resid_post: "After the MLP, position " + t }[key];
+      return explained({ kind: "residual", title: name + ", cell " + c, formula: parts.map(function (q) { return q[0]; }).join(" + ") +
+                           (key === "x" ? "   (the token's row + the position's row)" : ""),
                          lines: [line(parts.map(function (q) { return q[0] + "[" + c + "]"; }).join(" + "), "sum",
-                                      parts.map(function (q) { return q[1][c]; }), rows(l, key)[t][c])] },
+                                      parts.map(function (q) { return q[1][c]; }), rows(l, key)[t][c],
+                                      { names: parts.map(function (q) { return q[0]; }) })] },
                        [printLine(pyRows(l, key) + "[" + t + "][" + c + "]")]);
     }
 
@@ -174,7 +178,8 @@ nexttoken.define("explain.pass", ["explain.lines", "runtime.kernels"], function 
         line("its product: c_proj[" + c + "][" + big + "] × hidden[" + big + "]", "mul", [P.weight[c][big], num(hid[big])], prods[big])];
       var terms = prods.slice();
       terms.push(P.bias[c]);
-      ls.push(line("Σ of the " + F + " products c_proj[" + c + "][f] × hidden[f], + bias", "sum", terms, B.mlp_out[t][c]));
+      ls.push(line("Σ of the " + F + " products c_proj[" + c + "][f] × hidden[f], + bias", "sum", terms, B.mlp_out[t][c],
+                   { names: cells(F).concat(["bias"]) }));
       return explained({ kind: "mlp", title: "MLP output, cell " + c, formula: "out[c] = Σ_f c_proj[c][f] × GELU(pre[f]) + b[c];  " + GELU_TEXT,
                          lines: ls }, [printLine("tr[\"h\"][" + l + "][\"mlp_out\"][" + t + ", " + c + "]")]);
     }
@@ -184,13 +189,13 @@ nexttoken.define("explain.pass", ["explain.lines", "runtime.kernels"], function 
       var B = tr.h[l], ls = [], prods = [];
       for (var j = 0; j <= i; j++) {
         prods.push(B.attn_weights[h][i][j] * B.v[h][j][d]);
-        ls.push(line("weight on " + j + " × v[" + j + "][" + d + "]", "mul", [B.attn_weights[h][i][j], B.v[h][j][d]], prods[j]));
+        ls.push(line("weight on " + at(j) + " × v[" + j + "][" + d + "]", "mul", [B.attn_weights[h][i][j], B.v[h][j][d]], prods[j]));
       }
       if (tr.knockout && tr.knockout.heads[h]) {
-        ls.push(line("sum over positions 0.." + i, "sum", prods, sum(prods)));
+        ls.push(line("sum over positions 0.." + i, "sum", prods, sum(prods), { names: prods.map(function (_, j) { return at(j); }) }));
         ls.push(line("head " + (h + 1) + " is switched off (knock-out): its output × 0", "mul", [sum(prods), 0], B.head_out[h][i][d]));
       } else {
-        ls.push(line("sum over positions 0.." + i, "sum", prods, B.head_out[h][i][d]));
+        ls.push(line("sum over positions 0.." + i, "sum", prods, B.head_out[h][i][d], { names: prods.map(function (_, j) { return at(j); }) }));
       }
       return explained({ kind: "mix", title: "Head " + (h + 1) + " output, position " + i + ", cell " + d, formula: "out[d] = Σ_j weight[j] × v[j][d]", lines: ls },
                        [printLine("tr[\"h\"][" + l + "][\"head_out\"][" + h + "][" + i + ", " + d + "]")]);
@@ -205,7 +210,7 @@ nexttoken.define("explain.pass", ["explain.lines", "runtime.kernels"], function 
         ls.push(line("c_proj[" + c + "][" + k + "] × joined[" + k + "]", "mul", [P.weight[c][k], a], terms[k]));
       });
       terms.push(P.bias[c]);
-      ls.push(line("sum, + bias", "sum", terms, B.attn_out[t][c]));
+      ls.push(line("sum, + bias", "sum", terms, B.attn_out[t][c], { names: cells(joined.length).concat(["bias"]) }));
       return explained({ kind: "proj", title: "Attention output (c_proj), position " + t + ", cell " + c,
                          formula: "attn_out[c] = Σ_k c_proj[c][k] × joined[k] + b[c]   (joined = the heads' outputs side by side)", lines: ls },
                        [printLine("tr[\"h\"][" + l + "][\"attn_out\"][" + t + ", " + c + "]")]);
@@ -218,10 +223,10 @@ nexttoken.define("explain.pass", ["explain.lines", "runtime.kernels"], function 
       var flat = function (m) { return [].concat.apply([], m); };
       kernels.layerNorm(x, 0, C, w.ln_f.weight, 0, w.ln_f.bias, 0, cfg.ln_eps, h, 0);
       kernels.linear(flat(w.wte), 0, new Array(V).fill(0), 0, V, C, h, 0, logits, 0);  // the tied unembedding
-      var d = dotLines(h, w.wte[id], "ln_f(x)", "wte");
+      var d = dotLines(h, w.wte[id], "ln_f(x)", "wte[" + id + "]");
       var p = probOf(logits, id, 1, null, t);
       var stageName = { x: "after the embeddings", resid_mid: "after attention", resid_post: "after the MLP" }[key];
-      var ls = d.lines.concat([line("logit of " + show(id) + " = sum of the " + cfg.n_embd + " products", "sum", d.prods, logits[id])], p.lines);
+      var ls = d.lines.concat([line("logit of " + show(id) + " = sum of the " + cfg.n_embd + " products", "sum", d.prods, logits[id], { names: cells(cfg.n_embd) })], p.lines);
       var code = ["z = ln(" + pyRows(l, key) + "[" + t + "], W[\"ln_f\"]) @ A(W[\"wte\"]).T  # the lens: ln_f and the unembedding",
                   "e = np.exp(z - z.max())", printLine("e[" + id + "] / e.sum()", 6)];
       return explained({ kind: "lens", title: "Logit lens: " + show(id) + " at position " + t + " " + stageName,
@@ -249,7 +254,8 @@ nexttoken.define("explain.pass", ["explain.lines", "runtime.kernels"], function 
                   "losses = np.log(np.exp(z - m).sum(-1)) - (z[np.arange(T), targets] - m[:, 0])",
                   printLine("losses.mean()")];
       return explained({ kind: "mean", title: "Mean loss on the sentence (snapshot at step " + spec.snapshot.step + ")", formula: "mean of −ln p over the positions",
-                         lines: [line("mean of the " + losses.length + " position losses", "mean", losses, sum(losses) / losses.length)] }, code);
+                         lines: [line("mean of the " + losses.length + " position losses", "mean", losses, sum(losses) / losses.length,
+                                      { names: Array.prototype.map.call(losses, function (_, j) { return at(j); }) })] }, code);
     }
 
     // a cell of the K or V cache: row `pos`'s ln_1 output through c_attn's key (or value) rows, cell c
@@ -262,7 +268,7 @@ nexttoken.define("explain.pass", ["explain.lines", "runtime.kernels"], function 
         ls.push(line("c_attn[" + r + "][" + j + "] × ln_1[" + j + "]", "mul", [P.weight[r][j], x[j]], terms[j]));
       }
       terms.push(P.bias[r]);
-      ls.push(line("sum, + bias", "sum", terms, tr.h[l][which][h][pos][d]));
+      ls.push(line("sum, + bias", "sum", terms, tr.h[l][which][h][pos][d], { names: cells(C).concat(["bias"]) }));
       var name = which === "k" ? "Key" : "Value";
       return explained({ kind: "kv", title: name + " cache, row " + pos + ", cell " + c + " (head " + (h + 1) + ", dimension " + d + ")",
                          formula: which + "[c] = Σ_j c_attn[" + (which === "k" ? "C" : "2C") + " + c][j] × ln_1[j] + b   (c_attn's " + (which === "k" ? "key" : "value") + " rows)",
@@ -281,10 +287,10 @@ nexttoken.define("explain.pass", ["explain.lines", "runtime.kernels"], function 
       var n = p + 1, row = nLayer * (3 * C * C + 2 * n * C + C * C + 2 * C * F);
       rowOps.push(row);
       ls.push(line("row " + p + (nLayer > 1 ? ", × " + nLayer + " layers" : "") + ": 3C² + 2·" + n + "·C + C² + 2·C·d_mlp", "sum",
-                   nLayer > 1 ? [row] : [3 * C * C, 2 * n * C, C * C, 2 * C * F], row, { d: 0 }));
+                   nLayer > 1 ? [row] : [3 * C * C, 2 * n * C, C * C, 2 * C * F], row, { d: 0, names: nLayer > 1 ? null : ["q, k, v", "attention", "c_proj", "MLP"] }));
     }
     ls.push(line("the logits of the last position: V × C", "mul", [V, C], V * C, { d: 0 }));
-    ls.push(line("total", "sum", rowOps.concat([V * C]), total, { d: 0 }));
+    ls.push(line("total", "sum", rowOps.concat([V * C]), total, { d: 0, names: rowOps.map(function (_, k) { return "row " + (first + k); }).concat(["logits"]) }));
     var code = ["C, F, V, L = " + C + ", " + F + ", " + V + ", " + nLayer + "  # n_embd, d_mlp, vocab_size, n_layer",
                 "rows = range(" + first + ", " + (last + 1) + ")  # the positions computed at this step",
                 "print(sum(L * (3*C*C + 2*(p + 1)*C + C*C + 2*C*F) for p in rows) + V*C)"];

@@ -115,7 +115,8 @@ nexttoken.define("gpt2.tokenizer", [], function () {
         else if (chunk) encodeOrdinary(chunk, out);
       });
       var shown = out.map(function (id) { return tokens[id]; });
-      return { ids: out, tokens: shown, readable: shown.map(readable) };
+      return { ids: out, tokens: shown, readable: shown.map(readable),
+               bytes: shown.map(function (t) { return Object.prototype.hasOwnProperty.call(special, t) ? null : toBytes(t); }) };
     }
 
     function decode(idList) {

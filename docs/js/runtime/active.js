@@ -96,7 +96,8 @@ nexttoken.define("runtime.active", ["data.tiny-model", "store", "runtime.tokeniz
         { value: "yours", label: "your model (trained in this browser on your " + yours.config.corpus.length + " sentences)" }], which, use));
       if (which === "yours") box.appendChild(ui.el("p", { class: "nt-small", text: "Your model is active: the demos' numbers are your model's; the numbers in the text are the built model's." }));
     }
-    host.insertBefore(box, host.firstChild);
+    var title = host.querySelector("h1");  // under the title, so the title stays where every page has it
+    host.insertBefore(box, title ? title.nextSibling : host.firstChild);
   }
   bar();
 

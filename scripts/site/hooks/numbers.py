@@ -47,7 +47,7 @@ from scripts.core.io import StageError, validate  # noqa: E402
 from scripts.site.costs import around  # noqa: E402
 from scripts.site.demo_table import demo_table  # noqa: E402
 from scripts.site.citations import footnote, marker  # noqa: E402
-from scripts.site.facts import corpus_facts, decode_cost, derived_facts, encode  # noqa: E402
+from scripts.site.facts import corpus_facts, decode_cost, derived_facts, encode, tied_rows  # noqa: E402
 from scripts.site.pass_diagram import block_figure  # noqa: E402
 from scripts.tiny.tokenizer import Tokenizer, show  # noqa: E402
 SITE_DATA = ROOT / "site_data"
@@ -87,9 +87,11 @@ def num(x) -> str:
 
 
 def fix(x, digits: int = 2) -> str:
+    """x to `digits` decimals with a real minus sign (U+2212), as the demos print it; never "−0.00"."""
     if x is None:
         raise ValueError("fix: no value")
-    return f"{float(x):.{digits}f}"
+    text = f"{float(x):.{digits}f}"
+    return text.lstrip("-") if float(text) == 0 else text.replace("-", "\u2212")
 
 
 def status(wrapped: dict) -> str:
@@ -164,7 +166,9 @@ def build_context() -> dict:
         return name in alt and not alt[name].startswith("unavailable")
 
     facts = derived_facts(cfg, summary, training)
-    facts |= corpus_facts(cfg, summary, tok, training_full, _read(tiny_dir / "weights.json")["weights"]["wte"])
+    wte = _read(tiny_dir / "weights.json")["weights"]["wte"]
+    facts |= corpus_facts(cfg, summary, tok, training_full, wte)
+    facts["tied"] = tied_rows(summary, traces, wte, tok["vocab"])
     try:
         real = load_real_models(SITE_DATA)
     except Exception as exc:  # StageError names the file at fault
