@@ -7,6 +7,9 @@ Pure functions of `site_data/tiny/config.json`'s `model` block and the page bein
   phone_nav(model, page)     the same map folded into a <details> strip, for narrow screens
   block_figure(model)        the large drawing of one block: the residual stream as the line every part adds
                              onto, each arrow as wide as the vector it carries
+  demo_parts(model, demo)    what a demo shows, as the words of its container's `data-pass-parts`
+Every drawn part carries `data-pass-part`: its key and the groups it belongs to (GROUPS), the words that
+docs/js/ui/lighting.js matches to light the part while a demo showing it is on screen.
 The MkDocs hook `scripts/site/hooks/picture.py` hands them to the theme's templates and the pages.
 """
 from __future__ import annotations
@@ -16,6 +19,24 @@ import html
 WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
 # The landing page walks the whole pass: every part is its subject.
 WHOLE_PASS_PAGES = ("index.md",)
+
+
+# Names for several parts at once, as a demo's container may give them (data-pass-parts="attn").
+GROUPS = {
+    "all": lambda p: True,
+    "block": lambda p: p.get("group") == "block",
+    "heads": lambda p: p["key"].startswith("head"),
+    "attn": lambda p: p["key"].startswith("head") or p["key"] in ("join", "attn_proj"),
+    "output": lambda p: p["key"] in ("ln_f", "logits", "softmax", "pick"),
+}
+# The part of the pass each demo shows (by its data-demo name); a container's own data-pass-parts wins.
+DEMO_PARTS = {
+    "one-token": "all", "tokenize": "text tokens", "gpt2-tokenizer": "text tokens", "embeddings": "embed",
+    "attention": "ln_1 attn", "two-heads": "heads join", "knockout": "heads mlp", "lens": "add_1 add_2 ln_f logits",
+    "temperature": "logits softmax pick", "generate": "loop", "context-window": "embed loop", "snapshots": "all",
+    "train-yours": "all", "real-distribution": "logits softmax pick", "real-ask": "logits softmax pick",
+    "real-inside": "block", "real-writers": "pick loop",
+}
 
 
 def _count(n: int) -> str:
@@ -28,7 +49,7 @@ def parts(m: dict) -> list[dict]:
     heads = [{"key": f"head{i}", "name": f"head {i + 1}", "code": f"attn ({dh} wide)",
               "does": f"head {i + 1} of {h}: mixes earlier tokens' values", "page": "attention.md",
               "group": "block", "head": i} for i in range(h)]
-    return [
+    ps = [
         {"key": "text", "name": "text", "code": "prompt", "does": "the words you type", "page": "tokens.md"},
         {"key": "tokens", "name": "tokens", "code": "tokenizer (BPE)", "does": f"pieces from a vocabulary of {v}, as ids",
          "page": "tokens.md"},
@@ -60,6 +81,26 @@ def parts(m: dict) -> list[dict]:
         {"key": "loop", "name": "append and repeat", "code": "generate", "does": "the pick joins the text; the pass runs again",
          "page": "generation.md"},
     ]
+    for p in ps:
+        p["words"] = words(p)
+    return ps
+
+
+def words(part: dict) -> str:
+    """The part's key and every group it belongs to: what `data-pass-part` holds."""
+    return " ".join([part["key"]] + [g for g, has in GROUPS.items() if has(part)])
+
+
+def demo_parts(m: dict, demo: str) -> str | None:
+    """The words a demo's container lights, each a part's key or a group; None for a demo not listed."""
+    said = DEMO_PARTS.get(demo)
+    if said is None:
+        return None
+    keys = {p["key"] for p in parts(m)} | set(GROUPS)
+    unknown = [w for w in said.split() if w not in keys]
+    if unknown:
+        raise ValueError(f"DEMO_PARTS[{demo!r}] names {unknown}, which are neither parts nor groups")
+    return said
 
 
 def lit(part: dict, page: str) -> bool:
@@ -81,6 +122,10 @@ def _e(text: str) -> str:
     return html.escape(text, quote=True)
 
 
+def _on(part: dict) -> str:
+    return f' data-pass-part="{_e(part["words"])}"'
+
+
 def _box(part: dict, page: str, x: float, y: float, w: float, h: float, *, describe: bool = False) -> str:
     """One part: a link holding its box, its plain name and its code name small beneath."""
     cls = "nt-pp nt-pp-lit" if lit(part, page) else "nt-pp"
@@ -90,8 +135,7 @@ def _box(part: dict, page: str, x: float, y: float, w: float, h: float, *, descr
              f'<text class="nt-pp-code" text-anchor="middle" x="{cx:g}" y="{y + 23.5:g}">{_e(part["code"])}</text>']
     if describe:
         lines.append(f'<text class="nt-pp-does" text-anchor="middle" x="{cx:g}" y="{y + 35:g}">{_e(part["does"])}</text>')
-    return (f'<a class="{cls}" href="{_href(part)}"{_current(part, page)} aria-label="{_e(label)}">'
-            ""
+    return (f'<a class="{cls}" href="{_href(part)}"{_current(part, page)}{_on(part)} aria-label="{_e(label)}">'
             f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="4"/>' + " ".join(lines) + "</a>")
 
 
@@ -179,7 +223,7 @@ def side_nav(m: dict, page: str) -> str:
 def phone_nav(m: dict, page: str) -> str:
     """The same map, folded: a one-line strip (one tick per part, this page's lit) that opens to it."""
     ps = [p for p in parts(m)]
-    ticks = "".join(f'<rect class="nt-ptick{" nt-ptick-lit" if lit(p, page) else ""}" x="{i * 9:g}" y="0" '
+    ticks = "".join(f'<rect class="nt-ptick{" nt-ptick-lit" if lit(p, page) else ""}"{_on(p)} x="{i * 9:g}" y="0" '
                     f'width="7" height="10" rx="1.5"/>' for i, p in enumerate(ps))
     here = _here_names(m, page)
     said = ("this page: " + ", ".join(here)) if here and page not in WHOLE_PASS_PAGES else (
@@ -247,7 +291,7 @@ def block_figure(m: dict, page: str = "") -> str:
     ly, lx0, lx1 = my + bh / 2 + 6, fx + 24, fx + mlp_w - 24  # the MLP's own drawing, under its names
     widen = (f'M{lx0:g} {ly - d * k / 2:g}L{lx0 + 50:g} {ly - band / 2:g}H{lx1 - 50:g}L{lx1:g} {ly - d * k / 2:g}'
              f'V{ly + d * k / 2:g}L{lx1 - 50:g} {ly + band / 2:g}H{lx0 + 50:g}L{lx0:g} {ly + d * k / 2:g}z')
-    out.append(f'<a class="nt-pp{" nt-pp-lit" if lit(p, page) else ""}" href="{_href(p)}"{_current(p, page)} '
+    out.append(f'<a class="nt-pp{" nt-pp-lit" if lit(p, page) else ""}" href="{_href(p)}"{_current(p, page)}{_on(p)} '
                f'aria-label="{_e(p["name"] + " " + p["code"] + ": " + p["does"])}">'
                f'<rect x="{fx:g}" y="{my - 12:g}" width="{mlp_w:g}" height="{mh:g}" rx="4"/>'
                f'<text class="nt-pp-name" text-anchor="middle" x="{fx + mlp_w / 2:g}" y="{my + 1:g}">{_e(p["name"])}'
@@ -267,7 +311,7 @@ def block_figure(m: dict, page: str = "") -> str:
                   'marker-end="url(#nt-arrow)"/>')
     for key, yy in (("add_1", add1), ("add_2", add2)):
         p = ps[key]
-        out.append(f'<a class="nt-pp{" nt-pp-lit" if lit(p, page) else ""}" href="{_href(p)}"{_current(p, page)} '
+        out.append(f'<a class="nt-pp{" nt-pp-lit" if lit(p, page) else ""}" href="{_href(p)}"{_current(p, page)}{_on(p)} '
                    f'aria-label="{_e(p["name"] + " " + p["code"] + ": " + p["does"])}">'
                    f'<circle cx="{sx:g}" cy="{yy:g}" r="13"/><text class="nt-pp-plus" text-anchor="middle" x="{sx:g}" y="{yy + 5:g}">+</text></a>')
     out.append(f'<text class="nt-pstream-name" text-anchor="middle" x="{sx - 16:g}" y="{bottom / 2:g}" '

@@ -1,6 +1,7 @@
 // Demo: one token, end to end. prompt -> tokens -> ids -> embedding strips -> attention -> MLP
-// -> logits -> probabilities -> the pick, all from one m.forward(ids) of the tiny model.
-nexttoken.define("demos.one-token", ["ui", "runtime.kernels", "runtime.active", "runtime.prompts", "runtime.model", "explain.pass"], function (ui, kernels, active, prompts, model, pass) {
+// -> logits -> probabilities -> the pick, all from one m.forward(ids) of the tiny model; above them the
+// same pass played stage by stage (ui.pass-player), lighting the map of the pass as it goes.
+nexttoken.define("demos.one-token", ["ui", "runtime.kernels", "runtime.active", "runtime.prompts", "runtime.model", "explain.pass", "ui.pass-player"], function (ui, kernels, active, prompts, model, pass, player) {
   "use strict";
 
   ui.start("one-token", function (root, live) {
@@ -18,18 +19,23 @@ nexttoken.define("demos.one-token", ["ui", "runtime.kernels", "runtime.active", 
       run(next);
     }, { primary: true });
     var state = { pick: null, text: "" };
+    var played = player.create();
     live.appendChild(ui.el("div", { class: "nt-controls" }, [prompt.wrap, append]));
     live.appendChild(msg.node);
+    live.appendChild(played.node);
     live.appendChild(out);
 
     function run(text) {
       msg.clear();
       state.pick = null;
       var r = prompts.encode(text);
-      if (!r.ok) { msg.show(r.message, "error"); ui.clear(out); ui.setDisabled(append, "Nothing to append: fix the prompt first."); return; }
+      if (!r.ok) { msg.show(r.message, "error"); ui.clear(out); played.node.hidden = true; ui.setDisabled(append, "Nothing to append: fix the prompt first."); return; }
       if (r.note) msg.show(r.note, "info");
       var tr = m.forward(r.ids);
       state.text = r.text;
+      played.node.hidden = false;
+      played.load({ trace: tr, ids: r.ids, tokens: r.tokens, text: r.text, config: m.config, show: t.tk.show,
+                    wte: active.data.weights.wte, wpe: active.data.weights.wpe });
       render(r, tr);
       // Appending needs room in the window and a pick that is not the end of the text.
       ui.setDisabled(append, r.ids.length >= nCtx ? "The window is full (" + nCtx + " tokens): see the context-window page for what happens next."

@@ -1,0 +1,69 @@
+// The map of the pass follows the reader: the parts a demo shows are lit (class nt-pp-on) in every
+// drawing of the pass on the page while that demo is on screen. A drawn part carries
+// data-pass-part="<key> <groups...>" (scripts/site/pass_diagram.py); a demo container carries
+// data-pass-parts="<words>" (written by the picture hook from what each demo shows, or by the page), and a
+// part is lit when its words and the container's share one. The page loads this script wherever it has a
+// demo, so a demo needs nothing to be followed; a demo that plays the pass (one-token) says which stage is
+// playing with show(owner, words), which wins over scrolling until clear(owner).
+//
+//   lighting.show("play", "embed")   lighting.clear("play")   lighting.lit() -> the words lit now
+nexttoken.define("ui.lighting", [], function () {
+  "use strict";
+  var said = null, saidBy = null;  // a demo's own choice (playing), over what is on screen
+  var seen = [];                    // {root, words, visible px}
+  var litNow = "";
+
+  function wordsOf(text) { return String(text || "").split(/\s+/).filter(Boolean); }
+
+  function onScreen() {
+    var best = null;
+    seen.forEach(function (s) { if (s.visible > 0 && (!best || s.visible > best.visible)) best = s; });
+    return best ? best.words : [];
+  }
+
+  function apply() {
+    var words = said !== null ? said : onScreen();
+    var key = words.join(" ");
+    if (key === litNow) return;
+    litNow = key;
+    var want = {};
+    words.forEach(function (w) { want[w] = true; });
+    var parts = document.querySelectorAll("[data-pass-part]");
+    for (var i = 0; i < parts.length; i++) {
+      var mine = wordsOf(parts[i].getAttribute("data-pass-part"));
+      parts[i].classList.toggle("nt-pp-on", mine.some(function (w) { return want[w]; }));
+    }
+  }
+
+  function show(owner, words) {
+    said = wordsOf(words);
+    saidBy = owner;
+    apply();
+  }
+
+  function clear(owner) {
+    if (saidBy !== owner) return;
+    said = saidBy = null;
+    apply();
+  }
+
+  // Enough thresholds that a demo taller than the screen still reports how much of it shows.
+  var steps = [];
+  for (var t = 0; t <= 20; t++) steps.push(t / 20);
+  var observer = typeof IntersectionObserver === "function" ? new IntersectionObserver(function (entries) {
+    entries.forEach(function (e) {
+      seen.forEach(function (s) { if (s.root === e.target) s.visible = e.isIntersecting ? e.intersectionRect.height : 0; });
+    });
+    apply();
+  }, { threshold: steps }) : null;
+
+  function watch(root) {
+    if (!observer || seen.some(function (s) { return s.root === root; })) return;
+    seen.push({ root: root, words: wordsOf(root.getAttribute("data-pass-parts")), visible: 0 });
+    observer.observe(root);
+  }
+
+  Array.prototype.forEach.call(document.querySelectorAll("[data-pass-parts]"), watch);
+
+  return { show: show, clear: clear, watch: watch, lit: function () { return litNow; } };
+});
