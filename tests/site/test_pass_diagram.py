@@ -1,12 +1,14 @@
 """The map of the whole pass is drawn from the model's config: other sizes give another picture, every part
-links to an existing page, and a page lights exactly the parts it explains."""
+links to an existing page, and a page lights exactly the parts it explains; every drawn part says which words
+light it, and every demo which parts it shows."""
 from __future__ import annotations
 
 import json
 import re
 from pathlib import Path
 
-from scripts.site.pass_diagram import block_figure, parts, phone_nav, side_nav
+from scripts.site.hooks import picture
+from scripts.site.pass_diagram import DEMO_PARTS, GROUPS, block_figure, demo_parts, parts, phone_nav, side_nav
 
 ROOT = Path(__file__).resolve().parents[2]
 MODEL = json.loads((ROOT / "site_data" / "tiny" / "config.json").read_text())["model"]
@@ -67,3 +69,45 @@ def test_the_block_figure_draws_each_arrow_as_wide_as_its_vector():
     assert round((edge - top) * 2 + widths[1], 6) == round(widths[1] * MODEL["d_mlp"] / MODEL["n_embd"], 6)
     assert f">{MODEL['d_head']}<" in svg and f">{MODEL['n_embd']}<" in svg and f"{MODEL['d_mlp']}, through GELU" in svg
     assert "residual stream" in svg
+
+
+def test_every_drawn_part_carries_its_key_and_groups():
+    for html in (side_nav(MODEL, "index.md"), phone_nav(MODEL, "tokens.md"), block_figure(MODEL)):
+        for said in re.findall(r'data-pass-part="([^"]+)"', html):
+            key, *groups = said.split()
+            assert key in {p["key"] for p in parts(MODEL)} and set(groups) <= set(GROUPS) and "all" in groups
+    words = {p["key"]: p["words"].split() for p in parts(MODEL)}
+    assert "attn" in words["head0"] and "heads" in words["head1"] and "block" in words["mlp"] and "attn" not in words["mlp"]
+    assert {k for k, w in words.items() if "output" in w} == {"ln_f", "logits", "softmax", "pick"}
+    # one mark per part in the side map and the phone strip (the ticks and the map inside the fold)
+    assert side_nav(MODEL, "index.md").count("data-pass-part=") == len(parts(MODEL))
+    assert phone_nav(MODEL, "index.md").count("data-pass-part=") == 2 * len(parts(MODEL))
+
+
+def test_every_demo_says_which_parts_it_shows():
+    demos = sorted(f.stem for f in (ROOT / "docs" / "js" / "demos").glob("*.js"))
+    assert [d for d in demos if demo_parts(MODEL, d) is None] == []
+    known = {p["key"] for p in parts(MODEL)} | set(GROUPS)
+    for demo, said in DEMO_PARTS.items():
+        assert said.split() and set(said.split()) <= known, demo
+    assert demo_parts(MODEL, "no-such-demo") is None
+
+
+def test_the_hook_marks_demo_containers_and_keeps_a_pages_own_choice():
+    html = ('<div class="nt-demo" data-demo="attention" data-prompt="the cat">x</div>'
+            '<div class="nt-demo" data-demo="lens" data-pass-parts="ln_f">y</div><div data-demo="unknown-demo">z</div>')
+    out = picture.with_parts(html, MODEL)
+    assert '<div class="nt-demo" data-demo="attention" data-prompt="the cat" data-pass-parts="ln_1 attn">' in out
+    assert 'data-demo="lens" data-pass-parts="ln_f">' in out and out.count("data-pass-parts") == 2
+
+
+def test_pages_with_a_demo_load_the_lighting_after_their_scripts():
+    class Page:
+        meta = {"nt_scripts": ["js/nexttoken.js", "js/ui.js", "js/demos/lens.js"]}
+    picture.on_page_context({}, Page, {}, None)
+    assert Page.meta["nt_scripts"][-1] == picture.LIGHTING and Page.meta["nt_scripts"].count(picture.LIGHTING) == 1
+    picture.on_page_context({}, Page, {}, None)
+    assert Page.meta["nt_scripts"].count(picture.LIGHTING) == 1
+    Page.meta = {"nt_scripts": []}
+    picture.on_page_context({}, Page, {}, None)
+    assert Page.meta["nt_scripts"] == []  # a page without demos loads no script

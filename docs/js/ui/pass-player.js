@@ -25,6 +25,8 @@ nexttoken.define("ui.pass-player", ["ui", "ui.lighting", "runtime.kernels"], fun
     return s;
   }
   function maxAbs(rows) { return ui.maxAbs(rows); }
+  // A box that scrolls sideways on a narrow screen: a named region, so the keyboard can scroll it.
+  function scroller(label, child) { return el("div", { class: "nt-scroll", tabindex: "0", role: "region", "aria-label": label + " (scrolls sideways)" }, [child]); }
   function sign(text) { return el("span", { class: "nt-play-op", "aria-hidden": "true", text: text }); }
 
   // A table as a heat map: one row of cells per table row, on the colour scale `top`.
@@ -126,7 +128,7 @@ nexttoken.define("ui.pass-player", ["ui", "ui.lighting", "runtime.kernels"], fun
         [el("code", { class: "nt-vec-tok", text: tok }), a, plus, b, eq, x].forEach(function (n) { grid.appendChild(n); });
         return { a: a, b: b, x: x, plus: plus, eq: eq };
       });
-      box.appendChild(el("div", { class: "nt-play-lookup" }, [tables, el("div", { class: "nt-scroll" }, [grid])]));
+      box.appendChild(el("div", { class: "nt-play-lookup" }, [tables, scroller("rows taken and added", grid)]));
       rows.forEach(function (r, t) {
         var d = 150 + t * 320;
         fly(r.a, tokMarks[t], d);
@@ -192,7 +194,7 @@ nexttoken.define("ui.pass-player", ["ui", "ui.lighting", "runtime.kernels"], fun
         row.forEach(function (x, j) { if (j < P.n && x > row[big]) big = j; });
         said.push("head " + (h + 1) + "'s output is " + ui.pct(row[big]) + " of " + P.tokens[big] + "'s value plus the rest");
         lanes.appendChild(el("div", { class: "nt-lane" }, [el("p", { class: "nt-lane-title", text: "Head " + (h + 1) + ": values × weights, summed (" + hs + " numbers)" }),
-          el("div", { class: "nt-scroll" }, [grid])]));
+          scroller("head " + (h + 1) + ": values times weights", grid)]));
       });
       var joined = [];
       B.head_out.forEach(function (ho) { joined = joined.concat(ho[P.last]); });
@@ -277,7 +279,7 @@ nexttoken.define("ui.pass-player", ["ui", "ui.lighting", "runtime.kernels"], fun
       });
       var sweep = svg("rect", { x: -2, y: 0, width: bx + bw + 4, height: rh, class: "nt-play-sweep" });
       s.appendChild(sweep);
-      box.appendChild(el("div", { class: "nt-scroll" }, [s]));
+      box.appendChild(scroller("every token's " + (kind === "logits" ? "logit" : "probability"), s));
       return { ghosts: ghosts, bars: barsOut, sweep: sweep, H: H, order: order };
     }
 
@@ -346,8 +348,7 @@ nexttoken.define("ui.pass-player", ["ui", "ui.lighting", "runtime.kernels"], fun
       { name: "softmax", parts: "softmax", draw: drawSoftmax },
       { name: "pick", parts: "pick", draw: drawPick }];
     var stepButtons = STAGES.map(function (st, i) {
-      var b = el("button", { type: "button", class: "nt-play-jump", "data-stage": st.name, text: (i + 1) + " " + st.name,
-        "aria-label": "stage " + (i + 1) + " of " + STAGES.length + ": " + st.name });
+      var b = el("button", { type: "button", class: "nt-play-jump", "data-stage": st.name, text: (i + 1) + " " + st.name });
       b.addEventListener("click", function () { pause(); go(i); });
       steps.appendChild(el("li", {}, [b]));
       return b;
