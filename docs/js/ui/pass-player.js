@@ -35,9 +35,9 @@ nexttoken.define("ui.pass-player", ["ui", "ui.lighting", "runtime.kernels"], fun
       viewBox: "0 0 " + C * cw + " " + table.length * rh, role: "img", "aria-label": label });
     table.forEach(function (row, r) {
       row.forEach(function (v, c) {
-        var cell = svg("rect", { x: c * cw, y: r * rh, width: cw - 0.6, height: Math.max(0.6, rh - 0.6), class: "nt-hc " + (v >= 0 ? "nt-pos" : "nt-neg") });
-        cell.style.setProperty("--a", Math.min(1, Math.abs(v) / top).toFixed(3));
-        s.appendChild(cell);
+        // the colour at this opacity over the page's background is the strips' mix, at a fraction of the styling cost
+        s.appendChild(svg("rect", { x: c * cw, y: r * rh, width: cw - 0.6, height: Math.max(0.6, rh - 0.6), class: "nt-hc " + (v >= 0 ? "nt-pos" : "nt-neg"),
+          "fill-opacity": Math.min(1, Math.abs(v) / top).toFixed(3) }));
       });
     });
     return s;
@@ -256,11 +256,9 @@ nexttoken.define("ui.pass-player", ["ui", "ui.lighting", "runtime.kernels"], fun
       s.appendChild(map);
       var zero = kind === "logits" ? bx + (0 - lo) / (hi - lo || 1) * bw : bx;
       var ghosts = [], barsOut = [];
-      function bar(v, r, cls, scaleLo, scaleHi, origin) {
+      function bar(v, r, cls, scaleLo, scaleHi) {
         var x0 = bx + (Math.min(0, v) - scaleLo) / (scaleHi - scaleLo || 1) * bw, w = Math.abs(v) / (scaleHi - scaleLo || 1) * bw;
         var b = svg("rect", { x: x0.toFixed(2), y: r * rh, width: Math.max(0.4, w).toFixed(2), height: Math.max(0.6, rh - 0.8), class: cls + (v < 0 ? " nt-play-bar-neg" : "") });
-        b.style.transformBox = "fill-box";
-        b.style.transformOrigin = origin !== undefined ? origin : v < 0 ? "100% 50%" : "0% 50%";
         s.appendChild(b);
         return b;
       }
