@@ -101,6 +101,25 @@ def test_step_walks_every_stage_and_each_lights_its_part(open_page):
     clean(page)
 
 
+def test_a_prompt_with_a_problem_hides_the_player_and_its_stage_goes_dark(open_page):
+    page = open_page("index.html", width=1280, height=900)
+    box = player(page)
+    box.locator(".nt-play-jump[data-stage='MLP']").click()
+    assert lit(page) == dict(STAGES)["MLP"]
+    prompt = page.locator(".nt-demo[data-demo=one-token] input[data-role=prompt]")
+    prompt.fill("the cat #")
+    prompt.press("Enter")
+    assert box.is_hidden() and page.locator(".nt-demo[data-demo=one-token] .nt-msg.nt-error").is_visible()
+    assert len(lit(page)) > len(STAGES)  # the demo on screen lights the whole pass again, not the old stage
+    prompt.fill("the dog")
+    prompt.press("Enter")
+    assert box.is_visible() and box.get_attribute("data-stage") is None
+    assert "“the dog”" in box.locator(".nt-play-live").text_content()
+    box.locator("[data-role=step]").click()
+    assert box.locator(".nt-play-box .nt-chip").count() == page.locator(".nt-output .nt-tokens").first.locator(".nt-chip").count()
+    clean(page)
+
+
 def test_play_reaches_the_pick_with_motion_and_pause_holds_it(open_page):
     page = open_page("index.html", width=1280, height=900)
     page.emulate_media(reduced_motion="no-preference")

@@ -29,7 +29,7 @@ nexttoken.define("demos.one-token", ["ui", "runtime.kernels", "runtime.active", 
       msg.clear();
       state.pick = null;
       var r = prompts.encode(text);
-      if (!r.ok) { msg.show(r.message, "error"); ui.clear(out); played.node.hidden = true; ui.setDisabled(append, "Nothing to append: fix the prompt first."); return; }
+      if (!r.ok) { msg.show(r.message, "error"); ui.clear(out); played.empty(); played.node.hidden = true; ui.setDisabled(append, "Nothing to append: fix the prompt first."); return; }
       if (r.note) msg.show(r.note, "info");
       var tr = m.forward(r.ids);
       state.text = r.text;

@@ -6,7 +6,8 @@
 // every row of wte (the logits), softmax, and the pick on the 0..1 ruler a sampler draws on.
 //
 //   var p = player.create();                 p.node goes into the page
-//   p.load({trace, ids, tokens, text, config, wte, show});   a new pass: back to the start
+//   p.load({trace, ids, tokens, text, config, wte, wpe, show});   a new pass: back to the start
+//   p.empty()                                no pass (a prompt with a problem): nothing shown or lit
 //
 // Motion is the Web Animations API on transform and opacity (a line's stroke-dashoffset), each
 // animation running from a start keyframe to the element's own style, so the content at rest is the
@@ -422,7 +423,10 @@ nexttoken.define("ui.pass-player", ["ui", "ui.lighting", "runtime.kernels"], fun
       reset();
     }
 
-    return { node: node, load: load, stages: STAGES.map(function (s) { return { name: s.name, parts: s.parts }; }) };
+    // No pass to play (the prompt has a problem): nothing shown, nothing lit.
+    function empty() { pause(); pass = null; reset(); }
+
+    return { node: node, load: load, empty: empty, stages: STAGES.map(function (s) { return { name: s.name, parts: s.parts }; }) };
   }
 
   return { create: create };
