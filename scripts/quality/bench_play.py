@@ -141,14 +141,15 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--skip-lighthouse", action="store_true", help="Play only")
     ap.add_argument("--pages", action="append", default=[], help="Lighthouse on this page only (repeatable)")
+    ap.add_argument("--site", type=Path, default=SITE, help="a built site (default build/site)")
     args = ap.parse_args(argv)
     require("bench_play", site_page="index.html", modules=("playwright",), chromium=True, node=not args.skip_lighthouse)
     if not args.skip_lighthouse and not (ROOT / "node_modules" / ".bin" / "lighthouse").exists():
         raise SystemExit("bench_play: node_modules/.bin/lighthouse not found: run `npm ci` (or `make deps`) first")
     from scripts.quality.report.server import SiteServer
-    pages = args.pages or sorted(p.name for p in SITE.glob("*.html") if p.name != "404.html")
+    pages = args.pages or sorted(p.name for p in args.site.glob("*.html") if p.name != "404.html")
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    with SiteServer(SITE) as base:
+    with SiteServer(args.site) as base:
         play = measure_play(base)
         lighthouse = {} if args.skip_lighthouse else measure_lighthouse(base, pages)
     for line in report(play, lighthouse, load):

@@ -1,9 +1,12 @@
 """Screenshots of every page at phone and desktop widths in both colour schemes, for looking at.
 
     .venv/bin/python -m scripts.quality.screens [PAGE.html ...] [--full]
+    .venv/bin/python -m scripts.quality.screens --play
 
 Needs a built site (`make site`) and Debian's chromium. Writes build/screens/<page>-<width>-<scheme>.png
-(the first screen, or the whole page with --full) and prints each file's path.
+(the first screen, or the whole page with --full) and prints each file's path; with --play, the landing
+page's played pass at the stages of PLAYED instead (build/screens/play-<stage>-<width>-<scheme>.png, each
+stage reached with its button, at rest).
 """
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ OUT = ROOT / "build" / "screens"
 CHROMIUM = os.environ.get("NEXTTOKEN_CHROMIUM", "/usr/bin/chromium")
 WIDTHS = (360, 1280)
 SCHEMES = ("light", "dark")
+PLAYED = ("lookup", "attention", "softmax", "pick")
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -27,7 +31,7 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def shoot(pages: list[str], full: bool) -> list[str]:
+def shoot(pages: list[str], full: bool, play: bool = False) -> list[str]:
     from playwright.sync_api import sync_playwright
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(SITE)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
@@ -40,9 +44,22 @@ def shoot(pages: list[str], full: bool) -> list[str]:
             for scheme in SCHEMES:
                 for width in WIDTHS:
                     ctx = browser.new_context(viewport={"width": width, "height": 900 if width > 400 else 780},
-                                              color_scheme=scheme)
+                                              color_scheme=scheme, reduced_motion="reduce" if play else None)
                     page = ctx.new_page()
-                    for name in pages:
+                    if play:
+                        page.goto(base + "index.html", wait_until="load")
+                        for stage in PLAYED:
+                            page.locator(f".nt-play-jump[data-stage='{stage}']").click()
+                            page.locator(".nt-play-stage").evaluate("e => e.parentNode.scrollIntoView({block: 'start'})")
+                            page.evaluate("() => { window.scrollBy(0, -60); document.querySelector('.md-top')?.setAttribute('hidden', ''); }")  # below the header; no back-to-top
+                            page.wait_for_timeout(200)
+                            path = OUT / f"play-{stage.replace(' ', '-')}-{width}-{scheme}.png"
+                            page.screenshot(path=str(path))
+                            written.append(str(path.relative_to(ROOT)))
+                        pages_now = []
+                    else:
+                        pages_now = pages
+                    for name in pages_now:
                         page.goto(base + name, wait_until="load")
                         page.evaluate("() => document.querySelectorAll('img[loading=lazy]').forEach(i => { i.loading = 'eager'; })")
                         page.wait_for_load_state("networkidle")
@@ -61,9 +78,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("pages", nargs="*", help="page file names (default: every page)")
     ap.add_argument("--full", action="store_true", help="the whole page, not only the first screen")
+    ap.add_argument("--play", action="store_true", help="the landing page's played pass at several stages")
     args = ap.parse_args()
     pages = args.pages or sorted(p.name for p in SITE.glob("*.html") if p.name != "404.html")
-    for path in shoot(pages, args.full):
+    for path in shoot(pages, args.full, args.play):
         print(path)
 
 
