@@ -204,3 +204,35 @@ def test_axe_finds_nothing_with_the_player_open(open_page, scheme):
     res = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
     assert [v["id"] for v in res["violations"]] == []
     clean(page)
+
+
+def test_the_played_pass_takes_its_sizes_from_the_readers_model(open_page):
+    page = open_page("training.html", width=1280, height=900)
+    page.evaluate("localStorage.clear()")
+    page.reload(wait_until="load")
+    root = page.locator('.nt-demo[data-demo="train-yours"]').first
+    root.locator(".nt-live").first.wait_for(state="visible", timeout=5000)
+    root.locator("textarea").fill("\n".join(["a fox ran.", "the fox ate a hen.", "a hen ran to the den.",
+                                             "the fox saw the hen.", "a hen saw a fox."]))
+    page.wait_for_function("() => (document.querySelector('.nt-demo[data-demo=train-yours] [data-role=sizes]') || {}).textContent",
+                           timeout=10000)
+    root.locator('button[data-role="train"]').click()
+    page.wait_for_function("document.querySelector('.nt-demo[data-demo=train-yours]').getAttribute('data-trained') === 'yes'",
+                           timeout=180000)
+    sizes = json.loads(page.evaluate("localStorage.getItem('nexttoken.yourModel.v1')"))["config"]["model"]
+    assert (sizes["vocab_size"], sizes["n_ctx"]) != (MODEL["vocab_size"], MODEL["n_ctx"])
+    page.goto(page.url.replace("training.html", "index.html"), wait_until="load")
+    assert page.locator('.nt-model-switch[data-active-model="yours"]').count() == 1
+    box = player(page)
+    box.locator(".nt-play-jump[data-stage='tokens']").click()
+    assert box.locator(".nt-play-live").text_content().endswith(f"the vocabulary of {sizes['vocab_size']}.")
+    box.locator(".nt-play-jump[data-stage='lookup']").click()
+    heats = box.locator(".nt-play-heat")
+    assert heats.nth(0).locator(".nt-hc").count() == sizes["vocab_size"] * sizes["n_embd"]
+    assert heats.nth(1).locator(".nt-hc").count() == sizes["n_ctx"] * sizes["n_embd"]
+    box.locator(".nt-play-jump[data-stage='compare']").click()
+    assert box.locator(".nt-play-bar").count() == sizes["vocab_size"]
+    box.locator(".nt-play-jump[data-stage='pick']").click()
+    assert box.locator(".nt-pick-token").first.text_content() == page.locator(".nt-output .nt-pick-token").text_content()
+    page.evaluate("localStorage.clear()")
+    clean(page)
