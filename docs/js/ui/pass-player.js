@@ -76,7 +76,7 @@ nexttoken.define("ui.pass-player", ["ui", "ui.lighting", "runtime.kernels"], fun
     backBtn.setAttribute("data-role", "back");
     var steps = el("ol", { class: "nt-play-steps", "aria-label": "Stages of the pass" });
     var stage = el("div", { class: "nt-play-stage" });
-    var node = el("section", { class: "nt-stage nt-play", "aria-label": "The pass, played" }, [
+    var node = el("section", { class: "nt-play", "aria-label": "The pass, played" }, [
       el("h3", { class: "nt-stage-title", text: "The pass, played" }),
       el("div", { class: "nt-controls" }, [playBtn, stepBtn, backBtn]), steps, live, stage]);
     var pass = null, at = -1, playing = false, anims = [], timer = null, chain = 0;
