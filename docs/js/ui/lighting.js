@@ -6,7 +6,7 @@
 // demo, so a demo needs nothing to be followed; a demo that plays the pass (one-token) says which stage is
 // playing with show(owner, words), which wins over scrolling until clear(owner).
 //
-//   lighting.show("play", "embed")   lighting.clear("play")   lighting.lit() -> the words lit now
+//   lighting.show("play", "embed")   lighting.clear("play")
 nexttoken.define("ui.lighting", [], function () {
   "use strict";
   var said = null, saidBy = null;  // a demo's own choice (playing), over what is on screen
@@ -65,5 +65,5 @@ nexttoken.define("ui.lighting", [], function () {
 
   Array.prototype.forEach.call(document.querySelectorAll("[data-pass-parts]"), watch);
 
-  return { show: show, clear: clear, watch: watch, lit: function () { return litNow; } };
+  return { show: show, clear: clear };
 });

@@ -25,7 +25,7 @@ nexttoken.define("ui.pass-player", ["ui", "ui.lighting", "runtime.kernels"], fun
     s.removeAttribute("tabindex");
     return s;
   }
-  function maxAbs(rows) { return ui.maxAbs(rows); }
+  var maxAbs = ui.maxAbs;
   // A box that scrolls sideways on a narrow screen: a named region, so the keyboard can scroll it.
   function scroller(label, child) { return el("div", { class: "nt-scroll", tabindex: "0", role: "region", "aria-label": label + " (scrolls sideways)" }, [child]); }
   function sign(text) { return el("span", { class: "nt-play-op", "aria-hidden": "true", text: text }); }
@@ -180,16 +180,16 @@ nexttoken.define("ui.pass-player", ["ui", "ui.lighting", "runtime.kernels"], fun
         var prods = vs.map(function (v, j) { return v.map(function (a) { return a * row[j]; }); });
         var top = maxAbs(vs.concat(prods, [outV]));
         var grid = el("div", { class: "nt-play-mix" });
-        var moving_ = [];
+        var products = [];
         P.tokens.forEach(function (tok, j) {
           var pr = strip(prods[j], row[j].toFixed(3) + " × value of " + tok, top);
           [el("code", { class: "nt-vec-tok", text: tok }), strip(vs[j], "value of " + tok, top), sign("×"),
            el("span", { class: "nt-play-w", text: ui.pct(row[j]) }), sign("="), pr].forEach(function (nd) { grid.appendChild(nd); });
-          moving_.push(pr);
+          products.push(pr);
         });
         var sum = strip(outV, "head " + (h + 1) + " output", top);
         [el("span", { class: "nt-play-sumlabel", text: "sum" }), el("span"), el("span"), el("span"), sign("="), sum].forEach(function (nd) { grid.appendChild(nd); });
-        moving_.forEach(function (pr, j) { appear(pr, 200 + j * 110, "scaleX(0.4)"); });
+        products.forEach(function (pr, j) { appear(pr, 200 + j * 110, "scaleX(0.4)"); });
         appear(sum, 350 + P.n * 110, "translateY(-0.6rem) scale(0.8)");
         var big = 0;
         row.forEach(function (x, j) { if (j < P.n && x > row[big]) big = j; });
@@ -426,7 +426,7 @@ nexttoken.define("ui.pass-player", ["ui", "ui.lighting", "runtime.kernels"], fun
     // No pass to play (the prompt has a problem): nothing shown, nothing lit.
     function empty() { pause(); pass = null; reset(); }
 
-    return { node: node, load: load, empty: empty, stages: STAGES.map(function (s) { return { name: s.name, parts: s.parts }; }) };
+    return { node: node, load: load, empty: empty };
   }
 
   return { create: create };
