@@ -51,7 +51,8 @@ def shoot(pages: list[str], full: bool, play: bool = False) -> list[str]:
                         for stage in PLAYED:
                             page.locator(f".nt-play-jump[data-stage='{stage}']").click()
                             page.locator(".nt-play-stage").evaluate("e => e.parentNode.scrollIntoView({block: 'start'})")
-                            page.evaluate("() => { window.scrollBy(0, -60); document.querySelector('.md-top')?.setAttribute('hidden', ''); }")  # below the header; no back-to-top
+                            page.evaluate("() => window.scrollBy(0, -60)")  # below the theme's header
+                            page.add_style_tag(content=".md-top { display: none !important; }")  # its back-to-top button
                             page.wait_for_timeout(200)
                             path = OUT / f"play-{stage.replace(' ', '-')}-{width}-{scheme}.png"
                             page.screenshot(path=str(path))
