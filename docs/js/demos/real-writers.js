@@ -134,7 +134,7 @@ nexttoken.define("demos.real-writers", ["ui", "store", "runtime.decoding"], func
 
     function renderBeams(c, st, ctx) {
       ui.clear(c.beams);
-      st.running.forEach(function (b, i) {
+      (st.done ? [] : st.running).forEach(function (b, i) {
         var li = el("li", { class: "nt-beam", "data-sum": b.sum.toFixed(4) }, [
           el("span", { class: "nt-beam-score", text: "running " + (i + 1) + ": Σ log p = " + b.sum.toFixed(2).replace("-", "−") + " " })]);
         spans(ctx.tok, ctx.ids, b.ids, ctx.ends).forEach(function (s) { li.appendChild(s); });

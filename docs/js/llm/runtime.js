@@ -76,13 +76,30 @@
     };
   }
 
+  // The browser's own Worker. From file://, the site's offline plugin replaces window.Worker with an
+  // iframe shim (for the search) that loads its script at URL + "?time", which no Blob URL survives;
+  // a blank frame of this page still has the real one (kept in the page: its workers live with it).
+  var frame = null;
+  function WorkerClass() {
+    if (!root.IFrameWorker || root.Worker !== root.IFrameWorker || !root.document) return root.Worker;
+    if (!frame) {
+      frame = root.document.createElement("iframe");
+      frame.hidden = true;
+      frame.setAttribute("aria-hidden", "true");
+      frame.title = "the model's worker";
+      root.document.body.appendChild(frame);
+    }
+    return frame.contentWindow.Worker;
+  }
+
   var workerUrl = null;
   function makeWorker() {
     if (!workerUrl) {
       var src = "var factory = " + nexttoken.llm.engineFactory.toString() + ";\n(" + workerMain.toString() + ")(factory);\n";
       workerUrl = URL.createObjectURL(new Blob([src], { type: "text/javascript" }));
     }
-    return new Worker(workerUrl);
+    var W = WorkerClass();
+    return new W(workerUrl);
   }
 
   async function open(opts) {
