@@ -16,13 +16,17 @@
 //     cache: a head's output is zeroed before c_proj, a block's MLP adds nothing
 //   tick: an async function awaited after every block; it throws to cancel (the cache rolls back)
 //   m.outputRow(id): row id of the unembedding (the tied wte), dequantised: logit = final · row
-// The KV cache holds up to CAP positions, allocated as the text grows.
+//   opts.slot: which of SLOTS independent caches the call reads and extends (0 by default), so that
+//     several texts (beams, writers) continue side by side; m.copySlot(from, to) makes `to` a copy of
+//     `from` (its positions and knock-out), so a beam that forks needs no second prefill
+// Each slot's KV cache holds up to CAP positions, allocated as its text grows.
 // Returns {logits, residuals, lens, heads, final, length}: Float32Arrays.
 (function (root) {
 function nexttokenLlmEngine() {
   "use strict";
   var CAP = 1024;  // prompt + continuation tokens a session may hold (the KV cache's size)
   var BLOCK = 32;
+  var SLOTS = 8;   // caches a session may hold at once: the panel's and the writers' (greedy, sampling, three beams)
 
   // float16 -> float32 for every bit pattern: the blocks' scales are float16.
   var F16 = new Float32Array(65536);
@@ -347,9 +351,44 @@ function nexttokenLlmEngine() {
     this.room = 0;  // positions the cache holds now: it grows by doubling up to cap
     this.length = 0;
     this.knockout = { heads: [], mlp: [] };
+    this.slot = 0;     // the fields above are this slot's; the others wait in this.slots
+    this.slots = [];
   }
 
   Model.prototype.reset = function () { this.length = 0; };
+
+  // Make a slot the current one: its cache, length and knock-out become the fields the pass uses.
+  Model.prototype.use = function (slot) {
+    slot = slot === undefined || slot === null ? 0 : slot;
+    if (typeof slot !== "number" || !(slot >= 0 && slot < SLOTS) || slot % 1) throw new Error("cache slot " + slot + " is not 0-" + (SLOTS - 1));
+    if (slot === this.slot) return;
+    this.slots[this.slot] = { kCache: this.kCache, vCache: this.vCache, room: this.room, length: this.length, knockout: this.knockout };
+    var s = this.slots[slot] || { kCache: [], vCache: [], room: 0, length: 0, knockout: { heads: [], mlp: [] } };
+    this.slots[slot] = null;
+    this.kCache = s.kCache; this.vCache = s.vCache; this.room = s.room; this.length = s.length; this.knockout = s.knockout;
+    this.slot = slot;
+  };
+
+  // Slot `to` becomes a copy of slot `from`: the same positions (copied, not shared: each then grows
+  // on its own) and knock-out. The current slot is left as it was.
+  Model.prototype.copySlot = function (from, to) {
+    var back = this.slot;
+    this.use(from);
+    var k = this.kCache, v = this.vCache, n = this.length, knockout = this.knockout, kv = this.kvDim;
+    this.use(to);
+    if (to !== from) {
+      this.length = 0;  // nothing of the old text is kept, so growing the cache copies nothing
+      this.reserve(n);
+      for (var l = 0; l < this.config.n_layer && n; l++) {
+        this.kCache[l].set(k[l].subarray(0, n * kv));
+        this.vCache[l].set(v[l].subarray(0, n * kv));
+      }
+      this.length = n;
+      this.knockout = knockout;
+    }
+    this.use(back);
+    return { length: n };
+  };
 
   Model.prototype.reserve = function (n) {
     if (n <= this.room) return;
@@ -365,6 +404,7 @@ function nexttokenLlmEngine() {
   Model.prototype.prefill = function (ids, opts, tick) {
     opts = opts || {};
     try {
+      this.use(opts.slot);
       this.knockout = normaliseKnockout(opts.knockout, this.config);
     } catch (err) {
       return Promise.reject(err);
@@ -374,8 +414,14 @@ function nexttokenLlmEngine() {
   };
 
   Model.prototype.decode = function (id, opts, tick) {
-    if (this.length === 0) return Promise.reject(new Error("decode needs a prefilled prompt first"));
-    return this.run([id], opts || {}, tick);
+    opts = opts || {};
+    try {
+      this.use(opts.slot);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    if (this.length === 0) return Promise.reject(new Error("decode needs a prefilled prompt first" + (this.slot ? " in cache slot " + this.slot : "")));
+    return this.run([id], opts, tick);
   };
 
   function normaliseKnockout(k, c) {
@@ -517,7 +563,7 @@ function nexttokenLlmEngine() {
     return out;
   };
 
-  return { Model: Model, Cancelled: Cancelled, tensors: tensors, matmul: matmul, row: row, f16: F16, CAP: CAP };
+  return { Model: Model, Cancelled: Cancelled, tensors: tensors, matmul: matmul, row: row, f16: F16, CAP: CAP, SLOTS: SLOTS };
 }
 
   var nexttoken = root.nexttoken = root.nexttoken || {};

@@ -10,8 +10,9 @@
 //   then holds a second copy of the blocks while it starts: ~450 MB at peak against ~335), "js" (the
 //   default) the plain ones; session.kernels says which run ("js" where the browser has no SIMD)
 // session.prefill(ids, opts), session.decode(id, opts) -> Promise<result> (see engine.js); calls run
-//   one at a time, in order
+//   one at a time, in order; opts.slot picks one of the engine's independent caches (0 by default)
 // session.row(id) -> Promise<Float32Array>: the unembedding's row id, dequantised (engine outputRow)
+// session.copySlot(from, to) -> Promise<{length}>: cache slot `to` becomes a copy of slot `from`
 // session.cancel()  the running call rejects with "cancelled" at the next block; the cache is kept
 // session.close()   stops the worker; session.config is the model's shape
 // Every failure is an Error with a one-line message; after "the model's worker stopped", open again.
@@ -62,16 +63,33 @@
       cancelled = false;
       var run;
       try {
-        run = m.op === "prefill" ? model.prefill(m.ids, m.opts, tick) : model.decode(m.ids[0], m.opts, tick);
+        if (m.op === "copy") run = Promise.resolve(model.copySlot(m.from, m.to));
+        else run = m.op === "prefill" ? model.prefill(m.ids, m.opts, tick) : model.decode(m.ids[0], m.opts, tick);
       } catch (err) {
         run = Promise.reject(err);
       }
       run.then(function (out) {
-        self.postMessage({ id: m.id, result: out }, buffers(out));
+        self.postMessage({ id: m.id, result: out }, out.logits ? buffers(out) : []);
       }, function (err) {
         self.postMessage({ id: m.id, error: err instanceof engine.Cancelled ? "cancelled" : String(err.message || err) });
       });
     };
+  }
+
+  // The browser's own Worker. From file://, the site's offline plugin replaces window.Worker with an
+  // iframe shim (for the search) that loads its script at URL + "?time", which no Blob URL survives;
+  // a blank frame of this page still has the real one (kept in the page: its workers live with it).
+  var frame = null;
+  function WorkerClass() {
+    if (!root.IFrameWorker || root.Worker !== root.IFrameWorker || !root.document) return root.Worker;
+    if (!frame) {
+      frame = root.document.createElement("iframe");
+      frame.hidden = true;
+      frame.setAttribute("aria-hidden", "true");
+      frame.title = "the model's worker";
+      root.document.body.appendChild(frame);
+    }
+    return frame.contentWindow.Worker;
   }
 
   var workerUrl = null;
@@ -80,7 +98,8 @@
       var src = "var factory = " + nexttoken.llm.engineFactory.toString() + ";\n(" + workerMain.toString() + ")(factory);\n";
       workerUrl = URL.createObjectURL(new Blob([src], { type: "text/javascript" }));
     }
-    return new Worker(workerUrl);
+    var W = WorkerClass();
+    return new W(workerUrl);
   }
 
   async function open(opts) {
@@ -142,6 +161,7 @@
       prefill: function (ids, o) { return queued(function () { return call({ op: "prefill", ids: Array.from(ids), opts: o || {} }); }); },
       decode: function (id, o) { return queued(function () { return call({ op: "decode", ids: [id], opts: o || {} }); }); },
       row: function (id) { return queued(function () { return call({ op: "row", ids: [id] }); }); },
+      copySlot: function (from, to) { return queued(function () { return call({ op: "copy", from: from, to: to }); }); },
       cancel: function () { if (!dead) worker.postMessage({ op: "cancel" }); },
       close: function () { if (!dead) fail(new Error("the model was closed")); },
     };

@@ -1,0 +1,203 @@
+// Three ways to write, side by side, with the real model the panel above loaded: greedy, sampling
+// (the panel's temperature, top-k, top-p and seed) and beam search, streaming token by token with a
+// Stop button (runtime/decoding.js does the writing). Reads the store's "llm" ({session, tokenizer,
+// config}), "llm.pass" (the prompt's ids, and its knock-out) and "llm.sampling" ({T, k, p, seed});
+// until the model is loaded and a prompt has run, it says why it cannot write.
+nexttoken.define("demos.real-writers", ["ui", "store", "runtime.decoding"], function (ui, store, decoding) {
+  "use strict";
+
+  var el = ui.el;
+  var SLOTS = { greedy: 1, sample: 2, beam: [3, 4, 5] };  // slot 0 stays the panel's own pass
+  var END_TEXTS = ["<|im_end|>", "<|endoftext|>"];
+  var NAMES = { greedy: "Greedy", sample: "Sampling", beam: "Beam search" };
+
+  function show(text) { return text.replace(/\n/g, "↵\n"); }
+
+  // The end tokens of this tokenizer: its end-of-text id and each END_TEXTS that is one special token.
+  function endIds(tok) {
+    var out = tok.eosId === null || tok.eosId === undefined ? [] : [tok.eosId];
+    END_TEXTS.forEach(function (t) {
+      var r = tok.encode(t);
+      if (r.ok && r.ids.length === 1 && r.pieces[0].special && out.indexOf(r.ids[0]) < 0) out.push(r.ids[0]);
+    });
+    return out;
+  }
+
+  // A continuation as spans: tokens whose bytes end mid-character are joined until the text is
+  // whole, an end token is a chip, a token inside a repeated run is marked.
+  function spans(tok, promptIds, ids, ends) {
+    var marks = decoding.repeats(promptIds.concat(ids), promptIds.length), out = [], group = [], rep = false;
+    function flush() {
+      if (!group.length) return;
+      out.push(el("span", { class: "nt-wtok" + (rep ? " nt-repeat" : ""), text: tok.decode(group) }));
+      group = []; rep = false;
+    }
+    ids.forEach(function (id, i) {
+      if (ends.indexOf(id) >= 0) {
+        flush();
+        out.push(el("span", { class: "nt-chip nt-end", title: "end of text: the writer stops here" }, [el("code", { text: tok.pieces([id])[0].token })]));
+        return;
+      }
+      group.push(id);
+      rep = rep || marks[i];
+      if (tok.decode(group).indexOf("\uFFFD") < 0 || group.length >= 4) flush();
+    });
+    flush();
+    return out;
+  }
+
+  // How long the run of repeated tokens at the end is (a loop shows as a long one).
+  function loopTail(promptIds, ids) {
+    var marks = decoding.repeats(promptIds.concat(ids), promptIds.length), n = 0;
+    for (var i = marks.length - 1; i >= 0 && marks[i]; i--) n++;
+    return n;
+  }
+
+  var WHY = { length: "reached the length", end: "wrote an end-of-text token", stopped: "stopped", settled: "no running beam could beat the finished ones" };
+
+  ui.start("real-writers", function (root, live) {
+    var msg = ui.message();
+    var lengthIn = el("input", { type: "number", min: "1", max: String(decoding.CAP), step: "1", value: "16", class: "nt-input nt-input-short", "data-role": "length" });
+    var lengthField = ui.field("New tokens (1 to " + decoding.CAP + ")", lengthIn);
+    var picks = {};
+    ["greedy", "sample", "beam"].forEach(function (n) { picks[n] = ui.checkbox(NAMES[n], true, function () {}); });
+    var writeBtn = ui.button("Write", function () { start(); }, { primary: true });
+    var stopBtn = ui.button("Stop", function () { if (run) run.stop(); });
+    writeBtn.setAttribute("data-role", "write");
+    stopBtn.setAttribute("data-role", "stop");
+    var promptLine = el("p", { class: "nt-note", "data-role": "prompt" });
+    var settingsLine = el("p", { class: "nt-note", "data-role": "settings" });
+    var status = el("p", { class: "nt-small", "aria-live": "polite", "data-role": "status" });
+    var grid = el("div", { class: "nt-writers" });
+    var cols = {};
+    ["greedy", "sample", "beam"].forEach(function (n) {
+      var rule = { greedy: "the most likely token, every time", sample: "a seeded draw from the cut distribution",
+        beam: decoding.BEAMS + " beams ranked by summed log-probability; the answer divides by the length" }[n];
+      var c = { text: el("p", { class: "nt-wtext", "data-role": "text" }), stat: el("p", { class: "nt-hint", "data-role": "stat" }) };
+      c.box = el("section", { class: "nt-writer", "data-writer": n, "aria-label": NAMES[n] }, [
+        el("h4", { text: NAMES[n] }), el("p", { class: "nt-hint", text: rule }), c.text, c.stat]);
+      if (n === "beam") { c.beams = el("ol", { class: "nt-beams", "data-role": "beams" }); c.box.appendChild(c.beams); }
+      cols[n] = c;
+      grid.appendChild(c.box);
+    });
+    live.appendChild(promptLine);
+    live.appendChild(settingsLine);
+    live.appendChild(el("div", { class: "nt-controls" }, [lengthField, picks.greedy.wrap, picks.sample.wrap, picks.beam.wrap]));
+    live.appendChild(el("div", { class: "nt-controls nt-buttons" }, [writeBtn, stopBtn]));
+    live.appendChild(msg.node);
+    live.appendChild(status);
+    live.appendChild(grid);
+    live.appendChild(el("p", { class: "nt-hint" }, [el("span", { class: "nt-wtok nt-repeat", text: "Marked text" }),
+      " repeats a run of " + decoding.NGRAM + " tokens written before it: a long marked tail is a loop."]));
+
+    var run = null;
+
+    function llm() { return store.get("llm") || null; }
+    function pass() { return store.get("llm.pass") || null; }
+    function sampling() {
+      var s = store.get("llm.sampling") || {};
+      return { T: s.T === undefined ? 1 : s.T, k: s.k || 0, p: s.p === undefined ? 1 : s.p, seed: s.seed === undefined ? 1 : s.seed };
+    }
+
+    function refresh() {
+      var m = llm(), p = pass(), s = sampling();
+      settingsLine.textContent = "Sampling with the panel's settings: temperature " + s.T + ", top-k " + (s.k ? s.k : "off") +
+        ", top-p " + (s.p >= 1 ? "off" : s.p) + ", seed " + s.seed + ".";
+      if (p) {
+        var text = p.text.length > 160 ? "…" + p.text.slice(-160) : p.text;
+        promptLine.textContent = "Prompt (" + p.ids.length + " tokens" + (p.knockout && ((p.knockout.heads || []).length || (p.knockout.mlp || []).length) ? ", with the panel's knock-out" : "") + "): " + show(text);
+      } else promptLine.textContent = "";
+      if (run) { ui.setDisabled(writeBtn, "Writing: press Stop first."); ui.setDisabled(stopBtn, ""); return; }
+      ui.setDisabled(stopBtn, "Nothing is being written.");
+      if (!m) ui.setDisabled(writeBtn, "Load the model in the panel above first: the writers run it in your browser.");
+      else if (!p) ui.setDisabled(writeBtn, "Run a prompt in the panel above first: the writers continue it.");
+      else ui.setDisabled(writeBtn, "");
+    }
+
+    function render(name, st, ctx) {
+      var c = cols[name];
+      ui.clear(c.text);
+      spans(ctx.tok, ctx.ids, st.ids, ctx.ends).forEach(function (s) { c.text.appendChild(s); });
+      var n = name === "beam" ? st.steps : st.ids.length, secs = st.ms / 1000;
+      var parts = [n + " token" + (n === 1 ? "" : "s")];
+      if (n && secs > 0) parts.push((n / secs).toFixed(2) + " tokens/s of its own engine time");
+      var tail = loopTail(ctx.ids, st.ids);
+      if (tail >= decoding.NGRAM * 2) parts.push("the last " + tail + " tokens repeat earlier text: a loop");
+      if (st.done) parts.push(WHY[st.why] || st.why);
+      c.stat.textContent = parts.join(" · ") + ".";
+      c.box.setAttribute("data-tokens", String(n));
+      c.box.setAttribute("data-ms", st.ms.toFixed(1));
+      c.box.setAttribute("data-ids", JSON.stringify(st.ids));
+      if (st.done) c.box.setAttribute("data-why", st.why); else c.box.removeAttribute("data-why");
+      if (name === "beam") renderBeams(c, st, ctx);
+    }
+
+    function renderBeams(c, st, ctx) {
+      ui.clear(c.beams);
+      (st.done ? [] : st.running).forEach(function (b, i) {
+        var li = el("li", { class: "nt-beam", "data-sum": b.sum.toFixed(4) }, [
+          el("span", { class: "nt-beam-score", text: "running " + (i + 1) + ": Σ log p = " + b.sum.toFixed(2).replace("-", "−") + " " })]);
+        spans(ctx.tok, ctx.ids, b.ids, ctx.ends).forEach(function (s) { li.appendChild(s); });
+        c.beams.appendChild(li);
+      });
+      st.finished.forEach(function (b, i) {
+        var best = st.done && i === 0;
+        var li = el("li", { class: "nt-beam nt-beam-done" + (best ? " nt-beam-best" : ""), "data-score": b.score.toFixed(4) }, [
+          el("span", { class: "nt-beam-score", text: (best ? "answer" : "finished") + ": Σ log p = " + b.sum.toFixed(2).replace("-", "−") +
+            ", ÷ " + b.ids.length + " tokens = " + b.score.toFixed(3).replace("-", "−") + " " })]);
+        spans(ctx.tok, ctx.ids, b.ids, ctx.ends).forEach(function (s) { li.appendChild(s); });
+        c.beams.appendChild(li);
+      });
+    }
+
+    function start() {
+      msg.clear();
+      var m = llm(), p = pass();
+      if (!m || !p || run) return;
+      var maxNew = Number(lengthIn.value);
+      if (!(maxNew >= 1 && maxNew <= decoding.CAP) || maxNew % 1) {
+        msg.show("The length must be a whole number of tokens from 1 to " + decoding.CAP + ".", "error");
+        return;
+      }
+      var writers = ["greedy", "sample", "beam"].filter(function (n) { return picks[n].input.checked; });
+      if (!writers.length) { msg.show("Tick at least one way to write.", "error"); return; }
+      var ctx = { tok: m.tokenizer, ids: Array.from(p.ids), ends: endIds(m.tokenizer) };
+      ["greedy", "sample", "beam"].forEach(function (n) {
+        var c = cols[n];
+        ui.clear(c.text);
+        if (c.beams) ui.clear(c.beams);
+        ["data-tokens", "data-ms", "data-ids", "data-why"].forEach(function (a) { c.box.removeAttribute(a); });
+        c.box.hidden = writers.indexOf(n) < 0;
+        c.stat.textContent = writers.indexOf(n) < 0 ? "" : "waiting for the prompt's pass…";
+      });
+      root.removeAttribute("data-done");
+      var t0 = performance.now();
+      status.textContent = "Writing up to " + maxNew + " tokens with " + writers.map(function (n) { return NAMES[n].toLowerCase(); }).join(", ") + "…";
+      var mine = run = decoding.write(m.session, ctx.ids, {
+        writers: writers, maxNew: maxNew, sampling: sampling(), ends: ctx.ends, slots: SLOTS,
+        knockout: p.knockout || null,
+        onUpdate: function (name, st) { if (run === mine) render(name, st, ctx); },
+      });
+      refresh();
+      mine.done.then(function (states) {
+        var secs = (performance.now() - t0) / 1000;
+        status.textContent = "Done in " + secs.toFixed(1) + " s (the prompt's pass " + (states[writers[0]].prefillMs / 1000).toFixed(1) + " s).";
+      }, function (err) {
+        msg.show(err.message, "error");
+        status.textContent = "";
+      }).then(function () {
+        if (run === mine) run = null;
+        root.setAttribute("data-done", "");
+        refresh();
+      });
+    }
+
+    store.subscribe("llm", refresh);
+    store.subscribe("llm.sampling", refresh);
+    store.subscribe("llm.pass", function () {
+      if (run) { run.stop(); msg.show("The prompt changed, so the writers stopped: press Write for the new one.", "info"); }
+      refresh();
+    });
+    refresh();
+  });
+});

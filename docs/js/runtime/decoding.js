@@ -1,0 +1,198 @@
+// Three ways to write with a real model's session (llm/runtime.js), side by side on one prompt:
+// greedy (the most likely token, every time), sampling (a seeded draw under temperature, top-k and
+// top-p: runtime/sampling.js's rules, as on the tiny model's pages) and beam search.
+//
+// decoding.write(session, ids, opts) -> {stop(), done: Promise<states>}
+//   opts.writers   which to run: any of "greedy", "sample", "beam" (all three by default)
+//   opts.maxNew    new tokens per writer (1 to CAP)
+//   opts.sampling  {T, k, p, seed} for the sampler
+//   opts.ends      token ids that end the text (end of text, end of turn): a writer stops after one
+//   opts.slots     the session's cache slots: {greedy, sample, beam: [BEAMS of them]}
+//   opts.knockout  parts of the model switched off for the whole text (engine.js's knock-out)
+//   opts.onUpdate(name, state) after every token
+// The prompt is run once, into the first writer's slot, and copied to the others' (session.copySlot).
+// Writers take turns, one engine call at a time, so stop() takes effect within one call.
+//
+// Beam search follows transformers' generate(num_beams=BEAMS, do_sample=False) with its defaults,
+// length_penalty = 1 and early_stopping = False: at each step the (1 + number of end tokens) x BEAMS
+// best continuations by summed log-probability are ranked; among the first BEAMS of them, one ending in
+// an end token (or reaching maxNew) is set aside as finished with the score sum / its new tokens'
+// count; the BEAMS best that did not finish run on. The search stops at maxNew, or when BEAMS are
+// finished and the best running beam's sum over its length cannot beat the worst of them. The answer
+// is the finished beam with the highest score.
+nexttoken.define("runtime.decoding", ["runtime.sampling"], function (sampling) {
+  "use strict";
+
+  var BEAMS = 3;
+  var CAP = 64;            // new tokens a reader may ask for: three writers at about a token a second each
+  var LENGTH_PENALTY = 1;  // transformers' default: a finished beam's score is its sum over its length
+  var NGRAM = 4;           // a token is marked as repeating when the run of this many ending at it came before
+
+  function now() { return typeof performance !== "undefined" ? performance.now() : Date.now(); }
+
+  function logSoftmax(logits) {
+    var n = logits.length, mx = -Infinity, i, z = 0, out = new Float64Array(n);
+    for (i = 0; i < n; i++) if (logits[i] > mx) mx = logits[i];
+    for (i = 0; i < n; i++) z += Math.exp(logits[i] - mx);
+    var lz = mx + Math.log(z);
+    for (i = 0; i < n; i++) out[i] = logits[i] - lz;
+    return out;
+  }
+
+  // The k largest values' indices, largest first (ties: the lower index first), in one pass.
+  function topK(values, k) {
+    var ids = [], i, j;
+    for (i = 0; i < values.length; i++) {
+      var v = values[i];
+      if (ids.length === k && v <= values[ids[k - 1]]) continue;
+      for (j = ids.length; j > 0 && values[ids[j - 1]] < v; j--);
+      ids.splice(j, 0, i);
+      if (ids.length > k) ids.pop();
+    }
+    return ids;
+  }
+
+  // For each of ids[from..], whether the NGRAM tokens ending there occurred earlier in ids.
+  function repeats(ids, from) {
+    var seen = {}, out = [], n = NGRAM;
+    for (var i = n - 1; i < ids.length; i++) {
+      var key = ids.slice(i - n + 1, i + 1).join(",");
+      if (i >= from) out.push(Object.prototype.hasOwnProperty.call(seen, key));
+      seen[key] = true;
+    }
+    while (out.length < ids.length - from) out.unshift(false);
+    return out;
+  }
+
+  function checkOpts(opts) {
+    var maxNew = Number(opts.maxNew);
+    if (!(maxNew >= 1 && maxNew <= CAP) || maxNew % 1) throw new Error("the length must be a whole number of tokens from 1 to " + CAP);
+    var writers = opts.writers || ["greedy", "sample", "beam"];
+    if (!writers.length) throw new Error("pick at least one way to write");
+    writers.forEach(function (w) { if (["greedy", "sample", "beam"].indexOf(w) < 0) throw new Error("there is no writer called " + w); });
+    return { maxNew: maxNew, writers: writers };
+  }
+
+  // One token at a time from the top of the distribution (greedy) or a draw from it (sample).
+  function single(name, session, slot, o, logits, ends, pick) {
+    var st = { name: name, ids: [], probs: [], done: false, why: null, ms: 0 };
+    return {
+      state: st,
+      step: async function () {
+        var t0 = now(), lp = logSoftmax(logits), id = pick(logits, lp);
+        st.ids.push(id);
+        st.probs.push(Math.exp(lp[id]));
+        if (ends.indexOf(id) >= 0) { st.done = true; st.why = "end"; }
+        else if (st.ids.length >= o.maxNew) { st.done = true; st.why = "length"; }
+        else logits = (await session.decode(id, { slot: slot })).logits;
+        st.ms += now() - t0;
+      },
+    };
+  }
+
+  function beam(session, slots, o, logits, ends) {
+    var keep = Math.max(2, 1 + ends.length) * BEAMS;
+    var running = [{ ids: [], sum: 0, slot: slots[0], logits: logits }];
+    var st = { name: "beam", running: [], finished: [], best: null, ids: [], done: false, why: null, ms: 0, steps: 0 };
+    function publish() {
+      st.running = running.map(function (b) { return { ids: b.ids.slice(), sum: b.sum }; });
+      st.ids = st.finished.length && st.done ? st.finished[0].ids : running[0].ids;
+    }
+    publish();
+    return {
+      state: st,
+      step: async function (stopped) {
+        var t0 = now(), cands = [], i, j;
+        running.forEach(function (b, bi) {
+          var lp = logSoftmax(b.logits);
+          topK(lp, keep).forEach(function (id) { cands.push({ parent: bi, id: id, sum: b.sum + lp[id] }); });
+        });
+        cands.sort(function (a, b) { return b.sum - a.sum || a.parent - b.parent || a.id - b.id; });
+        cands = cands.slice(0, keep);
+        var len = running[0].ids.length + 1, last = len >= o.maxNew, next = [];
+        cands.forEach(function (c, rank) {
+          var ends1 = last || ends.indexOf(c.id) >= 0;
+          var ids = running[c.parent].ids.concat([c.id]);
+          if (ends1 && rank < BEAMS) {
+            st.finished.push({ ids: ids, sum: c.sum, score: c.sum / Math.pow(len, LENGTH_PENALTY), why: last && ends.indexOf(c.id) < 0 ? "length" : "end" });
+          } else if (!ends1 && next.length < BEAMS) next.push({ parent: c.parent, id: c.id, ids: ids, sum: c.sum });
+        });
+        st.finished.sort(function (a, b) { return b.score - a.score; });
+        st.finished = st.finished.slice(0, BEAMS);
+        st.steps = len;
+        var full = st.finished.length === BEAMS;
+        var hopeless = full && next.length && next[0].sum / Math.pow(len, LENGTH_PENALTY) <= st.finished[BEAMS - 1].score;
+        if (last || !next.length || hopeless) {
+          st.done = true;
+          st.why = last ? "length" : "settled";
+          st.best = st.finished[0];
+          if (next.length) running = next.map(function (b) { return { ids: b.ids, sum: b.sum, slot: null, logits: null }; });
+          publish();
+          st.ms += now() - t0;
+          return;
+        }
+        // The first child of a beam keeps its cache slot; a second child gets a copy in the slot of
+        // a beam that had none (copied before any child decodes, so every source is still intact).
+        var taken = {}, need = [];
+        next.forEach(function (b) {
+          var parent = running[b.parent];
+          if (!taken[b.parent]) { taken[b.parent] = true; b.slot = parent.slot; } else need.push(b);
+        });
+        var free = slots.filter(function (s) { return !next.some(function (b) { return b.slot === s; }); });
+        for (i = 0; i < need.length; i++) {
+          need[i].slot = free[i];
+          await session.copySlot(running[need[i].parent].slot, free[i]);
+        }
+        for (j = 0; j < next.length; j++) {
+          if (stopped()) break;
+          next[j].logits = (await session.decode(next[j].id, { slot: next[j].slot })).logits;
+        }
+        running = next;
+        publish();
+        st.ms += now() - t0;
+      },
+    };
+  }
+
+  function write(session, ids, opts) {
+    opts = opts || {};
+    var stopFlag = false, handle = { stop: function () { stopFlag = true; } };
+    function stopped() { return stopFlag; }
+    handle.done = (async function () {
+      var o = checkOpts(opts), ends = opts.ends || [], slots = opts.slots || { greedy: 1, sample: 2, beam: [3, 4, 5] };
+      var s = opts.sampling || {};
+      var first = o.writers[0] === "beam" ? slots.beam[0] : slots[o.writers[0]];
+      var t0 = now();
+      var logits = (await session.prefill(ids, { slot: first, knockout: opts.knockout || undefined })).logits;
+      var prefillMs = now() - t0, states = {}, list = [];
+      for (var i = 0; i < o.writers.length; i++) {
+        var name = o.writers[i], slot = name === "beam" ? slots.beam[0] : slots[name];
+        if (slot !== first) await session.copySlot(first, slot);
+        var w;
+        if (name === "greedy") w = single(name, session, slot, o, logits, ends, function (l) { return sampling.argmax(l); });
+        else if (name === "sample") {
+          var rng = sampling.mulberry32(s.seed === undefined ? 1 : s.seed);
+          var cut = { temperature: s.T === undefined ? 1 : s.T, topK: s.k || 0, topP: s.p === undefined ? 1 : s.p, rng: rng };
+          w = single(name, session, slot, o, logits, ends, function (l) { return sampling.sample(l, cut).id; });
+        } else w = beam(session, slots.beam, o, logits, ends);
+        w.state.prefillMs = prefillMs;
+        states[name] = w.state;
+        list.push(w);
+      }
+      while (!stopFlag && list.some(function (w) { return !w.state.done; })) {
+        for (i = 0; i < list.length && !stopFlag; i++) {
+          if (list[i].state.done) continue;
+          await list[i].step(stopped);
+          if (opts.onUpdate) opts.onUpdate(list[i].state.name, list[i].state);
+        }
+      }
+      list.forEach(function (w) {
+        if (!w.state.done) { w.state.done = true; w.state.why = "stopped"; if (opts.onUpdate) opts.onUpdate(w.state.name, w.state); }
+      });
+      return states;
+    })();
+    return handle;
+  }
+
+  return { write: write, logSoftmax: logSoftmax, topK: topK, repeats: repeats, BEAMS: BEAMS, CAP: CAP, NGRAM: NGRAM, LENGTH_PENALTY: LENGTH_PENALTY };
+});
