@@ -74,13 +74,27 @@
     };
   }
 
+  // On file:// pages the site's search shim (iframe-worker) replaces Worker with an iframe that cannot
+  // load a Blob URL; a hidden about:blank frame, kept for the worker's life, still has the browser's own.
+  function workerClass() {
+    if (!root.IFrameWorker || root.Worker !== root.IFrameWorker) return root.Worker;
+    var frame = root.document.createElement("iframe");
+    frame.hidden = true;
+    frame.setAttribute("aria-hidden", "true");
+    frame.setAttribute("tabindex", "-1");
+    frame.title = "the model's worker";
+    root.document.body.appendChild(frame);
+    return frame.contentWindow.Worker;
+  }
+
   var workerUrl = null;
   function makeWorker() {
     if (!workerUrl) {
       var src = "var factory = " + nexttoken.llm.engineFactory.toString() + ";\n(" + workerMain.toString() + ")(factory);\n";
       workerUrl = URL.createObjectURL(new Blob([src], { type: "text/javascript" }));
     }
-    return new Worker(workerUrl);
+    var W = workerClass();
+    return new W(workerUrl);
   }
 
   async function open(opts) {
@@ -148,4 +162,5 @@
   }
 
   nexttoken.llm.open = open;
+  if (nexttoken.define) nexttoken.define("llm.runtime", [], function () { return { open: open }; });
 })(typeof self !== "undefined" ? self : globalThis);
