@@ -20,10 +20,10 @@ from pathlib import Path
 
 BOOTSTRAP = "js/nexttoken.js"
 BUILT_IN = ("load", "store")            # provided by the bootstrap
-UNDECLARED = ("js/site.js",)            # every page's small fixes (mkdocs.yml extra_javascript), no demo needs it
-# The real-model engine and its data: self-contained classic scripts under window.nexttoken.llm with their own
-# checked loader (js/llm/loader.js), which no page loads yet; declaring them is the reader panel's step.
-UNDECLARED_DIRS = ("js/llm/", "js/data/llm/")
+UNDECLARED = ("js/site.js",             # every page's small fixes (mkdocs.yml extra_javascript), no demo needs it
+              "js/llm/kernels-wasm.js")  # the engine's opt-in SIMD kernels (open({kernels: "wasm"})), generated; no demo loads them
+# The real model's weights: chunks the engine's own checked loader (js/llm/loader.js) reads, not demo scripts.
+UNDECLARED_DIRS = ("js/data/llm/",)
 LATER = "later:"
 DEFINE = re.compile(r'nexttoken\.define\(\s*"([^"]+)"\s*,\s*\[([^\]]*)\]')
 NAME = re.compile(r"^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)*$")

@@ -5,7 +5,8 @@ Reads site_data/smollm2/distributions/*.json and writes (git-ignored, regenerate
   file}], sink_threshold (real_models.json's), quantisation, compute_dtype, weights_file, model_id}: what the page lists before any
   prompt's data loads;
 - docs/js/data/smollm2-dist-<key>.js: data.smollm2-dist-<key> = the prompt's record without the
-  token ids and provenance (the index holds what the page shows of those); loaded by the demo through
+  lens's token ids and provenance (the index holds what the page shows of those), with the prompt's and
+  the head's ids (the page lists them, and a live pass is compared with them); loaded by the demo through
   nexttoken's loader when the reader picks the prompt, since fetch() is blocked from file://.
 """
 from __future__ import annotations
@@ -22,7 +23,7 @@ SRC = SITE_DATA / "smollm2" / "distributions"
 OUT = ROOT / "docs" / "js" / "data"
 # Bytes, gzip: each prompt is lazy-loaded; the index loads with the page.
 BUDGET_GZ = {"prompt": 60_000, "index": 4_000}
-DROP = {"ids", "provenance", "schema_version", "status", "model"}
+DROP = {"provenance", "schema_version", "status", "model"}
 
 
 def script(file: str, body: str) -> str:
@@ -44,7 +45,6 @@ def build(records: list[dict], sink_threshold: float) -> dict[str, str]:
         name = f"smollm2-dist-{key.replace('_', '-')}.js"
         index["prompts"].append({"key": key, "text": rec["text"], "chat": rec["chat"], "shape": rec["shape"], "file": name})
         data = {k: v for k, v in rec.items() if k not in DROP}
-        data["head"] = {k: v for k, v in rec["head"].items() if k != "ids"}
         data["bars"] = distribution_shape(rec)["plain"]
         data["lens"] = [{k: v for k, v in row.items() if k != "ids"} for row in rec["lens"]]
         out[name] = script(name, dumps(data))

@@ -102,8 +102,9 @@ def test_the_tallest_bar_is_drawn_inside_labelled_axes(open_page, scheme, scale)
     page.wait_for_function("w => document.body.getAttribute('data-md-color-scheme') === w",
                            arg="slate" if scheme == "dark" else "default", timeout=5000)
     pick(page, "cat")
-    if scale == "log":
-        page.get_by_label("log (rank and probability)").check()
+    assert page.get_by_label("log (rank and probability)").is_checked()  # the log view first
+    if scale == "lin":
+        page.get_by_label("linear").check()
     axes = page.text_content('[data-role="axes"]')
     assert axes.startswith("Across: rank, most likely first") and ("log scale" in axes) == (scale == "log"), axes
     px = page.evaluate("""() => {

@@ -210,14 +210,18 @@ def test_no_page_loads_the_model_on_first_load():
         assert "js/llm/" not in text and "data/llm/" not in text, path
 
 
-def test_the_demo_manifest_leaves_the_engine_alone(tmp_path):
-    """The engine's scripts and data declare nothing (their own loader reads them): the manifest scan
-    skips them instead of failing the build."""
+def test_the_demo_manifest_declares_the_engine_and_skips_its_data(tmp_path):
+    """The engine's scripts declare themselves (a page loads them with later: needs); the weights'
+    chunks declare nothing (the engine's own loader reads them), and the manifest scan skips them
+    instead of failing the build."""
     from scripts.site import demos
 
     for rel_path in ("js/llm/engine.js", "js/data/llm/smollm2/w00.js", "js/runtime/x.js"):
         (tmp_path / rel_path).parent.mkdir(parents=True, exist_ok=True)
-    (tmp_path / "js/llm/engine.js").write_text("function nexttokenLlmEngine() {}\n")
+    (tmp_path / "js/llm/engine.js").write_text('function nexttokenLlmEngine() {}\n'
+                                               'if (nexttoken.define) nexttoken.define("llm.engine", [], function () { return 1; });\n')
     (tmp_path / "js/data/llm/smollm2/w00.js").write_text("window.nexttoken = window.nexttoken || {};\n")
     (tmp_path / "js/runtime/x.js").write_text('nexttoken.define("runtime.x", [], function () { return 1; });\n')
-    assert list(demos.scan(tmp_path)) == ["runtime.x"]
+    assert sorted(demos.scan(tmp_path)) == ["llm.engine", "runtime.x"]
+    for name in ("engine", "loader", "runtime", "tokenizer"):  # the site's own: each declared once, by its path
+        assert demos.parse(f"js/llm/{name}.js", (llm_js.ROOT / "docs" / "js" / "llm" / f"{name}.js").read_text()).name == f"llm.{name}"

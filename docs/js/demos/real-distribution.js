@@ -1,10 +1,16 @@
-// SmolLM2's whole next-token distribution for a prompt the reader picks: every one of the
-// vocabulary's bars on a canvas (the head exact, the tail from rank buckets), temperature, top-k and
-// top-p over it. Data: data.smollm2-dist-index (with the page) and data.smollm2-dist-<key> (loaded on
-// demand by nexttoken's loader: no fetch from file://). The prompt shown is published as the store's
-// "smollm2.stored" (its whole record), which real-inside.js draws the lens and the heads of.
-nexttoken.define("demos.real-distribution", ["ui", "runtime.kernels", "store", "data.smollm2-dist-index", "later:data.smollm2-dist-*"],
-  function (ui, kernels, store, index, loadPrompt) {
+// SmolLM2's whole next-token distribution: every one of the vocabulary's bars on a canvas,
+// temperature, top-k and top-p over it, a seeded draw that marks where u fell, the top tokens as a
+// list. It shows either a stored prompt
+// (data.smollm2-dist-index with the page, data.smollm2-dist-<key> loaded on demand by nexttoken's
+// loader: no fetch from file://; the head exact, the tail from rank buckets) or the live pass that
+// demos.real-ask publishes as the store's "llm.pass" (every logit, from the model in the page).
+// Store: it sets "llm.pass" to null and "llm.stored" to {key, text, chat} when the reader picks a
+// stored prompt, "smollm2.stored" to the stored prompt's whole record once shown (real-inside.js draws
+// its lens and heads), and "llm.sampling" to {T, k, p, seed} whenever a control moves.
+// Container attributes: data-prompt (the first stored prompt), data-choices (keys shown as one-click
+// buttons instead of the menu).
+nexttoken.define("demos.real-distribution", ["ui", "store", "runtime.kernels", "runtime.sampling", "data.smollm2-dist-index", "later:data.smollm2-dist-*"],
+  function (ui, store, kernels, sampling, index, loadPrompt) {
   "use strict";
 
   // Every rank's logit, sorted: the head as stored; a tail bucket's ranks evenly spaced between its
@@ -35,16 +41,46 @@ nexttoken.define("demos.real-distribution", ["ui", "runtime.kernels", "store", "
   }
 
   function show(piece) { return piece.replace(/ /g, "·").replace(/\n/g, "↵"); }
+  // A token of the live tokenizer (llm.tokenizer's pieces): its text, or its bytes when it holds part of a character.
+  function showPiece(pc) { return pc.text === null ? "[" + pc.label + "]" : show(pc.text); }
+
+  // The live pass as the canvas reads a distribution: logits sorted most likely first, with the id
+  // of every rank (the stored files keep ids for their head only).
+  function livePass(pass) {
+    var raw = pass.result.logits, V = raw.length, order = new Uint32Array(V), i;
+    for (i = 0; i < V; i++) order[i] = i;
+    order.sort(function (a, b) { return raw[b] - raw[a] || a - b; });
+    var logits = new Float64Array(V);
+    for (i = 0; i < V; i++) logits[i] = raw[order[i]];
+    return { V: V, logits: logits, order: order, pass: pass };
+  }
 
   ui.start("real-distribution", function (root, live) {
     var q = index.quantisation;
-    var state = { key: root.getAttribute("data-prompt") || index.prompts[0].key, T: 1, k: 0, p: 1, log: false, cursor: 0 };
-    var d = null, logits = null, probs = null, cut = null;
+    var state = { key: root.getAttribute("data-prompt") || index.prompts[0].key, T: 1, k: 0, p: 1, log: true, cursor: 0,
+      seed: 1, draws: 0, u: null };
+    // d: the stored prompt's data; lp: the live pass (livePass) while it is shown, else null
+    var d = null, lp = null, logits = null, probs = null, cut = null, V = index.vocab_size || 0;
     var msg = ui.message();
+    var choices = (root.getAttribute("data-choices") || "").split(/\s+/).filter(Boolean);
+    function promptLabel(pr) { return (pr.chat ? "[chat template] " : "") + pr.text.replace(/\n/g, " ↵ "); }
+    function entryOf(key) { return index.prompts.filter(function (pr) { return pr.key === key; })[0]; }
 
-    var pick = ui.select("Prompt", index.prompts.map(function (pr) {
-      return { value: pr.key, label: (pr.chat ? "[chat template] " : "") + pr.text.replace(/\n/g, " ↵ ") };
-    }), state.key, function (v) { state.key = v; load(); });
+    var pick, pickButtons = [];
+    if (choices.length) {  // a few stored prompts, one click each
+      pick = { wrap: el("div", { class: "nt-choices", role: "group", "aria-label": "Stored prompts (instant, measured by the build)" }) };
+      choices.forEach(function (key) {
+        var b = ui.button(promptLabel(entryOf(key)), function () { choose(key); });
+        b.setAttribute("data-key", key);
+        pickButtons.push(b);
+        pick.wrap.appendChild(b);
+      });
+    } else {
+      pick = ui.select("Stored prompt (instant: measured by the build)", index.prompts.map(function (pr) {
+        return { value: pr.key, label: promptLabel(pr) };
+      }), state.key, function (v) { choose(v); });
+    }
+    var sourceLine = el("p", { class: "nt-note nt-source-line", "data-role": "source", "aria-live": "polite" });
     var shape = el("p", { class: "nt-note" });
     var tokensLine = el("p", { class: "nt-note" });
     var provenance = el("p", { class: "nt-note", "data-role": "quantisation",
@@ -54,8 +90,30 @@ nexttoken.define("demos.real-distribution", ["ui", "runtime.kernels", "store", "
     var tSlider = ui.slider("Temperature", 0.1, 3, 0.05, 1, function (v) { state.T = v; recompute(); }, function (v) { return v.toFixed(2); });
     var kSlider = ui.slider("Top-k (0 = off)", 0, 2000, 1, 0, function (v) { state.k = v; update(); }, function (v) { return v ? String(v) : "off"; });
     var pSlider = ui.slider("Top-p", 0.05, 1, 0.01, 1, function (v) { state.p = v; update(); }, function (v) { return v >= 1 ? "off" : v.toFixed(2); });
-    var scale = ui.radios("Scale", [{ value: "lin", label: "linear" }, { value: "log", label: "log (rank and probability)" }], "lin",
+    var scale = ui.radios("Scale", [{ value: "log", label: "log (rank and probability)" }, { value: "lin", label: "linear" }], "log",
       function (v) { state.log = v === "log"; draw(); });
+    // The seeded draw: u from mulberry32(seed), one more per press; the pick is where u falls on the
+    // kept tokens laid end to end (renormalised), recomputed as the controls move with u held.
+    var seedInput = el("input", { type: "number", min: "0", step: "1", value: "1", class: "nt-input nt-seed", "data-role": "seed" });
+    var rng = sampling.mulberry32(state.seed);
+    seedInput.addEventListener("change", function () {
+      var v = sampling.validate({ seed: seedInput.value }, V || 1);
+      state.seed = v.opts.seed;
+      seedInput.value = String(state.seed);
+      rng = sampling.mulberry32(state.seed);
+      state.draws = 0;
+      state.u = null;
+      if (v.warnings.length) msg.show(v.warnings[0], "warn");
+      update();
+    });
+    var drawButton = ui.button("Draw", function () {
+      state.u = rng();
+      state.draws += 1;
+      update();
+    });
+    drawButton.setAttribute("data-role", "draw-button");
+    var drawLine = el("p", { class: "nt-readout", "data-role": "draw", "aria-live": "polite" });
+    var topList = el("ol", { class: "nt-top-list", "data-role": "top", "aria-label": "The most likely tokens" });
     var survivors = el("p", { class: "nt-survivors", "data-role": "survivors", "aria-live": "polite" });
     var canvas = el("canvas", { class: "nt-dist-canvas", tabindex: "0", role: "img",
       "aria-label": "Every token's probability, most likely first. Arrow keys move along the ranks (Shift: 100 at a time, Home and End)." });
@@ -66,56 +124,151 @@ nexttoken.define("demos.real-distribution", ["ui", "runtime.kernels", "store", "
     var readout = el("p", { class: "nt-readout", "data-role": "readout", "aria-live": "polite" });
 
     live.appendChild(el("div", { class: "nt-controls" }, [pick.wrap]));
+    live.appendChild(sourceLine);
     live.appendChild(shape);
     live.appendChild(tokensLine);
     live.appendChild(provenance);
     live.appendChild(msg.node);
     live.appendChild(ui.section("All the bars", [el("div", { class: "nt-controls" }, [tSlider.wrap, kSlider.wrap, pSlider.wrap, scale]),
-      survivors, canvas, axes, readout]));
+      survivors, canvas, axes, readout,
+      el("div", { class: "nt-controls nt-draw-row" }, [ui.field("Seed", seedInput), drawButton]), drawLine,
+      el("p", { class: "nt-note", text: "The most likely tokens (after the temperature; cut ones are marked):" }), topList]));
+
+    // A stored prompt: shown at once, and the live pass (if any) set aside.
+    function choose(key) {
+      state.key = key;
+      lp = null;  // so that the null below does not load the prompt a second time
+      store.set("llm.pass", null);
+      load();
+    }
 
     function load() {
       msg.clear();
-      var entry = index.prompts.filter(function (pr) { return pr.key === state.key; })[0];
+      var entry = entryOf(state.key);
+      pickButtons.forEach(function (b) { b.setAttribute("aria-pressed", String(b.getAttribute("data-key") === entry.key)); });
+      if (pick.input && pick.input.value !== entry.key) pick.input.value = entry.key;
+      store.set("llm.stored", { key: entry.key, text: entry.text, chat: !!entry.chat });
       root.removeAttribute("data-loaded");
       loadPrompt(entry.file.replace(/^smollm2-dist-|\.js$/g, "")).then(function (got) {
-        if (state.key === entry.key) setData(got);
+        if (state.key === entry.key && !lp) setData(got);
       }, function (err) { msg.show(err.message + " (is the js/data folder beside this page?).", "error"); });
     }
 
     function setData(data) {
       d = data;
+      lp = null;
+      V = d.vocab_size;
       logits = expand(d);
       state.cursor = 0;
+      sourceLine.textContent = "Showing: stored. “" + d.text.replace(/\n/g, " ↵ ") + "”" + (d.chat ? " in the chat template" : "") +
+        ", measured by the build with transformers; nothing was loaded.";
+      shape.hidden = false;
+      provenance.hidden = false;
       shape.textContent = "The prompt: " + d.shape + ". Its bars: " + d.bars + ".";
+      tokensLine.hidden = false;
       tokensLine.textContent = d.tokens.length + " tokens in: " + d.tokens.map(show).join(" | ");
       recompute();
-      root.setAttribute("data-loaded", d.key);
       store.set("smollm2.stored", d);
+      root.setAttribute("data-loaded", d.key);
+      root.setAttribute("data-source", "stored");
     }
 
+    // The live pass demos.real-ask published; null: back to the stored prompt.
+    function setLive(pass) {
+      if (!pass) {
+        if (lp) { lp = null; load(); }
+        return;
+      }
+      lp = livePass(pass);
+      V = lp.V;
+      logits = lp.logits;
+      state.cursor = 0;
+      var text = pass.text.replace(/\n/g, " ↵ ");
+      sourceLine.textContent = "Showing: live. " + (pass.chat ? "Your prompt in the chat template" : "Your prompt") + ", “" +
+        (text.length > 80 ? text.slice(0, 80) + "…" : text) + "”, run by " + (pass.name || "the model") + " in this page" +
+        (pass.ms ? " in " + (pass.ms / 1000).toFixed(2) + " s" : "") +
+        (pass.knockout && (pass.knockout.heads.length || pass.knockout.mlp.length) ? ", with parts switched off" : "") + ".";
+      shape.hidden = true;
+      provenance.hidden = true;
+      tokensLine.hidden = true;  // the panel above shows them, with their ids
+      recompute();
+      root.setAttribute("data-loaded", "live");
+      root.setAttribute("data-source", "live");
+    }
+    store.subscribe("llm.pass", setLive);
+
+    function publish() { store.set("llm.sampling", { T: state.T, k: state.k, p: state.p, seed: state.seed }); }
+
     function recompute() {
-      if (!d) return;
-      probs = kernels.softmax(logits, 0, logits.length, new Float64Array(logits.length), 0, state.T);
+      if (!logits) return;
+      probs = kernels.softmax(logits, 0, logits.length, probs && probs.length === logits.length ? probs : new Float64Array(logits.length), 0, state.T);
       update();
     }
 
+    // Where u falls on the kept tokens laid end to end: the rank drawn (u of the renormalised mass).
+    function drawnRank() {
+      if (state.u === null) return -1;
+      var target = state.u * cut.mass, cum = 0;
+      for (var r = 0; r < cut.kept; r++) { cum += probs[r]; if (target < cum) return r; }
+      return cut.kept - 1;
+    }
+
     function update() {
-      if (!d) return;
+      if (!logits) return;
       cut = kernels.cut(probs, state.k, state.p);
-      survivors.textContent = cut.kept.toLocaleString("en") + " of " + d.vocab_size.toLocaleString("en") + " tokens survive, holding " + ui.pct(cut.mass, 1) +
-        " of the probability; the other " + (d.vocab_size - cut.kept) + " hold " + ui.pct(1 - cut.mass, 1) + ".";
+      survivors.textContent = cut.kept.toLocaleString("en") + " of " + V.toLocaleString("en") + " tokens survive, holding " + ui.pct(cut.mass, 1) +
+        " of the probability; the other " + (V - cut.kept).toLocaleString("en") + " hold " + ui.pct(1 - cut.mass, 1) + ".";
+      state.drawn = drawnRank();
       draw();
       report();
+      reportDraw();
+      renderTop();
+      publish();
+      root.setAttribute("data-drawn", String(++drawCount));  // for tests and bench_ask: bars redrawn
+    }
+    var drawCount = 0;
+
+    // A rank's token: its text with the leading-space dot, or null for a stored tail rank.
+    function pieceAt(r) {
+      if (lp) return showPiece(store.get("llm").tokenizer.pieces([lp.order[r]])[0]);
+      return r < d.head.pieces.length ? show(d.head.pieces[r]) : null;
+    }
+    function idAt(r) {
+      if (lp) return lp.order[r];
+      return r < d.head.ids.length ? d.head.ids[r] : null;
+    }
+
+    function reportDraw() {
+      if (state.u === null) {
+        drawLine.textContent = "Press Draw: a random number u from the seed " + state.seed + " picks a token, each with its share of what the cuts keep.";
+        return;
+      }
+      var r = state.drawn, piece = pieceAt(r);
+      drawLine.textContent = "Draw " + state.draws + " with seed " + state.seed + ": u = " + state.u.toFixed(4) +
+        " fell on rank " + (r + 1).toLocaleString("en") + ", " + (piece === null ? "a token of the stored tail" : "“" + piece + "”") +
+        " (" + ui.pct(probs[r] / cut.mass, 2) + " of what the cuts keep). Move the temperature: the same u lands elsewhere.";
+    }
+
+    function renderTop() {
+      ui.clear(topList);
+      var n = Math.min(10, V);
+      for (var r = 0; r < n; r++) {
+        var id = idAt(r), kept = r < cut.kept;
+        topList.appendChild(el("li", { class: kept ? null : "nt-cut", "data-id": id === null ? null : String(id) }, [
+          el("code", { text: pieceAt(r) }), " ",
+          el("span", { class: "nt-hint", text: id === null ? "" : "id " + id }), " ",
+          ui.pct(probs[r], 2) + (kept ? "" : " (cut)") + (r === state.drawn ? " ← drawn" : "")]));
+      }
     }
 
     // The plot's box inside the canvas (device pixels): room on the left and below for the axes.
     var box = { x0: 0, x1: 1, y0: 0, y1: 1 };
     function xOf(rank) {
-      var V = d.vocab_size, f = state.log ? Math.log(rank + 1) / Math.log(V) : rank / V;
+      var f = state.log ? Math.log(rank + 1) / Math.log(V) : rank / V;
       return box.x0 + f * (box.x1 - box.x0);
     }
     function rankAt(x) {
-      var V = d.vocab_size, f = (x - box.x0) / (box.x1 - box.x0);
+      var f = (x - box.x0) / (box.x1 - box.x0);
       var r = state.log ? Math.exp(f * Math.log(V)) - 1 : f * V;
       return Math.max(0, Math.min(V - 1, Math.floor(r)));
     }
@@ -162,14 +315,14 @@ nexttoken.define("demos.real-distribution", ["ui", "runtime.kernels", "store", "
     }
     // Rank ticks: 1 and every 10,000 (linear), the powers of ten (log); ranks count from 1.
     function xTicks() {
-      var V = d.vocab_size, out = [[0, "1"]];
+      var out = [[0, "1"]];
       if (state.log) for (var e = 1; Math.pow(10, e) < V; e++) out.push([Math.pow(10, e) - 1, power(e)]);
       else for (var r = 10000; r < V; r += 10000) out.push([r - 1, r.toLocaleString("en")]);
       return out;
     }
 
     function draw() {
-      if (!d) return;
+      if (!logits || !cut) return;
       var dpr = window.devicePixelRatio || 1;
       var W = Math.max(1, Math.round(canvas.clientWidth * dpr)), H = Math.max(1, Math.round(canvas.clientHeight * dpr));
       if (canvas.width !== W) canvas.width = W;
@@ -184,9 +337,9 @@ nexttoken.define("demos.real-distribution", ["ui", "runtime.kernels", "store", "
       g.fillRect(0, 0, W, H);
       var caption = state.log
         ? "Across: rank, most likely first, on a log scale. Up: probability, on a log scale from the smallest bar."
-        : "Across: rank, most likely first (" + d.vocab_size.toLocaleString("en") + " ranks). Up: probability, from zero.";
+        : "Across: rank, most likely first (" + V.toLocaleString("en") + " ranks). Up: probability, from zero.";
       if (axes.textContent !== caption) axes.textContent = caption;  // draw runs on every cursor move
-      var top = probs[0], min = probs[d.vocab_size - 1], minLog = Math.log(min);
+      var top = probs[0], min = Math.max(probs[V - 1], 1e-300), minLog = Math.log(min);
       var yt = yTicks(top, min), labelW = 0;
       yt.forEach(function (t) { labelW = Math.max(labelW, labelWidth(g, t[1], font)); });
       box = { x0: Math.ceil(labelW + 8 * dpr), x1: W - 6 * dpr, y0: 8 * dpr, y1: Math.floor(H - font - 8 * dpr) };
@@ -229,7 +382,7 @@ nexttoken.define("demos.real-distribution", ["ui", "runtime.kernels", "store", "
       g.beginPath(); g.moveTo(box.x0 - 0.5, box.y0); g.lineTo(box.x0 - 0.5, box.y1 + 0.5); g.lineTo(box.x1, box.y1 + 0.5); g.stroke();
       // the cuts, each labelled with the mass on its left (the mass on the right is the rest)
       [[cut.kCut, "top-k", cut.kMass], [cut.kept, "top-p", cut.mass]].forEach(function (c, i) {
-        if (c[0] >= d.vocab_size || (i === 1 && c[0] === cut.kCut)) return;
+        if (c[0] >= V || (i === 1 && c[0] === cut.kCut)) return;
         var cx = Math.round(xOf(c[0])) + 0.5;
         g.setLineDash([4 * dpr, 3 * dpr]);
         g.beginPath(); g.moveTo(cx, box.y0); g.lineTo(cx, box.y1); g.stroke();
@@ -241,12 +394,21 @@ nexttoken.define("demos.real-distribution", ["ui", "runtime.kernels", "store", "
       // the reader's rank: a marker above the plot, not a line over the bars
       var cx2 = Math.round(xOf(state.cursor)) + 0.5;
       g.beginPath(); g.moveTo(cx2 - 4 * dpr, 0); g.lineTo(cx2 + 4 * dpr, 0); g.lineTo(cx2, box.y0 - dpr); g.closePath(); g.fill();
+      // where the draw's u fell: a solid line at the rank it picked, labelled below the axis
+      if (state.drawn >= 0) {
+        var ux = Math.round(xOf(state.drawn)) + 0.5;
+        g.lineWidth = 2 * dpr;
+        g.beginPath(); g.moveTo(ux, box.y0); g.lineTo(ux, box.y1); g.stroke();
+        g.lineWidth = dpr;
+        var ut = "u → rank " + (state.drawn + 1);
+        g.fillText(ut, Math.min(ux + 3 * dpr, W - g.measureText(ut).width - 2 * dpr), box.y1 - 6 * dpr);
+      }
     }
 
     function report() {
-      var r = state.cursor, n = d.head.pieces.length, text;
-      if (r < n) {
-        text = "Rank " + (r + 1) + ": “" + show(d.head.pieces[r]) + "”, " + ui.pct(probs[r], 2) + ".";
+      var r = state.cursor, text, piece = pieceAt(r);
+      if (piece !== null) {
+        text = "Rank " + (r + 1) + ": “" + piece + "”" + (lp ? " (id " + idAt(r) + ")" : "") + ", " + ui.pct(probs[r], 2) + ".";
       } else {
         var b = d.tail.buckets.filter(function (bk) { return r >= bk.start && r < bk.start + bk.count; })[0];
         text = "Rank " + (r + 1) + ": one of the tokens of ranks " + (b.start + 1) + " to " + (b.start + b.count) +
@@ -256,19 +418,19 @@ nexttoken.define("demos.real-distribution", ["ui", "runtime.kernels", "store", "
       readout.textContent = text;
     }
 
-    function move(r) { state.cursor = Math.max(0, Math.min(d.vocab_size - 1, r)); draw(); report(); }
+    function move(r) { state.cursor = Math.max(0, Math.min(V - 1, r)); draw(); report(); }
     canvas.addEventListener("mousemove", function (e) {
-      if (!d) return;
+      if (!logits) return;
       var rect = canvas.getBoundingClientRect();
       move(rankAt((e.clientX - rect.left) / rect.width * canvas.width));
     });
     canvas.addEventListener("keydown", function (e) {
-      if (!d) return;
+      if (!logits) return;
       var step = e.shiftKey ? 100 : 1, r = state.cursor;
       if (e.key === "ArrowRight") r += step;
       else if (e.key === "ArrowLeft") r -= step;
       else if (e.key === "Home") r = 0;
-      else if (e.key === "End") r = d.vocab_size - 1;
+      else if (e.key === "End") r = V - 1;
       else return;
       e.preventDefault();
       move(r);
@@ -277,6 +439,7 @@ nexttoken.define("demos.real-distribution", ["ui", "runtime.kernels", "store", "
     // Material switches the colour scheme by an attribute on <body>: redraw in the new colours.
     new MutationObserver(draw).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
 
-    load();
+    if (store.get("llm.pass")) setLive(store.get("llm.pass"));
+    else load();
   });
 });

@@ -569,5 +569,7 @@ function nexttokenLlmEngine() {
   var nexttoken = root.nexttoken = root.nexttoken || {};
   nexttoken.llm = nexttoken.llm || {};
   nexttoken.llm.engineFactory = nexttokenLlmEngine;
+  // A page loads it through nexttoken's loader (later:llm.engine); the bare harness and Node need no bootstrap.
+  if (nexttoken.define) nexttoken.define("llm.engine", [], function () { return nexttokenLlmEngine; });
   if (typeof module === "object" && module.exports) module.exports = nexttokenLlmEngine;
 })(typeof self !== "undefined" ? self : globalThis);

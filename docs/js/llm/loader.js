@@ -117,5 +117,6 @@
   }
 
   nexttoken.llm.loader = { load: load, accept: accept, chunkText: chunkText, sha256: sha256 };
+  if (nexttoken.define) nexttoken.define("llm.loader", [], function () { return nexttoken.llm.loader; });
   if (typeof module === "object" && module.exports) module.exports = nexttoken.llm.loader;
 })(typeof self !== "undefined" ? self : globalThis);

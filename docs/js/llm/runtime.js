@@ -80,12 +80,13 @@
   // iframe shim (for the search) that loads its script at URL + "?time", which no Blob URL survives;
   // a blank frame of this page still has the real one (kept in the page: its workers live with it).
   var frame = null;
-  function WorkerClass() {
+  function workerClass() {
     if (!root.IFrameWorker || root.Worker !== root.IFrameWorker || !root.document) return root.Worker;
     if (!frame) {
       frame = root.document.createElement("iframe");
       frame.hidden = true;
       frame.setAttribute("aria-hidden", "true");
+      frame.setAttribute("tabindex", "-1");
       frame.title = "the model's worker";
       root.document.body.appendChild(frame);
     }
@@ -98,7 +99,7 @@
       var src = "var factory = " + nexttoken.llm.engineFactory.toString() + ";\n(" + workerMain.toString() + ")(factory);\n";
       workerUrl = URL.createObjectURL(new Blob([src], { type: "text/javascript" }));
     }
-    var W = WorkerClass();
+    var W = workerClass();
     return new W(workerUrl);
   }
 
@@ -168,4 +169,5 @@
   }
 
   nexttoken.llm.open = open;
+  if (nexttoken.define) nexttoken.define("llm.runtime", [], function () { return { open: open }; });
 })(typeof self !== "undefined" ? self : globalThis);

@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[3]
 if str(ROOT) not in sys.path:  # MkDocs loads hooks by path: make `scripts` importable from anywhere
     sys.path.insert(0, str(ROOT))
 
-from scripts.core.io import StageError, validate  # noqa: E402
+from scripts.core.io import StageError, rel, validate  # noqa: E402
 from scripts.site.costs import around  # noqa: E402
 from scripts.site.demo_table import demo_table  # noqa: E402
 from scripts.site.citations import footnote, marker  # noqa: E402
@@ -133,6 +133,24 @@ def file_bytes(path: str) -> int:
         raise ValueError(f"docs/{path} not found (run `make site`, which generates it)") from None
 
 
+def llm_copies(folder: Path) -> dict:
+    """The real models' browser copies this site holds (docs/js/data/llm/<model>/, written by
+    scripts/site/llm_js.py; absent after `make site MODEL=none`, GPT-2's only after `make gpt2`):
+    per model, the bytes a reader's browser loads (the manifest and the chunks it lists, as on disk)."""
+    out = {}
+    for manifest in sorted(folder.glob("*/manifest.js")):
+        text = manifest.read_text(encoding="utf-8")
+        at = text.rfind("] = {")
+        try:
+            data = json.loads(text[at + len("] = "):].strip().rstrip(";"))
+            files = [manifest] + [manifest.parent / c["file"] for c in data["chunks"]]
+            out[data["model"]] = {"bytes": sum(f.stat().st_size for f in files), "files": len(files),
+                                  "arch": data["config"]["arch"]}
+        except (ValueError, KeyError, TypeError, OSError) as exc:
+            raise PluginError(f"numbers hook: {rel(manifest)} is damaged ({exc}): run `make site` to write it again") from None
+    return out
+
+
 def build_context() -> dict:
     from scripts.core.registry import DIST_KEYS  # the prompts' order in scripts/config/real_prompts.json
     from scripts.real.context import PEAKED, SPREAD, distribution_shape, load_real_models  # the repository root is on sys.path under mkdocs
@@ -201,6 +219,7 @@ def build_context() -> dict:
         "experiments": {e["prompt"]: e for e in _read(SITE_DATA / "parity" / "experiments.json")["prompts"]},
     }
     ctx["file_bytes"] = file_bytes
+    ctx["llm_copies"] = llm_copies(ROOT / "docs" / "js" / "data" / "llm")
     ctx["dist_shape"] = {k: distribution_shape(d) for k, d in ctx["smollm2_dist"].items()}
     ctx["dist_shape_rule"] = {"peaked": PEAKED, "spread": SPREAD}
     ctx["demo_pages"] = demo_table(ROOT / "docs", ROOT / "mkdocs.yml",
