@@ -12,23 +12,9 @@ globalThis.window = globalThis;
 require(path.join(ROOT, "docs/js/nexttoken.js"));
 for (const f of ["kernels", "sampling", "decoding"]) require(path.join(ROOT, "docs/js/runtime", f + ".js"));
 const decoding = globalThis.nexttoken.runtime.decoding;
-const engine = require(path.join(ROOT, "docs/js/llm/engine.js"))();
+const llama = require("./random-llama.js");
 
-function randomLlama() {
-  const C = 64, F = 96, V = 60, L = 2, names = [["wte.weight", [V, C]], ["ln_f.weight", [C]]];
-  for (let l = 0; l < L; l++) {
-    names.push([`h.${l}.ln_1.weight`, [C]], [`h.${l}.ln_2.weight`, [C]], [`h.${l}.attn.q.weight`, [C, C]],
-      [`h.${l}.attn.k.weight`, [32, C]], [`h.${l}.attn.v.weight`, [32, C]], [`h.${l}.attn.c_proj.weight`, [C, C]],
-      [`h.${l}.mlp.gate.weight`, [F, C]], [`h.${l}.mlp.up.weight`, [F, C]], [`h.${l}.mlp.c_proj.weight`, [C, F]]);
-  }
-  let off = 0;
-  const tensors = names.map(([name, shape]) => { const t = { name, type: "F32", shape, offset: off }; off += 4 * shape.reduce((a, b) => a * b); return t; });
-  const buf = new ArrayBuffer(off), f = new Float32Array(buf);
-  let seed = 5;
-  for (let i = 0; i < f.length; i++) f[i] = ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648 - 0.5) * 1.2;
-  const config = { arch: "llama", n_layer: L, n_embd: C, n_head: 4, n_kv_head: 2, n_inner: F, n_ctx: 256, rms_eps: 1e-5, rope_base: 10000, vocab_size: V };
-  return new engine.Model({ config, tensors }, buf);
-}
+const randomLlama = () => llama.randomLlama({ vocab: 60, seed: 5, scale: 1.2, n_ctx: 256 });
 
 // The engine as runtime.js's session presents it (one call at a time), counting its calls.
 function session(m = randomLlama()) {

@@ -5,26 +5,10 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const path = require("node:path");
+const llama = require("./random-llama.js");
+const engine = llama.engine;
 
-const ROOT = path.resolve(__dirname, "..", "..");
-const engine = require(path.join(ROOT, "docs/js/llm/engine.js"))();
-
-function randomLlama() {
-  const C = 64, F = 96, V = 50, L = 2, names = [["wte.weight", [V, C]], ["ln_f.weight", [C]]];
-  for (let l = 0; l < L; l++) {
-    names.push([`h.${l}.ln_1.weight`, [C]], [`h.${l}.ln_2.weight`, [C]], [`h.${l}.attn.q.weight`, [C, C]],
-      [`h.${l}.attn.k.weight`, [32, C]], [`h.${l}.attn.v.weight`, [32, C]], [`h.${l}.attn.c_proj.weight`, [C, C]],
-      [`h.${l}.mlp.gate.weight`, [F, C]], [`h.${l}.mlp.up.weight`, [F, C]], [`h.${l}.mlp.c_proj.weight`, [C, F]]);
-  }
-  let off = 0;
-  const tensors = names.map(([name, shape]) => { const t = { name, type: "F32", shape, offset: off }; off += 4 * shape.reduce((a, b) => a * b); return t; });
-  const buf = new ArrayBuffer(off), f = new Float32Array(buf);
-  let seed = 23;
-  for (let i = 0; i < f.length; i++) f[i] = ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648 - 0.5) * 0.8;
-  const config = { arch: "llama", n_layer: L, n_embd: C, n_head: 4, n_kv_head: 2, n_inner: F, n_ctx: 128, rms_eps: 1e-5, rope_base: 10000, vocab_size: V };
-  return new engine.Model({ config, tensors }, buf);
-}
+const randomLlama = () => llama.randomLlama({ vocab: 50, seed: 23, scale: 0.8, n_ctx: 128 });
 
 const gap = (a, b) => Math.max(...Array.from(a, (v, i) => Math.abs(v - b[i])));
 
