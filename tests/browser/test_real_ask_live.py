@@ -113,6 +113,12 @@ def test_every_stored_prompt_live_equals_stored(loaded):
             worst = max(worst, abs(p_live - p_stored))
     print(f"stored vs live over {len(DIST_KEYS)} prompts: largest probability gap {worst:.2e}")
     assert loaded.text_content('[data-role="source"]').startswith("Showing: live.")
+    # the menu still names the last stored prompt, so re-choosing it fires nothing: the button goes back
+    back = '.nt-demo[data-demo="real-distribution"] [data-role="back-to-stored"]'
+    assert loaded.is_visible(back) and "again" in loaded.text_content(back)
+    loaded.click(back)
+    loaded.wait_for_selector(f'.nt-demo[data-demo="real-distribution"][data-loaded="{DIST_KEYS[-1]}"][data-source="stored"]')
+    assert loaded.is_hidden(back)
     assert not loaded.nt_problems, loaded.nt_problems
 
 

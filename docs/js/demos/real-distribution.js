@@ -123,7 +123,12 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "runtime.kernels", "
     var axes = el("p", { class: "nt-note", "data-role": "axes" });
     var readout = el("p", { class: "nt-readout", "data-role": "readout", "aria-live": "polite" });
 
-    live.appendChild(el("div", { class: "nt-controls" }, [pick.wrap]));
+    // While the live pass is shown, the menu still names the last stored prompt, and choosing it
+    // again fires no change: this button is the way back to it.
+    var backButton = ui.button("", function () { choose(state.key); });
+    backButton.setAttribute("data-role", "back-to-stored");
+    backButton.hidden = true;
+    live.appendChild(el("div", { class: "nt-controls" }, [pick.wrap, backButton]));
     live.appendChild(sourceLine);
     live.appendChild(shape);
     live.appendChild(tokensLine);
@@ -168,6 +173,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "runtime.kernels", "
       tokensLine.hidden = false;
       tokensLine.textContent = d.tokens.length + " tokens in: " + d.tokens.map(show).join(" | ");
       recompute();
+      backButton.hidden = true;
       store.set("smollm2.stored", d);
       root.setAttribute("data-loaded", d.key);
       root.setAttribute("data-source", "stored");
@@ -191,6 +197,8 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "runtime.kernels", "
       shape.hidden = true;
       provenance.hidden = true;
       tokensLine.hidden = true;  // the panel above shows them, with their ids
+      backButton.textContent = "Show the stored prompt “" + promptLabel(entryOf(state.key)) + "” again";
+      backButton.hidden = false;
       recompute();
       root.setAttribute("data-loaded", "live");
       root.setAttribute("data-source", "live");

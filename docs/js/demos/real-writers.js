@@ -75,7 +75,7 @@ nexttoken.define("demos.real-writers", ["ui", "store", "runtime.decoding"], func
         beam: decoding.BEAMS + " beams ranked by summed log-probability; the answer divides by the length" }[n];
       var c = { text: el("p", { class: "nt-wtext", "data-role": "text" }), stat: el("p", { class: "nt-hint", "data-role": "stat" }) };
       c.box = el("section", { class: "nt-writer", "data-writer": n, "aria-label": NAMES[n] }, [
-        el("h4", { text: NAMES[n] }), el("p", { class: "nt-hint", text: rule }), c.text, c.stat]);
+        el("h3", { text: NAMES[n] }), el("p", { class: "nt-hint", text: rule }), c.text, c.stat]);
       if (n === "beam") { c.beams = el("ol", { class: "nt-beams", "data-role": "beams" }); c.box.appendChild(c.beams); }
       cols[n] = c;
       grid.appendChild(c.box);
