@@ -5,8 +5,8 @@ and written to build/report/bench_writers.json; no target is asserted.
     python -m scripts.quality.bench_writers [--tokens N]   # after `make site`; needs chromium
 
 The page is the built site's real-models.html over a local http server. The model is opened as the
-panel above the writers will open it (OPEN_MODEL: the engine's scripts, the tokenizer, then the
-store's "llm" and "llm.pass"), and each run presses Write (WRITE). A writer's rate is its tokens over
+panel above the writers opens it (OPEN_MODEL: its load button, then the prompt typed and Enter,
+which publishes the store's "llm" and "llm.pass"), and each run presses Write (WRITE). A writer's rate is its tokens over
 its own share of the engine's time (the writers take turns on one worker); "wall" is the tokens of
 all the writers that ran over the time from Write to the last token, the prompt's pass included.
 Beam search counts one token per step, however many beams it decodes.
@@ -30,24 +30,25 @@ PROMPT = "The old lighthouse keeper climbed the stairs and"
 SAMPLING = {"T": 0.8, "k": 0, "p": 0.9, "seed": 7}
 PAGE = "real-models.html"
 
-# Loads the engine and the tokenizer beside the page's scripts, opens SmolLM2 and publishes what the
-# writers read: the store's "llm" and the prompt's pass ("llm.pass"). Returns the prompt's ids.
+# Loads SmolLM2 through the page's own panel (its load button), then runs the prompt as a reader does
+# (the text in the box, the chat switch, Enter) and waits for the pass it publishes as "llm.pass",
+# which the writers continue. Returns the prompt's ids.
 OPEN_MODEL = """async ([text, chat]) => {
-  const base = document.querySelector('script[src*="nexttoken.js"]').src.replace(/nexttoken\\.js.*$/, "");
-  const add = (src) => new Promise((resolve, reject) => {
-    const s = document.createElement("script");
-    s.src = src; s.onload = resolve; s.onerror = () => reject(new Error("could not load " + src));
-    document.body.appendChild(s);
+  const ask = document.querySelector('.nt-demo[data-demo="real-ask"]');
+  const said = () => document.querySelector('[data-role="ask-msg"]').textContent;
+  const until = (f) => new Promise((resolve) => { const c = () => f() ? resolve() : setTimeout(c, 50); c(); });
+  document.querySelector('[data-role="ask-load"]').click();
+  await until(() => ask.hasAttribute("data-llm") || said());
+  if (!ask.hasAttribute("data-llm")) throw new Error(said());
+  await until(() => ask.hasAttribute("data-pass") && !ask.hasAttribute("data-busy"));
+  const box = document.querySelector('[data-role="ask-prompt"]');
+  const got = new Promise((resolve) => {
+    const off = nexttoken.store.subscribe("llm.pass", (p) => { if (p && p.text === text && p.chat === chat) { off(); resolve(p); } });
   });
-  for (const f of ["llm/engine.js", "llm/loader.js", "llm/runtime.js"]) await add(base + f);
-  const data = await nexttoken.load("data.smollm2-tokenizer");
-  const tokenizer = (await nexttoken.load("llm.tokenizer")).create(data);
-  const session = await nexttoken.llm.open({base: base + "data/llm/", model: "smollm2"});
-  nexttoken.store.set("llm", {session, tokenizer, config: session.config});
-  const r = tokenizer.encode(text, {chat});
-  if (!r.ok) throw new Error(r.error.message);
-  nexttoken.store.set("llm.pass", {text: r.text, chat, ids: r.ids, pieces: r.pieces, result: null, knockout: null});
-  return r.ids;
+  box.value = text;
+  document.querySelector('[data-role="ask-chat"]').checked = chat;
+  box.dispatchEvent(new KeyboardEvent("keydown", {key: "Enter", bubbles: true}));
+  return (await got).ids;
 }"""
 
 # Sets the length, the writers ticked and the sampling settings, presses Write and waits for the end;

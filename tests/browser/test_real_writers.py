@@ -6,7 +6,7 @@ early_stopping=False) and both end tokens (<|im_end|>, <|endoftext|>) as eos_tok
 is reproducible and equals the same draw replayed in Python over transformers' logits; Stop stops.
 Until the model is loaded, the section says why it cannot write.
 
-The model is opened as the panel above will open it (scripts/quality/bench_writers.py's OPEN_MODEL)."""
+The model is opened through the panel above, as a reader does (scripts/quality/bench_writers.py's OPEN_MODEL)."""
 from __future__ import annotations
 
 import numpy as np
