@@ -11,11 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.helpers.axe import AXE, violations
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "build" / "site"
 CONFIG = json.loads((ROOT / "site_data" / "tiny" / "config.json").read_text())
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 PAGES = sorted(p.name for p in SITE.glob("*.html") if p.name != "404.html")
 
 pytestmark = pytest.mark.browser
@@ -435,13 +435,11 @@ def test_opened_panels_pass_axe_and_fit_a_phone(open_page, name, scheme):
         b.click()
     page.wait_for_timeout(400)
     assert page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") <= 1, name
-    page.add_script_tag(path=str(AXE))
     for width in (360, 1280):
         page.set_viewport_size({"width": width, "height": 900})
         page.mouse.move(1, 1)  # the click's pointer would otherwise hover whatever the new width puts under it
         page.wait_for_timeout(300)
-        res = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
-        found = [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:4]}" for v in res["violations"]]
+        found = violations(page)
         assert found == [], f"{name} ({scheme}, {width} px): " + "; ".join(found)
     clean(page)
 

@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 
 import pytest
+from tests.helpers.axe import violations
 
 pytestmark = pytest.mark.browser
 
@@ -23,7 +24,6 @@ CONFIG = json.loads((TINY / "config.json").read_text())
 TRACES_ALL = json.loads((TINY / "traces.json").read_text())
 TRACES = {t["prompt"]: t for t in TRACES_ALL["traces"]}
 SUMMARY = json.loads((TINY / "summary.json").read_text())
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 N_CTX = CONFIG["model"]["n_ctx"]
 EIGHT = "the cat sat on the mat. the"  # n_ctx tokens: the, ·cat, ·sat, ·on, ·the, ·mat, ., ·the
 LINE_WIDTH = 7  # px of line at weight 1 (js/attention-lines.js)
@@ -474,9 +474,6 @@ def test_driven_pages_fit_a_phone_and_axe_finds_nothing(open_page, name, scheme)
         page.evaluate("() => window.scrollTo(0, 0)")  # the theme's sidebars as a reader first sees them
         page.mouse.move(width - 1, 450)  # not left hovering a link where the last click was (a hover colour is not the link's)
         page.wait_for_timeout(300)
-        if not page.evaluate("() => !!window.axe"):
-            page.add_script_tag(path=str(AXE))
-        res = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
-        found = [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:4]}" for v in res["violations"]]
+        found = violations(page)
         assert found == [], f"{name} ({scheme}, {width} px): " + "; ".join(found)
     clean(page)

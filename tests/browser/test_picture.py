@@ -8,11 +8,11 @@ import re
 from pathlib import Path
 
 import pytest
+from tests.helpers.axe import violations
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "build" / "site"
 MODEL = json.loads((ROOT / "site_data" / "tiny" / "config.json").read_text())["model"]
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 PAGES = sorted(p.name for p in SITE.glob("*.html") if p.name != "404.html")
 NAV = re.compile(r"^The whole pass, part by part$")
 
@@ -130,10 +130,7 @@ def test_no_sideways_scroll_at_360_and_axe_finds_nothing(open_page, name, scheme
     for width in (360, 1280):
         page.set_viewport_size({"width": width, "height": 900})
         page.wait_for_timeout(300)
-        if not page.evaluate("() => !!window.axe"):
-            page.add_script_tag(path=str(AXE))
-        res = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
-        found = [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:4]}" for v in res["violations"]]
+        found = violations(page)
         assert found == [], f"{name} ({scheme}, {width} px): " + "; ".join(found)
     clean(page)
 

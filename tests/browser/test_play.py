@@ -8,10 +8,10 @@ import re
 from pathlib import Path
 
 import pytest
+from tests.helpers.axe import violations
 
 ROOT = Path(__file__).resolve().parents[2]
 MODEL = json.loads((ROOT / "site_data" / "tiny" / "config.json").read_text())["model"]
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 HEADS = {f"head {i + 1}" for i in range(MODEL["n_head"])}
 
 pytestmark = pytest.mark.browser
@@ -194,15 +194,11 @@ def test_axe_finds_nothing_with_the_player_open(open_page, scheme):
         page.set_viewport_size({"width": width, "height": 900})
         for stage in ("lookup", "attention", "softmax", "pick"):
             box.locator(f".nt-play-jump[data-stage='{stage}']").click()
-            if not page.evaluate("() => !!window.axe"):
-                page.add_script_tag(path=str(AXE))
-            res = page.evaluate("() => axe.run(document.querySelector('.nt-play'), {resultTypes: ['violations']})")
-            found = [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}" for v in res["violations"]]
+            found = violations(page, ".nt-play")
             assert found == [], f"{scheme}, {width} px, {stage}: " + "; ".join(found)
             overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
             assert overflow <= 1, f"{stage} at {width} px: the page scrolls sideways by {overflow}px"
-    res = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
-    assert [v["id"] for v in res["violations"]] == []
+    assert violations(page) == []
     clean(page)
 
 
