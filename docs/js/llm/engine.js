@@ -39,16 +39,33 @@ function nexttokenLlmEngine() {
 
   function Cancelled() { this.message = "cancelled"; }
 
-  // The model's tensors as views of its bytes: buffer's, or a copy inside the WebAssembly kernels'
-  // memory when `wasm` (the module's bytes) is given and the browser has SIMD. Returns
-  // {tensors, kernels: "wasm" | "js"}.
+  // Where a model's bytes (or one worker's share of them) live: the WebAssembly kernels' memory when
+  // `wasm` (the module's bytes) is given and the browser has SIMD, else a plain ArrayBuffer. The
+  // bytes are then written straight in at buf[base...], so no worker holds them twice. A RangeError
+  // means the browser refused the memory. Returns {buf, base, k}.
+  function storage(manifest, size, wasm) {
+    var k = wasm ? wasmKernels(wasm, manifest, size) : null;
+    return k ? { buf: k.buf, base: k.W, k: k } : { buf: new ArrayBuffer(size), base: 0, k: null };
+  }
+
+  // The model's tensors as views of a buffer of its bytes (copied into the WebAssembly kernels'
+  // memory when `wasm` is given and runs). Returns {tensors, kernels: "wasm" | "js"}.
   function tensors(manifest, buffer, wasm) {
-    var k = wasm ? wasmKernels(wasm, manifest, buffer) : null, base = k ? k.W : 0, mem = k ? k.buf : buffer;
+    var k = wasm ? wasmKernels(wasm, manifest, buffer.byteLength) : null;
+    if (k) new Uint8Array(k.buf, k.W, buffer.byteLength).set(new Uint8Array(buffer));
+    return views(manifest, k ? { buf: k.buf, base: k.W, k: k } : { buf: buffer, base: 0, k: null });
+  }
+
+  // A split matrix (one worker's rows of it, see layout) also says its full row count, its first
+  // row here and every worker's row range.
+  function views(manifest, store) {
+    var k = store.k, base = store.base, mem = store.buf;
     var u8 = new Uint8Array(mem), i8 = new Int8Array(mem), out = {};
     var u32 = new Uint32Array(mem, 0, mem.byteLength >> 2);  // Q4_1 blocks (20 bytes) are 4-byte aligned
     manifest.tensors.forEach(function (t) {
       var rows = t.shape.length === 2 ? t.shape[0] : 1, cols = t.shape[t.shape.length - 1];
-      var w = { name: t.name, type: t.type, rows: rows, cols: cols, off: base + t.offset, u8: u8, i8: i8, u32: u32, k: null };
+      var w = { name: t.name, type: t.type, rows: rows, cols: cols, off: base + t.offset, u8: u8, i8: i8, u32: u32, k: null,
+                full: t.parts ? t.rows : rows, lo: t.parts ? t.lo : 0, parts: t.parts || null };
       if (t.type === "F32") w.f32 = new Float32Array(mem, base + t.offset, rows * cols);
       else if (k && rows > 1) w.k = k;
       out[t.name] = w;
@@ -56,10 +73,51 @@ function nexttokenLlmEngine() {
     return { tensors: out, kernels: k ? "wasm" : "js" };
   }
 
-  // The WebAssembly kernels (scripts/site/llm_kernels.wat) with the model's bytes copied into their
-  // memory: float16 table at 0, then x, x's block sums and y for four tokens, then the blocks. Null
-  // where the browser lacks WebAssembly SIMD or refuses the memory: the JS kernels run instead.
-  function wasmKernels(bytes, manifest, buffer) {
+  var ROW_BYTES = { F32: 4, Q4_1: 20 / BLOCK, Q8_0: 34 / BLOCK };
+
+  // How `count` workers share a model's bytes: every matrix (2-D tensor) cut into row ranges, worker
+  // p taking rows [floor(p R / count), floor((p + 1) R / count)); every other byte (norms, biases) in
+  // worker 0's share, the leader's. The shares hold the file once between them, whatever the count.
+  // Returns {parts: [{manifest, bytes}], pieces: [[src, length, part, dst], ...] in src order}: the
+  // bytes of the whole file each share copies to where. With count 1, one piece: the file as it is.
+  function layout(manifest, count) {
+    var parts = [], pieces = [], end = manifest.total_bytes || 0, p;
+    manifest.tensors.forEach(function (t) { end = Math.max(end, t.offset + size(t)); });
+    for (p = 0; p < count; p++) parts.push({ manifest: { model: manifest.model, config: manifest.config, tensors: [] }, bytes: 0 });
+    function size(t) { return t.shape.reduce(function (a, b) { return a * b; }, 1) * (ROW_BYTES[t.type] || 0); }
+    function split(t) { return count > 1 && t.shape.length === 2 && ROW_BYTES[t.type] > 0; }
+    function put(src, len, part, mod) {  // tensors start 16-byte aligned, gaps keep their alignment
+      var d = Math.ceil(parts[part].bytes / 16) * 16 + mod;
+      if (len > 0) pieces.push([src, len, part, d]);
+      parts[part].bytes = d + len;
+      return d;
+    }
+    function gap(a, b) {
+      if (b <= a) return;
+      var d = put(a, b - a, 0, a % 16);
+      manifest.tensors.forEach(function (t) {
+        if (!split(t) && t.offset >= a && t.offset < b) parts[0].manifest.tensors.push(Object.assign({}, t, { offset: d + t.offset - a }));
+      });
+    }
+    var mats = manifest.tensors.filter(split).sort(function (a, b) { return a.offset - b.offset; }), cursor = 0;
+    mats.forEach(function (t) {
+      gap(cursor, t.offset);
+      var R = t.shape[0], rb = t.shape[1] * ROW_BYTES[t.type], bounds = [];
+      for (p = 0; p < count; p++) bounds.push([Math.floor(p * R / count), Math.floor((p + 1) * R / count)]);
+      for (p = 0; p < count; p++) {
+        var lo = bounds[p][0], n = bounds[p][1] - lo, d = put(t.offset + lo * rb, n * rb, p, 0);
+        parts[p].manifest.tensors.push({ name: t.name, type: t.type, shape: [n, t.shape[1]], offset: d, rows: R, lo: lo, parts: bounds });
+      }
+      cursor = t.offset + R * rb;
+    });
+    gap(cursor, end);
+    return { parts: parts, pieces: pieces };
+  }
+
+  // The WebAssembly kernels (scripts/site/llm_kernels.wat) with room for `size` bytes of blocks in
+  // their memory: float16 table at 0, then x, x's block sums and y for four tokens, then the blocks.
+  // Null where the browser lacks WebAssembly SIMD or refuses the memory: the JS kernels run instead.
+  function wasmKernels(bytes, manifest, size) {
     if (typeof WebAssembly !== "object" || !WebAssembly.validate(bytes)) return null;
     var cols = 32, rows = 1;
     manifest.tensors.forEach(function (t) {
@@ -69,14 +127,13 @@ function nexttokenLlmEngine() {
     var X = 4 * 65536, XS = up(X + 16 * cols), Y = up(XS + 32 * cols / BLOCK), W = up(Y + 16 * rows);
     try {
       var inst = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}), mem = inst.exports.memory;
-      mem.grow(Math.ceil((W + buffer.byteLength) / 65536) - mem.buffer.byteLength / 65536);
+      mem.grow(Math.ceil((W + size) / 65536) - mem.buffer.byteLength / 65536);
     } catch (err) {
       if (err instanceof RangeError) return null;
       throw err;
     }
     var buf = mem.buffer;
     new Float32Array(buf, 0, 65536).set(F16);
-    new Uint8Array(buf, W, buffer.byteLength).set(new Uint8Array(buffer));
     return { e: inst.exports, buf: buf, W: W, X: X, XS: XS, Y: Y,
              x: new Float32Array(buf, X, 4 * cols), xs: new Float64Array(buf, XS, 4 * cols / BLOCK), y: new Float32Array(buf, Y, 4 * rows) };
   }
@@ -331,11 +388,43 @@ function nexttokenLlmEngine() {
 
   var GELU_C = Math.sqrt(2 / Math.PI);
 
+  // One worker's share of a split model (a part of layout other than 0): it answers the leader's
+  // messages with the products of its rows, and with its rows of an embedding. store: storage's.
+  function Shard(manifest, store) {
+    var ts = views(manifest, store);
+    this.w = ts.tensors;
+    this.kernels = ts.kernels;
+  }
+
+  // {op: "mul", names, x, T} -> [y per name] (T x its rows); {op: "rows", name, ids} -> [rows].
+  Shard.prototype.handle = function (m) {
+    var w = this.w, t, i;
+    if (m.op === "rows") {
+      t = w[m.name];
+      var out = new Float32Array(m.ids.length * t.cols);
+      for (i = 0; i < m.ids.length; i++) row(t, m.ids[i] - t.lo, out, i * t.cols);
+      return [out];
+    }
+    return m.names.map(function (name) {
+      t = w[name];
+      var y = new Float32Array(m.T * t.rows);
+      if (t.rows) matmul(t, m.x, m.T, y);
+      return y;
+    });
+  };
+
+  // buffer: the model's bytes, or storage's {buf, base, k} already filled with this share's bytes.
+  // opts.peers: where the manifest is layout's part 0, the other parts' Shards, each as
+  // {call(message) -> Promise<answer>} (a port to its worker, or a direct call in Node's tests).
   function Model(manifest, buffer, opts) {
-    var c = manifest.config, ts = tensors(manifest, buffer, opts && opts.wasm);
+    opts = opts || {};
+    var c = manifest.config, ts = buffer && buffer.buf ? views(manifest, buffer) : tensors(manifest, buffer, opts.wasm);
     this.config = c;
     this.w = ts.tensors;
     this.kernels = ts.kernels;
+    this.peers = opts.peers || [];
+    var split = manifest.tensors.filter(function (t) { return t.parts; });
+    if (split.length && split[0].parts.length !== this.peers.length + 1) throw new Error("a model split " + split[0].parts.length + " ways needs " + (split[0].parts.length - 1) + " peers, not " + this.peers.length);
     this.llama = c.arch === "llama";
     this.hd = c.n_embd / c.n_head;
     this.kvDim = this.hd * c.n_kv_head;
@@ -452,10 +541,12 @@ function nexttokenLlmEngine() {
     var q = new Float32Array(T * C), k = new Float32Array(T * kvDim), v = new Float32Array(T * kvDim);
     var proj = new Float32Array(T * C), F = c.n_inner, ff = new Float32Array(T * F), up = this.llama ? new Float32Array(T * F) : null;
     var qkv = this.llama ? null : new Float32Array(T * 3 * C);
-    for (var t = 0; t < T; t++) row(w["wte.weight"], ids[t], x, t * C);
+    x.set(await this.lookup("wte.weight", ids));
     if (!this.llama) {
-      var pos = new Float32Array(C);
-      for (t = 0; t < T; t++) { row(w["wpe.weight"], p0 + t, pos, 0); for (i = 0; i < C; i++) x[t * C + i] += pos[i]; }
+      var at = [];
+      for (var t = 0; t < T; t++) at.push(p0 + t);
+      var pos = await this.lookup("wpe.weight", at);
+      for (i = 0; i < T * C; i++) x[i] += pos[i];
     }
     var out = { residuals: opts.residuals || opts.lens ? [] : null, heads: opts.heads ? [] : null };
     var start = this.length, turn = this.llama ? this.turns(p0, T) : null;
@@ -465,14 +556,12 @@ function nexttokenLlmEngine() {
         var kc = this.kCache[l], vc = this.vCache[l];
         if (this.llama) {
           rmsnorm(x, T, C, w[pre + "ln_1.weight"].f32, c.rms_eps, h);
-          matmul(w[pre + "attn.q.weight"], h, T, q);
-          matmul(w[pre + "attn.k.weight"], h, T, k);
-          matmul(w[pre + "attn.v.weight"], h, T, v);
+          await this.mul([[pre + "attn.q.weight", q], [pre + "attn.k.weight", k], [pre + "attn.v.weight", v]], h, T);
           rope(q, T, C, H, hd, turn);
           rope(k, T, kvDim, c.n_kv_head, hd, turn);
         } else {
           layernorm(x, T, C, w[pre + "ln_1.weight"].f32, w[pre + "ln_1.bias"].f32, c.ln_eps, h);
-          matmul(w[pre + "attn.c_attn.weight"], h, T, qkv, w[pre + "attn.c_attn.bias"].f32);
+          await this.mul([[pre + "attn.c_attn.weight", qkv, w[pre + "attn.c_attn.bias"].f32]], h, T);
           for (t = 0; t < T; t++) {
             for (i = 0; i < C; i++) { q[t * C + i] = qkv[t * 3 * C + i]; k[t * C + i] = qkv[t * 3 * C + C + i]; v[t * C + i] = qkv[t * 3 * C + 2 * C + i]; }
           }
@@ -481,33 +570,31 @@ function nexttokenLlmEngine() {
         var headsOut = out.heads ? new Float32Array(H * (p0 + T)) : null;
         attention(q, kc, vc, T, p0, H, hd, kvDim, H / c.n_kv_head, this.knockout.heads, l * H, att, headsOut);
         if (headsOut) out.heads.push(headsOut);
-        if (this.llama) matmul(w[pre + "attn.c_proj.weight"], att, T, proj);
-        else matmul(w[pre + "attn.c_proj.weight"], att, T, proj, w[pre + "attn.c_proj.bias"].f32);
+        await this.mul([[pre + "attn.c_proj.weight", proj, this.llama ? null : w[pre + "attn.c_proj.bias"].f32]], att, T);
         for (i = 0; i < T * C; i++) x[i] += proj[i];
         if (this.knockout.mlp.indexOf(l) < 0) {
           if (this.llama) {
             rmsnorm(x, T, C, w[pre + "ln_2.weight"].f32, c.rms_eps, h);
-            matmul(w[pre + "mlp.gate.weight"], h, T, ff);
-            matmul(w[pre + "mlp.up.weight"], h, T, up);
+            await this.mul([[pre + "mlp.gate.weight", ff], [pre + "mlp.up.weight", up]], h, T);
             for (i = 0; i < T * F; i++) { var g = ff[i]; ff[i] = Math.fround(g / (1 + Math.exp(-g))) * up[i]; }
-            matmul(w[pre + "mlp.c_proj.weight"], ff, T, proj);
+            await this.mul([[pre + "mlp.c_proj.weight", proj]], ff, T);
           } else {
             layernorm(x, T, C, w[pre + "ln_2.weight"].f32, w[pre + "ln_2.bias"].f32, c.ln_eps, h);
-            matmul(w[pre + "mlp.c_fc.weight"], h, T, ff, w[pre + "mlp.c_fc.bias"].f32);
+            await this.mul([[pre + "mlp.c_fc.weight", ff, w[pre + "mlp.c_fc.bias"].f32]], h, T);
             for (i = 0; i < T * F; i++) { var u = ff[i]; ff[i] = 0.5 * u * (1 + Math.tanh(GELU_C * (u + 0.044715 * u * u * u))); }
-            matmul(w[pre + "mlp.c_proj.weight"], ff, T, proj, w[pre + "mlp.c_proj.bias"].f32);
+            await this.mul([[pre + "mlp.c_proj.weight", proj, w[pre + "mlp.c_proj.bias"].f32]], ff, T);
           }
           for (i = 0; i < T * C; i++) x[i] += proj[i];
         }
         if (out.residuals) out.residuals.push(x.slice((T - 1) * C));
         if (tick) await tick();
       }
-      out.logits = this.unembed(x.subarray((T - 1) * C), 1);
+      out.logits = await this.unembed(x.subarray((T - 1) * C), 1);
       if (opts.final) out.final = this.normed(x.subarray((T - 1) * C));
       if (opts.lens) {  // the blocks before the last in one product: the embedding's blocks are decoded once
         var below = c.n_layer - 1, stack = new Float32Array(below * C);
         for (l = 0; l < below; l++) stack.set(out.residuals[l], l * C);
-        var all = this.unembed(stack, below);
+        var all = await this.unembed(stack, below);
         out.lens = [];
         for (l = 0; l < below; l++) out.lens.push(all.slice(l * V, (l + 1) * V));
         out.lens.push(out.logits.slice());
@@ -523,12 +610,65 @@ function nexttokenLlmEngine() {
     return out;
   };
 
+  // The products of one input x (T rows) with the listed matrices, [[name, y, bias], ...] (q, k and
+  // v, or gate and up, share theirs): every peer is sent x once for the whole list and computes its
+  // rows while this worker computes its own; each y is then assembled range by range, and the bias
+  // added to the whole. A row's arithmetic is the same wherever it runs: the split changes no bit.
+  Model.prototype.mul = async function (list, x, T) {
+    var w = this.w, asks = null, i, t, y;
+    if (this.peers.length) {
+      var msg = { op: "mul", names: list.map(function (e) { return e[0]; }), x: x, T: T };
+      asks = Promise.all(this.peers.map(function (p) { return p.call(msg); }));
+    }
+    for (i = 0; i < list.length; i++) {
+      t = w[list[i][0]]; y = list[i][1];
+      if (!t.parts) matmul(t, x, T, y);
+      else if (!t.rows) continue;
+      else if (T === 1) matmul(t, x, 1, y.subarray(t.lo, t.lo + t.rows));
+      else { var mine = new Float32Array(T * t.rows); matmul(t, x, T, mine); place(mine, y, t.lo, t.rows, t.full, T); }
+    }
+    if (asks) {
+      var got = await asks;
+      for (var p = 0; p < got.length; p++) {
+        for (i = 0; i < list.length; i++) { t = w[list[i][0]]; var b = t.parts[p + 1]; place(got[p][i], list[i][1], b[0], b[1] - b[0], t.full, T); }
+      }
+    }
+    for (i = 0; i < list.length; i++) {
+      var bias = list[i][2], R = w[list[i][0]].full;
+      if (bias) { y = list[i][1]; for (var tt = 0; tt < T; tt++) for (var r = 0; r < R; r++) y[tt * R + r] += bias[r]; }
+    }
+  };
+
+  // n rows' outputs (T x n) into y (T x R) from row lo.
+  function place(src, y, lo, n, R, T) {
+    if (T === 1) { y.set(src, lo); return; }
+    for (var t = 0; t < T; t++) y.set(src.subarray(t * n, (t + 1) * n), t * R + lo);
+  }
+
+  // Rows `ids` of an embedding (wte, wpe) as float32, asked of the workers that hold them.
+  Model.prototype.lookup = async function (name, ids) {
+    var t = this.w[name], cols = t.cols, out = new Float32Array(ids.length * cols), i;
+    if (!t.parts) { for (i = 0; i < ids.length; i++) row(t, ids[i], out, i * cols); return out; }
+    var asks = [];
+    t.parts.forEach(function (b, p) {
+      var at = [], here = [];
+      for (i = 0; i < ids.length; i++) if (ids[i] >= b[0] && ids[i] < b[1]) { at.push(i); here.push(ids[i]); }
+      if (!at.length) return;
+      if (p === 0) { at.forEach(function (k, j) { row(t, here[j], out, k * cols); }); return; }
+      asks.push(this.peers[p - 1].call({ op: "rows", name: name, ids: here }).then(function (got) {
+        at.forEach(function (k, j) { out.set(got[0].subarray(j * cols, (j + 1) * cols), k * cols); });
+      }));
+    }, this);
+    await Promise.all(asks);
+    return out;
+  };
+
   // ln_f, then the tied unembedding (or lm_head): logits of T residual vectors, row after row.
-  Model.prototype.unembed = function (x, T) {
+  Model.prototype.unembed = async function (x, T) {
     var c = this.config, n = new Float32Array(T * c.n_embd), logits = new Float32Array(T * c.vocab_size);
     if (this.llama) rmsnorm(x, T, c.n_embd, this.w["ln_f.weight"].f32, c.rms_eps, n);
     else layernorm(x, T, c.n_embd, this.w["ln_f.weight"].f32, this.w["ln_f.bias"].f32, c.ln_eps, n);
-    matmul(this.w["lm_head.weight"] || this.w["wte.weight"], n, T, logits);
+    await this.mul([[this.w["lm_head.weight"] ? "lm_head.weight" : "wte.weight", logits]], n, T);
     return logits;
   };
 
@@ -543,10 +683,8 @@ function nexttokenLlmEngine() {
   // One row of the unembedding, dequantised to float32: the weights a token's logit multiplies.
   Model.prototype.outputRow = function (id) {
     var V = this.config.vocab_size;
-    if (!(id >= 0 && id < V) || id % 1) throw new Error("token id " + id + " is outside the vocabulary (0-" + (V - 1) + ")");
-    var out = new Float32Array(this.config.n_embd);
-    row(this.w["lm_head.weight"] || this.w["wte.weight"], id, out, 0);
-    return out;
+    if (!(id >= 0 && id < V) || id % 1) return Promise.reject(new Error("token id " + id + " is outside the vocabulary (0-" + (V - 1) + ")"));
+    return this.lookup(this.w["lm_head.weight"] ? "lm_head.weight" : "wte.weight", [id]);
   };
 
   // cos and sin of every rotary angle for positions p0..p0+T-1, as transformers computes them in
@@ -563,7 +701,7 @@ function nexttokenLlmEngine() {
     return out;
   };
 
-  return { Model: Model, Cancelled: Cancelled, tensors: tensors, matmul: matmul, row: row, f16: F16, CAP: CAP, SLOTS: SLOTS };
+  return { Model: Model, Shard: Shard, Cancelled: Cancelled, layout: layout, storage: storage, tensors: tensors, matmul: matmul, row: row, f16: F16, CAP: CAP, SLOTS: SLOTS };
 }
 
   var nexttoken = root.nexttoken = root.nexttoken || {};
