@@ -190,3 +190,67 @@ def test_worker_crash_is_one_line_and_reopening_works(harness, page):
     }""")
     line = "the model's worker stopped (out of memory): load the model again to retry"
     assert got == {"first": line, "after": line, "n": 49152}
+
+
+SPLIT = """async ([ids, kernels]) => {
+  const run = async (workers) => {
+    const s = await nexttoken.llm.open({base: "js/data/llm/", model: "smollm2", kernels, workers});
+    const r = await s.prefill(ids, {lens: true});
+    const d = await s.decode(ids[ids.length - 1], {});
+    const row = await s.row(9);
+    s.close();
+    let top = 0;
+    for (let i = 1; i < r.logits.length; i++) if (r.logits[i] > r.logits[top]) top = i;
+    return {workers: s.workers, kernels: s.kernels, top, logits: r.logits, lens: r.lens[3], decode: d.logits, row};
+  };
+  const one = await run(1), two = await run(2);
+  const same = (a, b) => a.length === b.length && new Uint8Array(a.buffer).every((x, i) => x === new Uint8Array(b.buffer)[i]);
+  return {workers: [one.workers, two.workers], kernels: [one.kernels, two.kernels], top: [one.top, two.top],
+          logits: same(one.logits, two.logits), lens: same(one.lens, two.lens), decode: same(one.decode, two.decode), row: same(one.row, two.row)};
+}"""
+
+
+@pytest.mark.parametrize("mode,kernels", [("file", "js"), ("http", "js"), ("file", "wasm")])
+def test_two_workers_give_the_bits_of_one(harness, page, mode, kernels):
+    """The page's model split over 2 workers: the same top token as transformers' and the same bits
+    as 1 worker (logits, a lens row, a decode step, an unembedding row)."""
+    d = json.loads((DIST / "capital.json").read_text())
+    page.goto(harness[mode])
+    got = page.evaluate(SPLIT, [d["ids"], kernels])
+    assert got == {"workers": [1, 2], "kernels": [kernels, kernels], "top": [d["head"]["ids"][0]] * 2,
+                   "logits": True, "lens": True, "decode": True, "row": True}
+    assert page.nt_external == []
+
+
+def test_a_helper_worker_crashing_is_one_line_and_reopening_works(harness, page):
+    """With 3 workers, the last (not the leader) dies mid-prompt: the call rejects with one line,
+    every worker is stopped, and opening the model again works."""
+    page.goto(harness["file"])
+    got = page.evaluate("""async () => {
+      const made = [], Real = Worker;
+      window.Worker = function (url) { const w = new Real(url); made.push(w); return w; };
+      const s = await nexttoken.llm.open({base: "js/data/llm/", model: "smollm2", workers: 3});
+      window.Worker = Real;
+      const stopped = [];
+      made.forEach((w, i) => { const t = w.terminate.bind(w); w.terminate = () => { stopped.push(i); t(); }; });
+      const running = s.prefill(Array.from({length: 30}, (_, i) => 504 + i), {});
+      made[2].dispatchEvent(new ErrorEvent("error", {message: "out of memory"}));
+      let first, after;
+      try { await running; first = "finished"; } catch (e) { first = e.message; }
+      try { await s.decode(5, {}); after = "ran"; } catch (e) { after = e.message; }
+      const again = await nexttoken.llm.open({base: "js/data/llm/", model: "smollm2", workers: 3});
+      const r = await again.prefill([504, 3575, 282, 4649, 314], {});
+      again.close();
+      return {made: made.length, stopped: stopped.sort(), first, after, workers: again.workers, n: r.logits.length};
+    }""")
+    line = "the model's worker stopped (out of memory): load the model again to retry"
+    assert got == {"made": 3, "stopped": [0, 1, 2], "first": line, "after": line, "workers": 3, "n": 49152}
+
+
+def test_a_bad_worker_count_is_one_line(harness, page):
+    page.goto(harness["file"])
+    msg = page.evaluate("""async () => {
+      try { await nexttoken.llm.open({base: "js/data/llm/", model: "smollm2", workers: 0}); return "loaded"; }
+      catch (e) { return e.message; }
+    }""")
+    assert msg == "workers must be a whole number from 1 to 16, not 0"

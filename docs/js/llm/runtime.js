@@ -21,9 +21,11 @@
   var nexttoken = root.nexttoken = root.nexttoken || {};
   nexttoken.llm = nexttoken.llm || {};
 
-  // Runs inside the worker: the engine, one model, a cancel flag checked after every block.
+  // Runs inside each worker. Every worker first gets its share of the model's bytes (init: its part
+  // of engine.layout, the room allocated; put: bytes written straight in; start); then worker 0, the
+  // leader, runs the model and asks the others, over its ports, for their rows of every product.
   function workerMain(factory) {
-    var engine = factory(), model = null, cancelled = false, wake = null;
+    var engine = factory(), part = null, store = null, model = null, ports = [], cancelled = false, wake = null;
     var ch = new MessageChannel();  // a zero-delay yield, so a cancel message is read mid-run
     ch.port1.onmessage = function () { var w = wake; wake = null; if (w) w(); };
     function tick() {
@@ -38,38 +40,59 @@
       ["residuals", "heads", "lens"].forEach(function (k) { if (out[k]) out[k].forEach(function (a) { list.push(a.buffer); }); });
       return list.filter(function (b, i) { return list.indexOf(b) === i; });
     }
+    function peer(port) {  // the leader's end of a port to another worker: call(message) -> Promise
+      var pending = {}, next = 1;
+      port.onmessage = function (e) {
+        var p = pending[e.data.id];
+        delete pending[e.data.id];
+        if (e.data.error) p.reject(new Error(e.data.error)); else p.resolve(e.data.result);
+      };
+      return { call: function (msg) {
+        return new Promise(function (resolve, reject) { var id = next++; pending[id] = { resolve: resolve, reject: reject }; port.postMessage({ id: id, m: msg }); });
+      } };
+    }
+    function serve(port, shard) {  // another worker's end: the leader's products of its rows
+      port.onmessage = function (e) {
+        var ys;
+        try { ys = shard.handle(e.data.m); } catch (err) { port.postMessage({ id: e.data.id, error: String(err.message || err) }); return; }
+        port.postMessage({ id: e.data.id, result: ys }, ys.map(function (y) { return y.buffer; }));
+      };
+    }
+    function answer(id, fn) {
+      try {
+        self.postMessage({ id: id, result: fn() });
+      } catch (err) {
+        self.postMessage({ id: id, error: String(err.message || err), refused: err instanceof RangeError });
+      }
+    }
     self.onmessage = function (e) {
       var m = e.data;
       if (m.op === "cancel") { cancelled = true; return; }
       if (m.op === "init") {
-        try {
-          model = new engine.Model(m.manifest, m.buffer, { wasm: m.wasm });
-          m.buffer = null;  // with the WebAssembly kernels the model holds a copy: let this one go
-          self.postMessage({ id: m.id, result: { ok: true, kernels: model.kernels } });
-        } catch (err) {
-          self.postMessage({ id: m.id, error: err instanceof RangeError ? "the browser refused the memory the model needs: close other tabs and retry" : String(err.message || err) });
-        }
+        answer(m.id, function () { part = m; ports = m.ports; store = engine.storage(m.manifest, m.bytes, m.wasm); return { ok: true }; });
         return;
       }
-      if (m.op === "row") {
-        try {
-          var r = model.outputRow(m.ids[0]);
-          self.postMessage({ id: m.id, result: r }, [r.buffer]);
-        } catch (err) {
-          self.postMessage({ id: m.id, error: String(err.message || err) });
-        }
+      if (m.op === "put") { new Uint8Array(store.buf, store.base + m.at, m.bytes.byteLength).set(new Uint8Array(m.bytes)); return; }
+      if (m.op === "start") {
+        answer(m.id, function () {
+          if (part.lead) model = new engine.Model(part.manifest, store, { peers: ports.map(peer) });
+          else serve(ports[0], new engine.Shard(part.manifest, store));
+          return { kernels: store.k ? "wasm" : "js" };
+        });
         return;
       }
       cancelled = false;
       var run;
       try {
         if (m.op === "copy") run = Promise.resolve(model.copySlot(m.from, m.to));
+        else if (m.op === "row") run = model.outputRow(m.ids[0]);
         else run = m.op === "prefill" ? model.prefill(m.ids, m.opts, tick) : model.decode(m.ids[0], m.opts, tick);
       } catch (err) {
         run = Promise.reject(err);
       }
       run.then(function (out) {
-        self.postMessage({ id: m.id, result: out }, out.logits ? buffers(out) : []);
+        if (out instanceof Float32Array) self.postMessage({ id: m.id, result: out }, [out.buffer]);
+        else self.postMessage({ id: m.id, result: out }, out.logits ? buffers(out) : []);
       }, function (err) {
         self.postMessage({ id: m.id, error: err instanceof engine.Cancelled ? "cancelled" : String(err.message || err) });
       });
@@ -103,44 +126,91 @@
     return new W(workerUrl);
   }
 
+  // Workers a session runs: the machine's cores, at most MAX (see ARCHITECTURE.md: past a few, the
+  // round trips cost more than the rows saved), or the number asked for.
+  var MAX = 4;
+  function count(n) {
+    if (n === undefined || n === null) {
+      var cores = root.navigator && root.navigator.hardwareConcurrency;
+      return Math.max(1, Math.min(MAX, cores > 0 ? Math.floor(cores) : 1));
+    }
+    if (typeof n !== "number" || n % 1 || n < 1 || n > 16) throw new Error("workers must be a whole number from 1 to 16, not " + n);
+    return n;
+  }
+
+  var kernelBytes = null, engineHere = null;
+  function wasmModule(kernels) {
+    if (kernels !== "wasm" || typeof nexttoken.llm.kernelsWasm !== "string") return null;
+    if (!kernelBytes) {
+      var bin = root.atob(nexttoken.llm.kernelsWasm);
+      kernelBytes = new Uint8Array(bin.length);
+      for (var i = 0; i < bin.length; i++) kernelBytes[i] = bin.charCodeAt(i);
+    }
+    return kernelBytes;
+  }
+
   async function open(opts) {
     if (!nexttoken.llm.engineFactory || !nexttoken.llm.loader) throw new Error("the model's scripts are not loaded (engine.js, loader.js)");
-    var loaded = await nexttoken.llm.loader.load(opts);
-    var wasm = null;
-    if (opts.kernels === "wasm" && typeof nexttoken.llm.kernelsWasm === "string") {
-      var bin = root.atob(nexttoken.llm.kernelsWasm);
-      wasm = new Uint8Array(bin.length);
-      for (var i = 0; i < bin.length; i++) wasm[i] = bin.charCodeAt(i);
-    }
-    var worker;
-    try {
-      worker = makeWorker();
-    } catch (e) {
-      throw new Error("this browser cannot start the model's worker (" + (e.message || e) + ")");
-    }
-    var pending = {}, nextId = 1, dead = null, chain = Promise.resolve();
+    var n = count(opts.workers), wasm = wasmModule(opts.kernels || "js");
+    if (!engineHere) engineHere = nexttoken.llm.engineFactory();
+    var workers = [], pending = {}, nextId = 1, dead = null, chain = Promise.resolve(), refused = "";
     function fail(err) {
-      dead = err;
-      worker.terminate();
+      if (!dead) dead = err;
+      workers.forEach(function (w) { w.terminate(); });
       Object.keys(pending).forEach(function (id) { pending[id].reject(err); delete pending[id]; });
     }
-    worker.onmessage = function (e) {
-      var p = pending[e.data.id];
-      if (!p) return;
-      delete pending[e.data.id];
-      if (e.data.error) p.reject(new Error(e.data.error)); else p.resolve(e.data.result);
-    };
-    worker.onerror = function (e) {
-      if (e.preventDefault) e.preventDefault();
-      fail(new Error("the model's worker stopped (" + (e.message || "it crashed") + "): load the model again to retry"));
-    };
-    function call(msg, transfer) {
+    function call(worker, msg, transfer) {
       if (dead) return Promise.reject(dead);
       return new Promise(function (resolve, reject) {
         msg.id = nextId++;
         pending[msg.id] = { resolve: resolve, reject: reject };
         worker.postMessage(msg, transfer || []);
       });
+    }
+    function start() {
+      var worker;
+      try {
+        worker = makeWorker();
+      } catch (e) {
+        throw new Error("this browser cannot start the model's worker (" + (e.message || e) + ")");
+      }
+      workers.push(worker);
+      worker.onmessage = function (e) {
+        var p = pending[e.data.id];
+        if (!p) return;
+        delete pending[e.data.id];
+        if (e.data.error) p.reject(new Error(e.data.refused ? refused : e.data.error)); else p.resolve(e.data.result);
+      };
+      worker.onerror = function (ev) {
+        if (ev.preventDefault) ev.preventDefault();
+        fail(new Error("the model's worker stopped (" + (ev.message || "it crashed") + "): load the model again to retry"));
+      };
+      return worker;
+    }
+    // Once the manifest is read: the workers started, each with room for its share; then every
+    // checked chunk's bytes go straight to the workers whose shares hold them (this thread keeps
+    // none: one chunk at a time passes through it).
+    async function into(manifest) {
+      refused = "the browser refused the " + Math.round(manifest.total_bytes / 1e6) + " MB the model needs: close other tabs and retry";
+      var plan = engineHere.layout(manifest, n), inits = [];
+      for (var p = 0; p < n; p++) start();
+      var lead = [];
+      for (p = 1; p < n; p++) {
+        var ch = new MessageChannel();
+        lead.push(ch.port1);
+        inits.push(call(workers[p], { op: "init", manifest: plan.parts[p].manifest, bytes: plan.parts[p].bytes, wasm: wasm, ports: [ch.port2] }, [ch.port2]));
+      }
+      inits.unshift(call(workers[0], { op: "init", lead: true, manifest: plan.parts[0].manifest, bytes: plan.parts[0].bytes, wasm: wasm, ports: lead }, lead));
+      await Promise.all(inits);
+      return function (at, bytes) {
+        var end = at + bytes.length;
+        plan.pieces.forEach(function (pc) {
+          var a = Math.max(pc[0], at), b = Math.min(pc[0] + pc[1], end);
+          if (a >= b) return;
+          var copy = bytes.slice(a - at, b - at);
+          workers[pc[2]].postMessage({ op: "put", at: pc[3] + a - pc[0], bytes: copy.buffer }, [copy.buffer]);
+        });
+      };
     }
     function queued(fn) {
       var p = chain.then(fn);
@@ -149,21 +219,27 @@
     }
     function onAbort() { fail(new Error("loading the model was cancelled")); }
     if (opts.signal) opts.signal.addEventListener("abort", onAbort);
-    var ready;
+    var loaded, ready;
     try {
-      ready = await call({ op: "init", manifest: loaded.manifest, buffer: loaded.buffer, wasm: wasm }, [loaded.buffer]);
+      loaded = await nexttoken.llm.loader.load({ base: opts.base, model: opts.model, onProgress: opts.onProgress, signal: opts.signal, into: into });
+      ready = await Promise.all(workers.map(function (w) { return call(w, { op: "start" }); }));
+    } catch (err) {
+      fail(err);
+      throw dead;
     } finally {
       if (opts.signal) opts.signal.removeEventListener("abort", onAbort);
     }
+    var lead = workers[0];
     return {
       config: loaded.manifest.config,
       manifest: loaded.manifest,
-      kernels: ready.kernels,
-      prefill: function (ids, o) { return queued(function () { return call({ op: "prefill", ids: Array.from(ids), opts: o || {} }); }); },
-      decode: function (id, o) { return queued(function () { return call({ op: "decode", ids: [id], opts: o || {} }); }); },
-      row: function (id) { return queued(function () { return call({ op: "row", ids: [id] }); }); },
-      copySlot: function (from, to) { return queued(function () { return call({ op: "copy", from: from, to: to }); }); },
-      cancel: function () { if (!dead) worker.postMessage({ op: "cancel" }); },
+      kernels: ready[0].kernels,
+      workers: n,
+      prefill: function (ids, o) { return queued(function () { return call(lead, { op: "prefill", ids: Array.from(ids), opts: o || {} }); }); },
+      decode: function (id, o) { return queued(function () { return call(lead, { op: "decode", ids: [id], opts: o || {} }); }); },
+      row: function (id) { return queued(function () { return call(lead, { op: "row", ids: [id] }); }); },
+      copySlot: function (from, to) { return queued(function () { return call(lead, { op: "copy", from: from, to: to }); }); },
+      cancel: function () { if (!dead) lead.postMessage({ op: "cancel" }); },
       close: function () { if (!dead) fail(new Error("the model was closed")); },
     };
   }
