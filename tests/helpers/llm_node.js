@@ -1,6 +1,8 @@
 // Runs docs/js/llm/engine.js in Node on a model's browser copy, for the pytest parity tests:
-//   node tests/helpers/llm_node.js FOLDER MODEL REQUESTS.json OUT_PREFIX [js|wasm]
+//   node tests/helpers/llm_node.js FOLDER MODEL REQUESTS.json OUT_PREFIX [js|wasm] [WORKERS]
 // js (the default): the plain-JS kernels; wasm: the SIMD kernels of docs/js/llm/kernels-wasm.js.
+// WORKERS (1 by default): the model split into that many shares as the page splits it over its
+// workers (engine.layout), the shares answering in this thread (tests/js/random-llama.js).
 // FOLDER holds MODEL/manifest.js and its chunks; the chunks are read as a page reads them (each
 // script run, its base64 decoded and checked by loader.js's accept). REQUESTS.json is a list of
 // {ids, opts, decode: [id, ...]}; OUT_PREFIX.json indexes the float32 arrays in OUT_PREFIX.f32.
@@ -12,6 +14,7 @@ const vm = require("node:vm");
 const ROOT = path.resolve(__dirname, "..", "..");
 const loader = require(path.join(ROOT, "docs/js/llm/loader.js"));
 const engine = require(path.join(ROOT, "docs/js/llm/engine.js"))();
+const { splitModel } = require(path.join(ROOT, "tests/js/random-llama.js"));
 
 function runScript(file, what) {
   const ctx = { window: {} };
@@ -25,7 +28,7 @@ function wasmBytes() {
   return Buffer.from(runScript(file, "kernels"), "base64");
 }
 
-async function open(folder, model, kernels) {
+async function open(folder, model, kernels, workers) {
   const t0 = performance.now();
   const manifest = runScript(path.join(folder, model, "manifest.js"))[`${model}/manifest.js`];
   const bytes = new Uint8Array(manifest.total_bytes);
@@ -33,14 +36,15 @@ async function open(folder, model, kernels) {
     const name = `${model}/${manifest.chunks[i].file}`;
     await loader.accept(manifest, i, loader.chunkText(runScript(path.join(folder, name))[name]), bytes);
   }
-  const m = new engine.Model(manifest, bytes.buffer, { wasm: kernels === "wasm" ? wasmBytes() : null });
+  const wasm = kernels === "wasm" ? wasmBytes() : null;
+  const m = workers > 1 ? splitModel(manifest, bytes.buffer, workers, wasm).model : new engine.Model(manifest, bytes.buffer, { wasm });
   if (m.kernels !== kernels) throw new Error(`the engine ran its ${m.kernels} kernels, not ${kernels}`);
   return { model: m, loadMs: performance.now() - t0 };
 }
 
 async function main() {
-  const [folder, model, requests, outPrefix, kernels = "js"] = process.argv.slice(2);
-  const { model: m, loadMs } = await open(folder, model, kernels);
+  const [folder, model, requests, outPrefix, kernels = "js", workers = "1"] = process.argv.slice(2);
+  const { model: m, loadMs } = await open(folder, model, kernels, Number(workers));
   const parts = [], index = [];
   let offset = 0;
   const put = (a) => { parts.push(Buffer.from(a.buffer, a.byteOffset, a.byteLength)); const at = [offset, a.length]; offset += a.length; return at; };

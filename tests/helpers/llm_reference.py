@@ -13,13 +13,14 @@ NODE_RUNNER = ROOT / "tests" / "helpers" / "llm_node.js"
 
 
 def run_node(folder: Path, model: str, requests: list[dict], work: Path, timeout: int = 1800,
-             kernels: str = "js") -> tuple[dict, list[dict]]:
-    """Each request through the JS engine on its plain-JS or WebAssembly kernels; (index, results)
-    with the float arrays as numpy. The runner fails when the kernels asked for did not run."""
-    req = work / f"{model}-{kernels}-requests.json"
+             kernels: str = "js", workers: int = 1) -> tuple[dict, list[dict]]:
+    """Each request through the JS engine on its plain-JS or WebAssembly kernels, split into
+    `workers` shares as the page splits it; (index, results) with the float arrays as numpy. The
+    runner fails when the kernels asked for did not run."""
+    req = work / f"{model}-{kernels}-{workers}-requests.json"
     req.write_text(json.dumps(requests))
-    out = work / f"{model}-{kernels}-out"
-    proc = subprocess.run(["node", str(NODE_RUNNER), str(folder), model, str(req), str(out), kernels],
+    out = work / f"{model}-{kernels}-{workers}-out"
+    proc = subprocess.run(["node", str(NODE_RUNNER), str(folder), model, str(req), str(out), kernels, str(workers)],
                           capture_output=True, text=True, timeout=timeout)
     if proc.returncode:
         raise AssertionError(f"node runner failed: {proc.stderr.strip()}")

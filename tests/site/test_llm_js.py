@@ -147,6 +147,28 @@ def test_decode_steps_equal_the_whole_prompt(which, kernels, llama, gpt2, tmp_pa
         assert np.abs(ref - logits).max() <= 2e-3, step
 
 
+@pytest.mark.parametrize("kernels", ["js", "wasm"])
+@pytest.mark.parametrize("which", ["llama", "gpt2"])
+def test_split_over_workers_changes_no_bit(which, kernels, llama, gpt2, tmp_path):
+    """The exported model split into 2 and 3 shares (the page's workers; rows that do not divide
+    evenly): every logit, lens row, residual and head weight, with knock-outs and a decode step, has
+    the bits of one share's."""
+    model, folder, _ = llama if which == "llama" else gpt2
+    n_head = model.config.num_attention_heads
+    reqs = [{"ids": p, "decode": [3, 1], "opts": {"residuals": True, "heads": True, "lens": True,
+             "knockout": None if k is None else {"heads": [[l, h % n_head] for l, h in k["heads"]], "mlp": k.get("mlp", [])}}}
+            for p, k in zip(prompts(model.config.vocab_size, seed=10, n=3), KNOCKOUTS)]
+
+    def flat(results):
+        return np.concatenate([a for r in results for key in ("logits", "decode", "residuals", "heads", "lens")
+                               for a in ([r[key]] if key == "logits" else r[key])]).astype(np.float32)
+
+    one = flat(run_node(folder, which, reqs, tmp_path, kernels=kernels)[1])
+    for workers in (2, 3):
+        got = flat(run_node(folder, which, reqs, tmp_path, kernels=kernels, workers=workers)[1])
+        assert got.tobytes() == one.tobytes(), (which, kernels, workers)
+
+
 def test_unpermute_inverts_llama_cpp_permutation():
     w = np.arange(96 * 3, dtype=np.float32).reshape(96, 3)
     for heads in (6, 2):
