@@ -5,8 +5,11 @@
 // start it inside a Web Worker from a Blob URL made of its source text (fetch and importScripts of
 // local files are blocked from file://). Node's tests call it directly.
 //
-// engine.Model(manifest, buffer, {wasm}): manifest from scripts/site/llm_js.py, buffer its bytes; wasm
-//   the SIMD kernels' module bytes (docs/js/llm/kernels-wasm.js), optional: m.kernels says which ran.
+// engine.Model(manifest, buffer, {wasm, peers}): manifest from scripts/site/llm_js.py, buffer its
+//   bytes; wasm the SIMD kernels' module bytes (docs/js/llm/kernels-wasm.js), optional: m.kernels says
+//   which ran. Split over workers: engine.layout(manifest, count) gives each share's manifest and
+//   the bytes it copies; engine.storage(share manifest, size, wasm) the room they are written into;
+//   share 0 is a Model whose peers ({call(message) -> Promise}) are the other shares' engine.Shard.
 //   m.prefill(ids, opts, tick)   forget the cache, run the prompt; m.decode(id, opts, tick) one step
 //   opts.residuals: the residual after every block at the last position (for the logit lens)
 //   opts.lens: ln_f and the unembedding applied to each of those residuals (logits per block)
@@ -423,6 +426,7 @@ function nexttokenLlmEngine() {
     this.w = ts.tensors;
     this.kernels = ts.kernels;
     this.peers = opts.peers || [];
+    this.mine = new Float32Array(0);  // this worker's rows of a several-token product, reused
     var split = manifest.tensors.filter(function (t) { return t.parts; });
     if (split.length && split[0].parts.length !== this.peers.length + 1) throw new Error("a model split " + split[0].parts.length + " ways needs " + (split[0].parts.length - 1) + " peers, not " + this.peers.length);
     this.llama = c.arch === "llama";
@@ -625,7 +629,12 @@ function nexttokenLlmEngine() {
       if (!t.parts) matmul(t, x, T, y);
       else if (!t.rows) continue;
       else if (T === 1) matmul(t, x, 1, y.subarray(t.lo, t.lo + t.rows));
-      else { var mine = new Float32Array(T * t.rows); matmul(t, x, T, mine); place(mine, y, t.lo, t.rows, t.full, T); }
+      else {
+        if (this.mine.length < T * t.rows) this.mine = new Float32Array(T * t.rows);
+        var mine = this.mine.subarray(0, T * t.rows);
+        matmul(t, x, T, mine);
+        place(mine, y, t.lo, t.rows, t.full, T);
+      }
     }
     if (asks) {
       var got = await asks;

@@ -5,7 +5,7 @@
 // nexttoken.llm.loader.load({base, model, onProgress, signal, into}) -> Promise<{manifest, buffer}>
 //   base: URL of the folder holding <model>/manifest.js ("js/data/llm/" from the site's root)
 //   onProgress(done_bytes, total_bytes, file); signal: an AbortSignal (the reader left)
-//   into(manifest) -> Promise<write(offset, bytes)>, optional: each checked chunk is handed to write
+//   into(manifest) -> Promise<write(offset, bytes) -> Promise>, optional: each checked chunk is handed to write
 //     (its offset in the model's bytes) and not kept, so no buffer of the whole model is made here
 //     (buffer is then null); without it, buffer holds every byte
 // nexttoken.llm.loader.accept(manifest, index, text, bytes, at) -> Promise: decode one chunk's base64
@@ -113,7 +113,7 @@
       var name = model + "/" + manifest.chunks[i].file;
       await script(base + name, name, signal);
       await accept(manifest, i, chunkText(take(name)), bytes, write ? 0 : undefined);
-      if (write) write(done, bytes.subarray(0, manifest.chunks[i].bytes));
+      if (write) await write(done, bytes.subarray(0, manifest.chunks[i].bytes));
       done += manifest.chunks[i].bytes;
       if (opts.onProgress) opts.onProgress(done, manifest.total_bytes, name);
     }

@@ -1,21 +1,32 @@
-// A real model running in a Web Worker, so the page never freezes while it computes.
+// A real model running in Web Workers, so the page never freezes while it computes, its matrix rows
+// split over as many workers as the machine has cores (up to 4).
 //
 // Load order (classic scripts, loaded only when the reader asks for the model):
 //   js/llm/engine.js, js/llm/kernels-wasm.js (optional: the SIMD kernels), js/llm/loader.js, js/llm/runtime.js
 //
-// nexttoken.llm.open({base, model, onProgress, signal, kernels}) -> Promise<session>
-//   loads and checks the model's files (loader.js), then hands their bytes to a worker started from
-//   a Blob URL made of engine.js's own source (a worker script file cannot be loaded from file://),
-//   kernels: "wasm" runs the SIMD kernels of kernels-wasm.js (about twice as fast, but the worker
-//   then holds a second copy of the blocks while it starts: ~450 MB at peak against ~335), "js" (the
-//   default) the plain ones; session.kernels says which run ("js" where the browser has no SIMD)
+// nexttoken.llm.open({base, model, onProgress, signal, kernels, workers}) -> Promise<session>
+//   starts `workers` workers (default: navigator.hardwareConcurrency, at most 4, at least 1) from a
+//   Blob URL made of engine.js's own source (a worker script file cannot be loaded from file://),
+//   each with room for its share of the model (engine.layout: its rows of every matrix, the norms
+//   with worker 0); loader.js then loads and checks the files one chunk at a time and each chunk's
+//   bytes go straight to the workers holding them, so neither this thread nor any worker holds the
+//   model twice, and the total does not grow with the number of workers. No SharedArrayBuffer
+//   (neither file:// nor GitHub Pages gives the cross-origin isolation it needs): worker 0, the
+//   leader, runs the model (norms, rotary, attention, the KV cache, its rows) and sends each
+//   product's input to the others over MessageChannel ports, one message for products that share
+//   an input (q/k/v, gate/up), and assembles their rows; every row's arithmetic is the same
+//   wherever it runs, so the logits have the same bits on any number of workers.
+//   kernels: "wasm" runs the SIMD kernels of kernels-wasm.js, each share written straight into the
+//   module's memory; "js" (the default) the plain ones; session.kernels says which run ("js" where
+//   the browser has no SIMD); session.workers how many workers run
 // session.prefill(ids, opts), session.decode(id, opts) -> Promise<result> (see engine.js); calls run
 //   one at a time, in order; opts.slot picks one of the engine's independent caches (0 by default)
 // session.row(id) -> Promise<Float32Array>: the unembedding's row id, dequantised (engine outputRow)
 // session.copySlot(from, to) -> Promise<{length}>: cache slot `to` becomes a copy of slot `from`
 // session.cancel()  the running call rejects with "cancelled" at the next block; the cache is kept
-// session.close()   stops the worker; session.config is the model's shape
-// Every failure is an Error with a one-line message; after "the model's worker stopped", open again.
+// session.close()   stops every worker; session.config is the model's shape
+// Every failure is an Error with a one-line message; any worker stopping stops them all and every
+// call says "the model's worker stopped (...)": open again to retry.
 (function (root) {
   "use strict";
   var nexttoken = root.nexttoken = root.nexttoken || {};
@@ -72,7 +83,11 @@
         answer(m.id, function () { part = m; ports = m.ports; store = engine.storage(m.manifest, m.bytes, m.wasm); return { ok: true }; });
         return;
       }
-      if (m.op === "put") { new Uint8Array(store.buf, store.base + m.at, m.bytes.byteLength).set(new Uint8Array(m.bytes)); return; }
+      if (m.op === "put") {  // copied in, and the buffer handed back for the next piece
+        new Uint8Array(store.buf, store.base + m.at, m.length).set(new Uint8Array(m.bytes, 0, m.length));
+        self.postMessage({ back: m.bytes }, [m.bytes]);
+        return;
+      }
       if (m.op === "start") {
         answer(m.id, function () {
           if (part.lead) model = new engine.Model(part.manifest, store, { peers: ports.map(peer) });
@@ -156,6 +171,7 @@
     var workers = [], pending = {}, nextId = 1, dead = null, chain = Promise.resolve(), refused = "";
     function fail(err) {
       if (!dead) dead = err;
+      if (waiting) { var w = waiting; waiting = null; w(); }
       workers.forEach(function (w) { w.terminate(); });
       Object.keys(pending).forEach(function (id) { pending[id].reject(err); delete pending[id]; });
     }
@@ -176,6 +192,7 @@
       }
       workers.push(worker);
       worker.onmessage = function (e) {
+        if (e.data.back) { stage.push(e.data.back); if (waiting) { var w = waiting; waiting = null; w(); } return; }
         var p = pending[e.data.id];
         if (!p) return;
         delete pending[e.data.id];
@@ -202,15 +219,26 @@
       }
       inits.unshift(call(workers[0], { op: "init", lead: true, manifest: plan.parts[0].manifest, bytes: plan.parts[0].bytes, wasm: wasm, ports: lead }, lead));
       await Promise.all(inits);
-      return function (at, bytes) {
+      return async function (at, bytes) {
         var end = at + bytes.length;
-        plan.pieces.forEach(function (pc) {
-          var a = Math.max(pc[0], at), b = Math.min(pc[0] + pc[1], end);
-          if (a >= b) return;
-          var copy = bytes.slice(a - at, b - at);
-          workers[pc[2]].postMessage({ op: "put", at: pc[3] + a - pc[0], bytes: copy.buffer }, [copy.buffer]);
-        });
+        for (var i = 0; i < plan.pieces.length; i++) {
+          var pc = plan.pieces[i], a = Math.max(pc[0], at), b = Math.min(pc[0] + pc[1], end);
+          for (; a < b; a += STAGE) {
+            var len = Math.min(STAGE, b - a), buf = await staged();
+            new Uint8Array(buf, 0, len).set(bytes.subarray(a - at, a - at + len));
+            workers[pc[2]].postMessage({ op: "put", at: pc[3] + a - pc[0], bytes: buf, length: len }, [buf]);
+          }
+        }
       };
+    }
+    // The bytes travel in a few buffers of STAGE bytes that the workers hand back once copied, so
+    // the copies in flight stay a few MB and leave nothing behind for the collector.
+    var STAGE = 1 << 20, stage = [], made = 0, waiting = null;
+    function staged() {
+      if (dead) return Promise.reject(dead);
+      if (stage.length) return Promise.resolve(stage.pop());
+      if (made < 8) { made++; return Promise.resolve(new ArrayBuffer(STAGE)); }
+      return new Promise(function (resolve) { waiting = resolve; }).then(staged);
     }
     function queued(fn) {
       var p = chain.then(fn);
