@@ -400,17 +400,19 @@ function nexttokenLlmEngine() {
   }
 
   // {op: "mul", names, x, T} -> [y per name] (T x its rows); {op: "rows", name, ids} -> [rows].
-  Shard.prototype.handle = function (m) {
+  // alloc(n) -> a Float32Array of n for each answer (a new one by default).
+  Shard.prototype.handle = function (m, alloc) {
     var w = this.w, t, i;
+    alloc = alloc || function (n) { return new Float32Array(n); };
     if (m.op === "rows") {
       t = w[m.name];
-      var out = new Float32Array(m.ids.length * t.cols);
+      var out = alloc(m.ids.length * t.cols);
       for (i = 0; i < m.ids.length; i++) row(t, m.ids[i] - t.lo, out, i * t.cols);
       return [out];
     }
     return m.names.map(function (name) {
       t = w[name];
-      var y = new Float32Array(m.T * t.rows);
+      var y = alloc(m.T * t.rows);
       if (t.rows) matmul(t, m.x, m.T, y);
       return y;
     });

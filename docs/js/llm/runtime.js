@@ -51,22 +51,50 @@
       ["residuals", "heads", "lens"].forEach(function (k) { if (out[k]) out[k].forEach(function (a) { list.push(a.buffer); }); });
       return list.filter(function (b, i) { return list.indexOf(b) === i; });
     }
+    // Both ends of a port keep the buffers the other hands back (by size, up to KEEP bytes), so
+    // a step's inputs and answers cross in the same few buffers and leave no garbage behind.
+    var KEEP = 32 << 20;
+    function pool() {
+      var free = {}, held = 0;
+      return {
+        take: function (n) { var l = free[n]; if (l && l.length) { held -= n; return l.pop(); } return new ArrayBuffer(n); },
+        give: function (b) { if (held + b.byteLength > KEEP) return; held += b.byteLength; (free[b.byteLength] = free[b.byteLength] || []).push(b); },
+      };
+    }
     function peer(port) {  // the leader's end of a port to another worker: call(message) -> Promise
-      var pending = {}, next = 1;
+      var pending = {}, next = 1, bufs = pool(), spare = [];
       port.onmessage = function (e) {
         var p = pending[e.data.id];
         delete pending[e.data.id];
-        if (e.data.error) p.reject(new Error(e.data.error)); else p.resolve(e.data.result);
+        if (e.data.x) bufs.give(e.data.x);
+        if (e.data.error) { p.reject(new Error(e.data.error)); return; }
+        spare = e.data.result.map(function (y) { return y.buffer; });  // read by the engine before its next call
+        p.resolve(e.data.result);
       };
       return { call: function (msg) {
-        return new Promise(function (resolve, reject) { var id = next++; pending[id] = { resolve: resolve, reject: reject }; port.postMessage({ id: id, m: msg }); });
+        var m = msg, moved = spare;
+        spare = [];
+        if (msg.x) {
+          var x = new Float32Array(bufs.take(msg.x.byteLength));
+          x.set(msg.x);
+          m = { op: msg.op, names: msg.names, T: msg.T, x: x };
+        }
+        return new Promise(function (resolve, reject) {
+          var id = next++;
+          pending[id] = { resolve: resolve, reject: reject };
+          port.postMessage({ id: id, m: m, spare: moved }, m.x ? moved.concat([m.x.buffer]) : moved);
+        });
       } };
     }
     function serve(port, shard) {  // another worker's end: the leader's products of its rows
+      var bufs = pool();
+      function alloc(n) { return new Float32Array(bufs.take(4 * n)); }
       port.onmessage = function (e) {
-        var ys;
-        try { ys = shard.handle(e.data.m); } catch (err) { port.postMessage({ id: e.data.id, error: String(err.message || err) }); return; }
-        port.postMessage({ id: e.data.id, result: ys }, ys.map(function (y) { return y.buffer; }));
+        var m = e.data.m, back = m.x ? m.x.buffer : null, ys;
+        e.data.spare.forEach(bufs.give);
+        try { ys = shard.handle(m, alloc); } catch (err) { port.postMessage({ id: e.data.id, error: String(err.message || err), x: back }, back ? [back] : []); return; }
+        var list = ys.map(function (y) { return y.buffer; });
+        port.postMessage({ id: e.data.id, result: ys, x: back }, back ? list.concat([back]) : list);
       };
     }
     function answer(id, fn) {
