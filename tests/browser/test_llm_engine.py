@@ -90,7 +90,7 @@ LOAD_ERROR = """async (model) => {
 
 @pytest.mark.parametrize("mode,kernels", [("file", "wasm"), ("http", "wasm"), ("file", "js")])
 def test_top_token_equals_transformers(harness, page, mode, kernels):
-    """On the SIMD kernels (open's kernels: "wasm") and on the plain-JS ones (the default)."""
+    """On the SIMD kernels (open's kernels: "wasm", the default) and on the plain-JS ones."""
     dists = [json.loads((DIST / f"{k}.json").read_text()) for k in ("capital", "cat", "question_chat")]
     page.goto(harness[mode])
     res = page.evaluate(TOP, ["smollm2", [d["ids"] for d in dists], kernels])
@@ -254,3 +254,26 @@ def test_a_bad_worker_count_is_one_line(harness, page):
       catch (e) { return e.message; }
     }""")
     assert msg == "workers must be a whole number from 1 to 16, not 0"
+
+
+@pytest.mark.parametrize("mode", ["file", "http"])
+def test_the_default_kernels_are_simd_loaded_beside_the_runtime(harness, page, mode):
+    """A page that never loaded kernels-wasm.js (as the site's panel) gets the SIMD kernels by
+    default, the runtime reading them from its own folder; a bad choice of kernels is one line."""
+    page.goto(harness[mode])
+    got = page.evaluate("""async () => {
+      delete nexttoken.llm.kernelsWasm;
+      const s = await nexttoken.llm.open({base: "js/data/llm/", model: "smollm2"});
+      const r = await s.prefill([504, 3575, 282, 4649, 314], {});
+      s.close();
+      let bad;
+      try { await nexttoken.llm.open({base: "js/data/llm/", model: "smollm2", kernels: "gpu"}); } catch (e) { bad = e.message; }
+      let top = 0;
+      for (let i = 1; i < r.logits.length; i++) if (r.logits[i] > r.logits[top]) top = i;
+      return {kernels: s.kernels, workers: s.workers, cores: navigator.hardwareConcurrency, loaded: typeof nexttoken.llm.kernelsWasm, top, bad};
+    }""")
+    assert got["kernels"] == "wasm" and got["loaded"] == "string"
+    assert got["workers"] == max(1, min(4, got["cores"]))
+    assert got["top"] == json.loads((DIST / "capital.json").read_text())["head"]["ids"][0]
+    assert got["bad"] == 'kernels must be "wasm" or "js", not gpu'
+    assert page.nt_external == []

@@ -128,6 +128,7 @@ function nexttokenLlmEngine() {
     });
     var up = function (n) { return Math.ceil(n / 16) * 16; };
     var X = 4 * 65536, XS = up(X + 16 * cols), Y = up(XS + 32 * cols / BLOCK), W = up(Y + 16 * rows);
+    if (W + size > 65536 * 65536) return null;  // past a 32-bit module's 4 GiB
     try {
       var inst = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}), mem = inst.exports.memory;
       mem.grow(Math.ceil((W + size) / 65536) - mem.buffer.byteLength / 65536);

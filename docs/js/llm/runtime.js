@@ -16,9 +16,10 @@
 //   product's input to the others over MessageChannel ports, one message for products that share
 //   an input (q/k/v, gate/up), and assembles their rows; every row's arithmetic is the same
 //   wherever it runs, so the logits have the same bits on any number of workers.
-//   kernels: "wasm" runs the SIMD kernels of kernels-wasm.js, each share written straight into the
-//   module's memory; "js" (the default) the plain ones; session.kernels says which run ("js" where
-//   the browser has no SIMD); session.workers how many workers run
+//   kernels: "wasm" (the default) runs the SIMD kernels of kernels-wasm.js (loaded from this
+//   script's folder when the page has not), each share written straight into the module's memory;
+//   "js" the plain ones; session.kernels says which run ("js" where the browser has no SIMD or the
+//   kernels' file cannot be read); session.workers how many workers run
 // session.prefill(ids, opts), session.decode(id, opts) -> Promise<result> (see engine.js); calls run
 //   one at a time, in order; opts.slot picks one of the engine's independent caches (0 by default)
 // session.row(id) -> Promise<Float32Array>: the unembedding's row id, dequantised (engine outputRow)
@@ -181,6 +182,22 @@
     return n;
   }
 
+  // The SIMD kernels' script sits beside this one; a page that did not load it gets it on the first
+  // open (a classic script: file:// allows no fetch). Resolves either way: without it the JS kernels run.
+  var here = root.document && root.document.currentScript && root.document.currentScript.src, kernelsLoading = null;
+  function loadKernels() {
+    if (typeof nexttoken.llm.kernelsWasm === "string" || !here || !root.document) return Promise.resolve();
+    if (!kernelsLoading) {
+      kernelsLoading = new Promise(function (resolve) {
+        var el = root.document.createElement("script");
+        el.onload = el.onerror = function () { el.remove(); resolve(); };
+        el.src = here.replace(/[^\/]*$/, "kernels-wasm.js");
+        root.document.head.appendChild(el);
+      });
+    }
+    return kernelsLoading;
+  }
+
   var kernelBytes = null, engineHere = null;
   function wasmModule(kernels) {
     if (kernels !== "wasm" || typeof nexttoken.llm.kernelsWasm !== "string") return null;
@@ -194,7 +211,10 @@
 
   async function open(opts) {
     if (!nexttoken.llm.engineFactory || !nexttoken.llm.loader) throw new Error("the model's scripts are not loaded (engine.js, loader.js)");
-    var n = count(opts.workers), wasm = wasmModule(opts.kernels || "js");
+    var n = count(opts.workers), kernels = opts.kernels || "wasm";
+    if (kernels !== "wasm" && kernels !== "js") throw new Error("kernels must be \"wasm\" or \"js\", not " + kernels);
+    if (kernels === "wasm") await loadKernels();
+    var wasm = wasmModule(kernels);
     if (!engineHere) engineHere = nexttoken.llm.engineFactory();
     var workers = [], pending = {}, nextId = 1, dead = null, chain = Promise.resolve(), refused = "";
     function fail(err) {
