@@ -174,8 +174,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description="SmolLM2 in Chromium against transformers float32")
     ap.add_argument("--engine", type=Path, default=ROOT / "docs" / "js" / "llm",
                     help="the folder of engine.js, loader.js and runtime.js to run (default: docs/js/llm)")
-    ap.add_argument("--kernels", choices=("js", "wasm"), default="js",
-                    help="the engine's plain-JS kernels (the page's default) or its WebAssembly SIMD ones")
+    ap.add_argument("--kernels", choices=("js", "wasm"), default="wasm",
+                    help="the engine's WebAssembly SIMD kernels (the page's default) or its plain-JS ones")
     ap.add_argument("--workers", default="1,2",
                     help="comma-separated worker counts to run the page on, each against PyTorch on as many threads (default 1,2)")
     args = ap.parse_args()

@@ -273,7 +273,7 @@ def test_the_default_kernels_are_simd_loaded_beside_the_runtime(harness, page, m
       return {kernels: s.kernels, workers: s.workers, cores: navigator.hardwareConcurrency, loaded: typeof nexttoken.llm.kernelsWasm, top, bad};
     }""")
     assert got["kernels"] == "wasm" and got["loaded"] == "string"
-    assert got["workers"] == max(1, min(4, got["cores"]))
+    assert got["workers"] == max(1, min(2, got["cores"]))
     assert got["top"] == json.loads((DIST / "capital.json").read_text())["head"]["ids"][0]
     assert got["bad"] == 'kernels must be "wasm" or "js", not gpu'
     assert page.nt_external == []

@@ -1,11 +1,11 @@
 // A real model running in Web Workers, so the page never freezes while it computes, its matrix rows
-// split over as many workers as the machine has cores (up to 4).
+// split over as many workers as the machine has cores (up to 2).
 //
 // Load order (classic scripts, loaded only when the reader asks for the model):
 //   js/llm/engine.js, js/llm/kernels-wasm.js (optional: the SIMD kernels), js/llm/loader.js, js/llm/runtime.js
 //
 // nexttoken.llm.open({base, model, onProgress, signal, kernels, workers}) -> Promise<session>
-//   starts `workers` workers (default: navigator.hardwareConcurrency, at most 4, at least 1) from a
+//   starts `workers` workers (default: navigator.hardwareConcurrency, at most 2, at least 1) from a
 //   Blob URL made of engine.js's own source (a worker script file cannot be loaded from file://),
 //   each with room for its share of the model (engine.layout: its rows of every matrix, the norms
 //   with worker 0); loader.js then loads and checks the files one chunk at a time and each chunk's
@@ -54,7 +54,7 @@
     }
     // Both ends of a port keep the buffers the other hands back (by size, up to KEEP bytes), so
     // a step's inputs and answers cross in the same few buffers and leave no garbage behind.
-    var KEEP = 32 << 20;
+    var KEEP = 8 << 20;
     function pool() {
       var free = {}, held = 0;
       return {
@@ -170,9 +170,11 @@
     return new W(workerUrl);
   }
 
-  // Workers a session runs: the machine's cores, at most MAX (see ARCHITECTURE.md: past a few, the
-  // round trips cost more than the rows saved), or the number asked for.
-  var MAX = 4;
+  // Workers a session runs: the machine's cores, at most MAX, or the number asked for. bench_llm:
+  // each worker adds 15-25 MB (3 workers peak at 401 MB, over the 400 MB target) and a step's 122
+  // round trips cost ~35 ms whatever the count, against ~57 ms of SIMD arithmetic on one worker,
+  // so a third or fourth worker would save at most ~10 ms a step.
+  var MAX = 2;
   function count(n) {
     if (n === undefined || n === null) {
       var cores = root.navigator && root.navigator.hardwareConcurrency;
