@@ -2,12 +2,11 @@
 // as classic scripts, which works from file:// as well as served, and checks every chunk's size and
 // sha256 against the manifest before anything uses it. Every fault is one line naming the file.
 //
-// nexttoken.llm.loader.load({base, model, onProgress, signal, into}) -> Promise<{manifest, buffer}>
+// nexttoken.llm.loader.load({base, model, onProgress, signal, into}) -> Promise<{manifest}>
 //   base: URL of the folder holding <model>/manifest.js ("js/data/llm/" from the site's root)
 //   onProgress(done_bytes, total_bytes, file); signal: an AbortSignal (the reader left)
-//   into(manifest) -> Promise<write(offset, bytes) -> Promise>, optional: each checked chunk is handed to write
-//     (its offset in the model's bytes) and not kept, so no buffer of the whole model is made here
-//     (buffer is then null); without it, buffer holds every byte
+//   into(manifest) -> Promise<write(offset, bytes) -> Promise>: each checked chunk is handed to write
+//     (with its offset in the model's bytes) and not kept: no buffer of the whole model is made here
 // nexttoken.llm.loader.accept(manifest, index, text, bytes, at) -> Promise: decode one chunk's base64
 //   text (chunkText(what the chunk script defined)) into `bytes` at `at` (by default the chunk's own
 //   offset in the model) and check it (used by load, and by Node's tests on the same files)
@@ -102,9 +101,9 @@
     if (!manifest || !Array.isArray(manifest.chunks) || !Array.isArray(manifest.tensors)) {
       throw new Error(key + " is damaged (it holds no manifest)");
     }
-    var write = opts.into ? await opts.into(manifest) : null, bytes, i;
-    try {  // with `into`, room for the largest chunk only
-      bytes = new Uint8Array(write ? Math.max.apply(null, manifest.chunks.map(function (c) { return c.bytes; }).concat([0])) : manifest.total_bytes);
+    var write = await opts.into(manifest), bytes, i;
+    try {  // room for the largest chunk only, reused
+      bytes = new Uint8Array(Math.max.apply(null, manifest.chunks.map(function (c) { return c.bytes; }).concat([0])));
     } catch (e) {
       throw new Error("the browser refused the " + Math.round(manifest.total_bytes / 1e6) + " MB the model needs: close other tabs and retry");
     }
@@ -112,12 +111,12 @@
     for (i = 0; i < manifest.chunks.length; i++) {
       var name = model + "/" + manifest.chunks[i].file;
       await script(base + name, name, signal);
-      await accept(manifest, i, chunkText(take(name)), bytes, write ? 0 : undefined);
-      if (write) await write(done, bytes.subarray(0, manifest.chunks[i].bytes));
+      await accept(manifest, i, chunkText(take(name)), bytes, 0);
+      await write(done, bytes.subarray(0, manifest.chunks[i].bytes));
       done += manifest.chunks[i].bytes;
       if (opts.onProgress) opts.onProgress(done, manifest.total_bytes, name);
     }
-    return { manifest: manifest, buffer: write ? null : bytes.buffer };
+    return { manifest: manifest };
   }
 
   nexttoken.llm.loader = { load: load, accept: accept, chunkText: chunkText, sha256: sha256 };
