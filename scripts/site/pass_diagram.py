@@ -8,6 +8,10 @@ Pure functions of `site_data/tiny/config.json`'s `model` block and the page bein
   block_figure(model)        the large drawing of one block: the residual stream as the line every part adds
                              onto, each arrow as wide as the vector it carries
   demo_parts(model, demo)    what a demo shows, as the words of its container's `data-pass-parts`
+Every size drawn (vocabulary, width, per head, MLP, heads, context, blocks) is written inside an element
+with `data-size-of="<config field>"`, and every accessible name holding one keeps its template in
+`data-size-label` ("{vocab_size} logits ..."), so docs/js/ui/pass-sizes.js can redraw the numbers for the
+reader's model; what the build writes stays the built model's, the picture without JavaScript.
 Every drawn part carries `data-pass-part`: its key and the groups it belongs to (GROUPS), the words that
 docs/js/ui/lighting.js matches to light the part while a demo showing it is on screen.
 The MkDocs hook `scripts/site/hooks/picture.py` hands them to the theme's templates and the pages.
@@ -15,8 +19,9 @@ The MkDocs hook `scripts/site/hooks/picture.py` hands them to the theme's templa
 from __future__ import annotations
 
 import html
+import string
 
-WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+_FORMAT = string.Formatter()
 # The landing page walks the whole pass: every part is its subject.
 WHOLE_PASS_PAGES = ("index.md",)
 
@@ -39,49 +44,63 @@ DEMO_PARTS = {
 }
 
 
-def _count(n: int) -> str:
-    return WORDS.get(n, str(n))
+def fill(template: str, m: dict) -> str:
+    """A template's plain text: its {fields} replaced by the model's sizes."""
+    return template.format_map(m)
+
+
+def marked(template: str, m: dict, tag: str = "tspan") -> str:
+    """A template as escaped markup, each size in its own element saying which config field it is."""
+    out = []
+    for text, field, _, _ in _FORMAT.parse(template):
+        out.append(_e(text))
+        if field is not None:
+            out.append(f'<{tag} data-size-of="{_e(field)}">{_e(str(m[field]))}</{tag}>')
+    return "".join(out)
 
 
 def parts(m: dict) -> list[dict]:
-    """The pass, stage by stage; `group` "block" marks the parts inside a transformer block."""
-    d, v, h, dh, f = m["n_embd"], m["vocab_size"], m["n_head"], m["d_head"], m["d_mlp"]
-    heads = [{"key": f"head{i}", "name": f"head {i + 1}", "code": f"attn ({dh} wide)",
-              "does": f"head {i + 1} of {h}: mixes earlier tokens' values", "page": "attention.md",
-              "group": "block", "head": i} for i in range(h)]
+    """The pass, stage by stage; `group` "block" marks the parts inside a transformer block. Each part's
+    name, code and does are plain text; `tpl` holds the same three as templates of the config's fields."""
+    heads = [{"key": f"head{i}", "name": f"head {i + 1}", "code": "attn ({d_head} wide)",
+              "does": f"head {i + 1} of {{n_head}}: mixes earlier tokens' values", "page": "attention.md",
+              "group": "block", "head": i} for i in range(m["n_head"])]
     ps = [
         {"key": "text", "name": "text", "code": "prompt", "does": "the words you type", "page": "tokens.md"},
-        {"key": "tokens", "name": "tokens", "code": "tokenizer (BPE)", "does": f"pieces from a vocabulary of {v}, as ids",
+        {"key": "tokens", "name": "tokens", "code": "tokenizer (BPE)", "does": "pieces from a vocabulary of {vocab_size}, as ids",
          "page": "tokens.md"},
         {"key": "embed", "name": "embedding + position", "code": "wte[id] + wpe[pos]",
-         "does": f"a row of {d} numbers per token, plus its place's", "page": "embeddings.md"},
+         "does": "a row of {n_embd} numbers per token, plus its place's (one of {n_ctx})", "page": "embeddings.md"},
         {"key": "ln_1", "name": "LayerNorm", "code": "ln_1", "does": "rescales each vector: mean 0, spread 1",
          "page": "block.md", "group": "block"},
         *heads,
-        {"key": "join", "name": "join heads", "code": f"concat {h} × {dh} → {d}", "does": f"puts the {h} heads' outputs side by side",
-         "page": "attention.md", "group": "block"},
-        {"key": "attn_proj", "name": "output projection", "code": "attn.c_proj", "does": f"mixes the joined {d} numbers",
+        {"key": "join", "name": "join heads", "code": "concat {n_head} × {d_head} → {n_embd}",
+         "does": "puts the {n_head} heads' outputs side by side", "page": "attention.md", "group": "block"},
+        {"key": "attn_proj", "name": "output projection", "code": "attn.c_proj", "does": "mixes the joined {n_embd} numbers",
          "page": "attention.md", "group": "block"},
         {"key": "add_1", "name": "add", "code": "x + attn(ln_1(x))", "does": "adds attention's change onto the stream",
          "page": "block.md", "group": "block"},
         {"key": "ln_2", "name": "LayerNorm", "code": "ln_2", "does": "rescales again, before the MLP",
          "page": "block.md", "group": "block"},
-        {"key": "mlp", "name": "MLP", "code": f"mlp {d} → {f} → {d}", "does": f"widens to {f}, GELU, back to {d}",
+        {"key": "mlp", "name": "MLP", "code": "mlp {n_embd} → {d_mlp} → {n_embd}", "does": "widens to {d_mlp}, GELU, back to {n_embd}",
          "page": "block.md", "group": "block"},
         {"key": "add_2", "name": "add", "code": "x + mlp(ln_2(x))", "does": "adds the MLP's change onto the stream",
          "page": "block.md", "group": "block"},
         {"key": "ln_f", "name": "final LayerNorm", "code": "ln_f", "does": "rescales the last vector once more",
          "page": "block.md"},
-        {"key": "logits", "name": f"{v} logits", "code": "lm_head = wteᵀ", "does": f"a score for each of the {v} tokens",
+        {"key": "logits", "name": "{vocab_size} logits", "code": "lm_head = wteᵀ", "does": "a score for each of the {vocab_size} tokens",
          "page": "sampling.md"},
         {"key": "softmax", "name": "softmax", "code": "softmax(logits / T)", "does": "turns scores into probabilities",
          "page": "sampling.md"},
         {"key": "pick", "name": "pick", "code": "sample", "does": "draws one token (temperature, top-k, top-p)",
          "page": "sampling.md"},
-        {"key": "loop", "name": "append and repeat", "code": "generate", "does": "the pick joins the text; the pass runs again",
-         "page": "generation.md"},
+        {"key": "loop", "name": "append and repeat", "code": "generate",
+         "does": "the pick joins the text; the pass runs again on the last {n_ctx} tokens", "page": "generation.md"},
     ]
     for p in ps:
+        p["tpl"] = {k: p[k] for k in ("name", "code", "does")}
+        for k, template in p["tpl"].items():
+            p[k] = fill(template, m)
         p["words"] = words(p)
     return ps
 
@@ -126,16 +145,28 @@ def _on(part: dict) -> str:
     return f' data-pass-part="{_e(part["words"])}"'
 
 
-def _box(part: dict, page: str, x: float, y: float, w: float, h: float, *, describe: bool = False) -> str:
+def _label(m: dict, part: dict) -> str:
+    """The link's accessible name (it starts with the visible text, as read), with its template when it
+    holds a size."""
+    t = part["tpl"]
+    template = f"{t['name']} {t['code']}: {t['does']}"
+    said = f' aria-label="{_e(fill(template, m))}"'
+    return said + (f' data-size-label="{_e(template)}"' if "{" in template else "")
+
+
+def _text(m: dict, part: dict, key: str) -> str:
+    return marked(part["tpl"][key], m)
+
+
+def _box(m: dict, part: dict, page: str, x: float, y: float, w: float, h: float, *, describe: bool = False) -> str:
     """One part: a link holding its box, its plain name and its code name small beneath."""
     cls = "nt-pp nt-pp-lit" if lit(part, page) else "nt-pp"
-    label = f"{part['name']} {part['code']}: {part['does']}"  # starts with the visible text, as read
     cx = x + w / 2
-    lines = [f'<text class="nt-pp-name" text-anchor="middle" x="{cx:g}" y="{y + 12.5:g}">{_e(part["name"])}</text>',
-             f'<text class="nt-pp-code" text-anchor="middle" x="{cx:g}" y="{y + 23.5:g}">{_e(part["code"])}</text>']
+    lines = [f'<text class="nt-pp-name" text-anchor="middle" x="{cx:g}" y="{y + 12.5:g}">{_text(m, part, "name")}</text>',
+             f'<text class="nt-pp-code" text-anchor="middle" x="{cx:g}" y="{y + 23.5:g}">{_text(m, part, "code")}</text>']
     if describe:
-        lines.append(f'<text class="nt-pp-does" text-anchor="middle" x="{cx:g}" y="{y + 35:g}">{_e(part["does"])}</text>')
-    return (f'<a class="{cls}" href="{_href(part)}"{_current(part, page)}{_on(part)} aria-label="{_e(label)}">'
+        lines.append(f'<text class="nt-pp-does" text-anchor="middle" x="{cx:g}" y="{y + 35:g}">{_text(m, part, "does")}</text>')
+    return (f'<a class="{cls}" href="{_href(part)}"{_current(part, page)}{_on(part)}{_label(m, part)}>'
             f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="4"/>' + " ".join(lines) + "</a>")
 
 
@@ -149,15 +180,16 @@ ARROW_DEF = ('<defs><marker id="nt-arrow" viewBox="0 0 8 8" refX="7" refY="4" ma
              '</marker></defs>')
 
 
+# The text alternative: the whole pass in one sentence, sizes included.
+FLOW = ("The pass: text, split into tokens from a vocabulary of {vocab_size}; each token's embedding plus its "
+        "position's ({n_embd} numbers, up to {n_ctx} positions); then the block (here {n_layer} of them): LayerNorm, "
+        "{n_head} attention heads of {d_head} numbers, joined and projected, added onto the residual stream; "
+        "LayerNorm, an MLP {n_embd} to {d_mlp} to {n_embd}, added onto the stream; then a final LayerNorm, "
+        "{vocab_size} logits, softmax, and the pick, which is appended to the text before the pass repeats.")
+
+
 def flow_sentence(m: dict) -> str:
-    """The text alternative: the whole pass in one sentence, sizes included."""
-    d, f = m["n_embd"], m["d_mlp"]
-    blocks = "one block" if m["n_layer"] == 1 else f"{_count(m['n_layer'])} blocks"
-    return (f"The pass: text, split into tokens; each token's embedding plus its position's ({d} numbers); "
-            f"then {blocks}: LayerNorm, {_count(m['n_head'])} attention heads of {m['d_head']} numbers, joined and "
-            f"projected, added onto the residual stream; LayerNorm, an MLP {d} to {f} to {d}, added onto the stream; "
-            f"then a final LayerNorm, {m['vocab_size']} logits, softmax, and the pick, which is appended to the "
-            "text before the pass repeats.")
+    return fill(FLOW, m)
 
 
 def map_svg(m: dict, page: str, width: float = 240) -> str:
@@ -184,10 +216,10 @@ def map_svg(m: dict, page: str, width: float = 240) -> str:
         if p is heads[0] if heads else False:
             hw = (ix1 - ix0 - 6 * (len(heads) - 1)) / len(heads)
             for i, hp in enumerate(heads):
-                out.append(_box(hp, page, ix0 + i * (hw + 6), y, hw, row))
+                out.append(_box(m, hp, page, ix0 + i * (hw + 6), y, hw, row))
         else:
             l, r = (ix0, ix1) if inside else (x0, x1)
-            out.append(_box(p, page, l, y, r - l, row))
+            out.append(_box(m, p, page, l, y, r - l, row))
         if p["key"] == "text":
             text_y = y + row / 2
         if p["key"] == "loop":
@@ -197,7 +229,7 @@ def map_svg(m: dict, page: str, width: float = 240) -> str:
     frame = (f'<rect class="nt-pblock" x="{x0:g}" y="{block_top:g}" width="{x1 - x0:g}" '
              f'height="{block_bottom - block_top:g}" rx="6"/>'
              f'<text class="nt-pblock-name" x="{x0 + 6:g}" y="{block_top + 11:g}">'
-             f'{_e("block" if m["n_layer"] == 1 else "block, × " + str(m["n_layer"]))}</text>')
+             f'{"block" if m["n_layer"] == 1 else marked("block, × {n_layer}", m)}</text>')
     loop = (f'<path class="nt-pa nt-ploop" d="M{x0:g} {loop_y:g}H10V{text_y:g}H{x0 - 1:g}" '
             'marker-end="url(#nt-arrow)"/>')
     height = y - gap + 6
@@ -206,10 +238,12 @@ def map_svg(m: dict, page: str, width: float = 240) -> str:
 
 
 def _here_names(m: dict, page: str) -> list[str]:
+    """The names of the page's own parts, once each, as markup (a name may hold a size)."""
     seen: list[str] = []
     for p in parts(m):
-        if lit(p, page) and p["name"] not in seen and not p["key"].startswith("head"):
-            seen.append(p["name"])
+        name = marked(p["tpl"]["name"], m, "span")
+        if lit(p, page) and name not in seen and not p["key"].startswith("head"):
+            seen.append(name)
     return seen
 
 
@@ -217,11 +251,12 @@ def side_nav(m: dict, page: str) -> str:
     """The map for the sidebar beside the text (wide screens)."""
     return (f'<nav class="nt-pass nt-pass-side" aria-label="The whole pass, part by part">'
             f'<p class="nt-pass-title">The whole pass</p>'
-            f'<p class="nt-sr">{_e(flow_sentence(m))}</p>{map_svg(m, page)}</nav>')
+            f'<p class="nt-sr">{marked(FLOW, m, "span")}</p>{map_svg(m, page)}</nav>')
 
 
 def phone_nav(m: dict, page: str) -> str:
-    """The same map, folded: a one-line strip (one tick per part, this page's lit) that opens to it."""
+    """The same map, folded: a slim bar (one tick per part, this page's lit) that opens to it; on a phone it
+    stays under the header, and docs/js/ui/lighting.js names in it the parts lit as the reader scrolls."""
     ps = [p for p in parts(m)]
     ticks = "".join(f'<rect class="nt-ptick{" nt-ptick-lit" if lit(p, page) else ""}"{_on(p)} x="{i * 9:g}" y="0" '
                     f'width="7" height="10" rx="1.5"/>' for i, p in enumerate(ps))
@@ -230,9 +265,10 @@ def phone_nav(m: dict, page: str) -> str:
         "this page: all of it" if here else "where each part is explained")
     return (f'<details class="nt-pass-phone"><summary><span class="nt-pass-phone-title">The whole pass</span> '
             f'<svg class="nt-pstrip" viewBox="0 0 {len(ps) * 9 - 2} 10" width="{len(ps) * 9 - 2}" height="10" '
-            f'aria-hidden="true" focusable="false">{ticks}</svg> <span class="nt-pass-phone-here">{_e(said)}</span>'
+            f'aria-hidden="true" focusable="false">{ticks}</svg> <span class="nt-pass-phone-here">{said}</span>'
+            f'<span class="nt-pass-phone-now" hidden></span>'
             f'</summary><nav class="nt-pass" aria-label="The whole pass, part by part">'
-            f'<p class="nt-sr">{_e(flow_sentence(m))}</p>{map_svg(m, page)}</nav></details>')
+            f'<p class="nt-sr">{marked(FLOW, m, "span")}</p>{map_svg(m, page)}</nav></details>')
 
 
 def block_figure(m: dict, page: str = "") -> str:
@@ -246,23 +282,23 @@ def block_figure(m: dict, page: str = "") -> str:
     out = []
 
     def box(key, x, y, w=bw):
-        out.append(_box(ps[key], page, x, y, w, bh, describe=False))
+        out.append(_box(m, ps[key], page, x, y, w, bh, describe=False))
 
-    def size(x, y, n, anchor="middle"):
-        out.append(f'<text class="nt-psize" x="{x:g}" y="{y:g}" text-anchor="{anchor}">{n}</text>')
+    def size(x, y, field, anchor="middle"):
+        out.append(f'<text class="nt-psize" x="{x:g}" y="{y:g}" text-anchor="{anchor}">{marked("{" + field + "}", m)}</text>')
 
     # attention branch, row at y = 40..80
     ay = 46
     out.append(f'<path class="nt-pw" d="M{sx:g} {ay - 26:g}H{sx + 30:g}V{ay + bh / 2:g}H{sx + 66:g}" '
                f'stroke-width="{d * k:g}"/>')
-    size(sx + 50, ay + bh / 2 - 8, d)
+    size(sx + 50, ay + bh / 2 - 8, "n_embd")
     box("ln_1", sx + 70, ay)
     hx = sx + 70 + bw + 50
     hy = [ay - 26 + i * (bh + 12) for i in range(h)]
     for i in range(h):
         out.append(f'<path class="nt-pw" d="M{sx + 70 + bw:g} {ay + bh / 2:g}C{hx - 20:g} {ay + bh / 2:g} '
                    f'{hx - 30:g} {hy[i] + bh / 2:g} {hx:g} {hy[i] + bh / 2:g}" stroke-width="{dh * k:g}"/>')
-        size(hx - 22, hy[i] + bh / 2 - 6, dh)
+        size(hx - 22, hy[i] + bh / 2 - 6, "d_head")
         box(f"head{i}", hx, hy[i])
     jx = hx + bw + 40
     jy = ay
@@ -272,11 +308,11 @@ def block_figure(m: dict, page: str = "") -> str:
     box("join", jx, jy, 112)
     px = jx + 112 + 30
     out.append(f'<path class="nt-pw" d="M{jx + 112:g} {jy + bh / 2:g}H{px:g}" stroke-width="{d * k:g}"/>')
-    size(jx + 112 + 15, jy + bh / 2 - 8, d)
+    size(jx + 112 + 15, jy + bh / 2 - 8, "n_embd")
     box("attn_proj", px, jy, 110)
     add1 = ay + bh + 70
     out.append(f'<path class="nt-pw" d="M{px + 55:g} {jy + bh:g}V{add1:g}H{sx + 24:g}" stroke-width="{d * k:g}"/>')
-    size(px + 55 + 10, jy + bh + 30, d, "start")
+    size(px + 55 + 10, jy + bh + 30, "n_embd", "start")
     # MLP branch
     my = add1 + 44
     out.append(f'<path class="nt-pw" d="M{sx:g} {add1 + 20:g}H{sx + 30:g}V{my + bh / 2:g}H{sx + 66:g}" '
@@ -284,47 +320,49 @@ def block_figure(m: dict, page: str = "") -> str:
     box("ln_2", sx + 70, my)
     fx = sx + 70 + bw + 50
     out.append(f'<path class="nt-pw" d="M{sx + 70 + bw:g} {my + bh / 2:g}H{fx + 24:g}" stroke-width="{d * k:g}"/>')
-    size(sx + 70 + bw + 25, my + bh / 2 - 8, d)
+    size(sx + 70 + bw + 25, my + bh / 2 - 8, "n_embd")
     mlp_w, mh = 300, 64
     p = ps["mlp"]
     band = f * k
     ly, lx0, lx1 = my + bh / 2 + 6, fx + 24, fx + mlp_w - 24  # the MLP's own drawing, under its names
     widen = (f'M{lx0:g} {ly - d * k / 2:g}L{lx0 + 50:g} {ly - band / 2:g}H{lx1 - 50:g}L{lx1:g} {ly - d * k / 2:g}'
              f'V{ly + d * k / 2:g}L{lx1 - 50:g} {ly + band / 2:g}H{lx0 + 50:g}L{lx0:g} {ly + d * k / 2:g}z')
-    out.append(f'<a class="nt-pp{" nt-pp-lit" if lit(p, page) else ""}" href="{_href(p)}"{_current(p, page)}{_on(p)} '
-               f'aria-label="{_e(p["name"] + " " + p["code"] + ": " + p["does"])}">'
+    out.append(f'<a class="nt-pp{" nt-pp-lit" if lit(p, page) else ""}" href="{_href(p)}"{_current(p, page)}{_on(p)}'
+               f'{_label(m, p)}>'
                f'<rect x="{fx:g}" y="{my - 12:g}" width="{mlp_w:g}" height="{mh:g}" rx="4"/>'
-               f'<text class="nt-pp-name" text-anchor="middle" x="{fx + mlp_w / 2:g}" y="{my + 1:g}">{_e(p["name"])}'
-               f' <tspan class="nt-pp-code">{_e(p["code"])}</tspan></text>'
+               f'<text class="nt-pp-name" text-anchor="middle" x="{fx + mlp_w / 2:g}" y="{my + 1:g}">{_text(m, p, "name")}'
+               f' <tspan class="nt-pp-code">{_text(m, p, "code")}</tspan></text>'
                f'<path class="nt-pwide" d="{widen}"/></a>'  # the sizes inside are labels, not the link's name
-               f'<text class="nt-psize" text-anchor="middle" x="{fx + mlp_w / 2:g}" y="{ly + 4:g}">{f}, through GELU</text>'
+               f'<text class="nt-psize" text-anchor="middle" x="{fx + mlp_w / 2:g}" y="{ly + 4:g}">'
+               f'{marked("{d_mlp}, through GELU", m)}</text>'
                f'<text class="nt-psize" text-anchor="end" x="{lx0 + 40:g}" y="{ly - band / 2 - 2:g}">c_fc</text>'
                f'<text class="nt-psize" text-anchor="start" x="{lx1 - 40:g}" y="{ly - band / 2 - 2:g}">c_proj</text>')
     my = my + 14  # the return leaves from the MLP box's bottom edge
     add2 = my + bh + 50
     out.append(f'<path class="nt-pw" d="M{fx + mlp_w / 2:g} {my + bh - 2:g}V{add2:g}H{sx + 24:g}" '
                f'stroke-width="{d * k:g}"/>')
-    size(fx + mlp_w / 2 + 10, my + bh + 28, d, "start")
+    size(fx + mlp_w / 2 + 10, my + bh + 28, "n_embd", "start")
     # the residual stream: one line, every branch adds onto it
     bottom = add2 + 40
     out.insert(0, f'<path class="nt-pstream" d="M{sx:g} 4V{bottom:g}" stroke-width="{d * k * 1.6:g}" '
                   'marker-end="url(#nt-arrow)"/>')
     for key, yy in (("add_1", add1), ("add_2", add2)):
         p = ps[key]
-        out.append(f'<a class="nt-pp{" nt-pp-lit" if lit(p, page) else ""}" href="{_href(p)}"{_current(p, page)}{_on(p)} '
-                   f'aria-label="{_e(p["name"] + " " + p["code"] + ": " + p["does"])}">'
+        out.append(f'<a class="nt-pp{" nt-pp-lit" if lit(p, page) else ""}" href="{_href(p)}"{_current(p, page)}{_on(p)}'
+                   f'{_label(m, p)}>'
                    f'<circle cx="{sx:g}" cy="{yy:g}" r="13"/><text class="nt-pp-plus" text-anchor="middle" x="{sx:g}" y="{yy + 5:g}">+</text></a>')
     out.append(f'<text class="nt-pstream-name" text-anchor="middle" x="{sx - 16:g}" y="{bottom / 2:g}" '
-               f'transform="rotate(-90 {sx - 16:g} {bottom / 2:g})">residual stream, {d} numbers per token</text>')
+               f'transform="rotate(-90 {sx - 16:g} {bottom / 2:g})">{marked("residual stream, {n_embd} numbers per token", m)}</text>')
     out.append(f'<text class="nt-pnote" x="{sx + 12:g}" y="{12:g}">from the embedding</text>')
     out.append(f'<text class="nt-pnote" x="{sx + 14:g}" y="{bottom - 4:g}">to the next block, or ln_f</text>')
     svg = (f'<svg class="nt-block-svg" viewBox="0 0 {W} {bottom + 6:g}" width="{W}" height="{bottom + 6:g}" '
            f'focusable="false">{ARROW_DEF}' + "".join(out) + "</svg>")
     rows = [ps[k] for k in ("ln_1", *[f"head{i}" for i in range(h)], "join", "attn_proj", "add_1", "ln_2", "mlp", "add_2")]
-    key = "".join(f'<li><strong>{_e(p["name"])}</strong> <code>{_e(p["code"])}</code>: {_e(p["does"])}</li>' for p in rows)
-    caption = (f"One block of the tiny model. The thick line is the residual stream: attention and the MLP each "
-               f"read it through a LayerNorm and add their change back onto it. Each arrow is as wide as the "
-               f"vector it carries: {d} numbers, {dh} per head, {f} inside the MLP.")
+    key = "".join(f'<li><strong>{marked(p["tpl"]["name"], m, "span")}</strong> <code>{marked(p["tpl"]["code"], m, "span")}'
+                  f'</code>: {marked(p["tpl"]["does"], m, "span")}</li>' for p in rows)
+    caption = ("One block of the tiny model. The thick line is the residual stream: attention and the MLP each "
+               "read it through a LayerNorm and add their change back onto it. Each arrow is as wide as the "
+               "vector it carries: {n_embd} numbers, {d_head} per head, {d_mlp} inside the MLP.")
     return (f'<figure class="nt-block-figure"><div class="nt-scroll" role="region" tabindex="0" '
             f'aria-label="Diagram of one block (scrolls sideways)"><nav aria-label="One block, part by part">{svg}</nav></div>'
-            f'<figcaption>{_e(caption)}</figcaption><ul class="nt-block-key">{key}</ul></figure>')
+            f'<figcaption>{marked(caption, m, "span")}</figcaption><ul class="nt-block-key">{key}</ul></figure>')

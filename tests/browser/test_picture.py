@@ -1,6 +1,8 @@
 """The map of the whole pass in a real browser: on every page a part for each stage, each a link, the page's
-own parts marked; beside the text on wide screens, a folded strip on phones, by keyboard; no page scrolls
-sideways at 360 px; axe finds nothing in either colour scheme."""
+own parts marked; beside the text on wide screens, a folded bar on phones, by keyboard, which stays in
+sight and names the parts of the demo on screen; its sizes are the active model's (a reader's model of
+other sizes redraws them, the built one brings them back); no page scrolls sideways at 360 px; axe finds
+nothing in either colour scheme."""
 from __future__ import annotations
 
 import json
@@ -8,12 +10,16 @@ import re
 from pathlib import Path
 
 import pytest
+from scripts.site.pass_diagram import FLOW, fill, parts
 from tests.helpers.axe import violations
+from tests.helpers.tiny_page import KEY, forget
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "build" / "site"
 MODEL = json.loads((ROOT / "site_data" / "tiny" / "config.json").read_text())["model"]
 PAGES = sorted(p.name for p in SITE.glob("*.html") if p.name != "404.html")
+WITH_DEMOS = [n for n in PAGES if 'data-pass-parts="' in (SITE / n).read_text(encoding="utf-8")]
+FOX = ["a fox ran.", "the fox ate a hen.", "a hen ran to the den.", "the fox saw the hen.", "a hen saw a fox."]
 NAV = re.compile(r"^The whole pass, part by part$")
 
 pytestmark = pytest.mark.browser
@@ -72,11 +78,15 @@ def test_the_map_beside_the_text_on_a_wide_screen(open_page, name):
     assert page.locator(".md-sidebar--secondary .nt-pass-side").is_visible()
     assert not page.locator("details.nt-pass-phone").is_visible()
     check_map(page, name, nav)
-    # it stays beside the text as the reader scrolls (the theme's sticky sidebar)
-    page.mouse.wheel(0, 2500)
-    page.wait_for_timeout(300)
-    box = page.locator(".nt-pass-side").bounding_box()
-    assert box and box["y"] < 900 and box["y"] + box["height"] > 0, f"{name}: the map scrolled away"
+    # it stays beside the text, whole, as the reader scrolls (the theme's sticky sidebar, which also scrolls
+    # itself to follow the contents: the map stays at its top)
+    for where in ("document.documentElement.scrollHeight / 2", "document.documentElement.scrollHeight"):
+        page.evaluate(f"window.scrollTo(0, {where})")
+        page.wait_for_timeout(400)
+        box = page.locator(".nt-pass-side").bounding_box()
+        header = page.locator(".md-header").bounding_box()
+        assert box["y"] >= header["y"] + header["height"] - 1 and box["y"] + box["height"] <= 900, \
+            f"{name}: the map is not whole on screen ({box})"
     clean(page)
 
 
@@ -149,4 +159,113 @@ def test_a_table_that_scrolls_sideways_takes_the_focus_and_shows_its_edge(open_p
     page.set_viewport_size({"width": 1280, "height": 900})
     page.wait_for_function("t => t.scrollWidth <= t.clientWidth + 1 && !t.hasAttribute('tabindex')",
                            arg=table.element_handle(), timeout=3000)
+    clean(page)
+
+
+def bar_says(words: list[str]) -> str:
+    """What the phone bar should name for a demo showing `words`: each lit part once, the heads as one run,
+    "the block" when all of it is lit, "every part" when everything is."""
+    ps = parts(MODEL)
+    on = [p for p in ps if set(p["words"].split()) & set(words)]
+    if len(on) == len(ps):
+        return "here: every part"
+    block = [p for p in ps if p.get("group") == "block"]
+    whole = all(p in on for p in block)
+    names, heads = [], [p["name"].split()[1] for p in on if p["key"].startswith("head") and not whole]
+    for p in on:
+        name = ("the block" if whole and p.get("group") == "block" else
+                (f"heads {heads[0]}–{heads[-1]}" if len(heads) > 1 else f"head {heads[0]}") if p["key"].startswith("head")
+                else p["name"])
+        if name not in names:
+            names.append(name)
+    return "here: " + ", ".join(names)
+
+
+@pytest.mark.parametrize("name", WITH_DEMOS)
+def test_on_a_phone_the_bar_stays_in_sight_and_names_the_demo_on_screen(open_page, name):
+    page = open_page(name, width=360, height=780)
+    bar = page.locator("details.nt-pass-phone")
+    assert bar.evaluate("d => getComputedStyle(d).position") == "sticky"
+    assert bar.get_attribute("aria-live") is None and bar.locator("[aria-live]").count() == 0  # no chatter on scroll
+    demos = page.locator("[data-pass-parts]")
+    checked = 0
+    for i in range(demos.count()):
+        demos.nth(i).evaluate("d => d.scrollIntoView({block: 'center'})")
+        page.wait_for_timeout(250)
+        # the demo most on screen is the one the bar should name (a short demo may share the screen)
+        most = page.evaluate("""() => {
+            let best = null, px = 0;
+            for (const d of document.querySelectorAll('[data-pass-parts]')) {
+                const r = d.getBoundingClientRect(), seen = Math.min(r.bottom, innerHeight) - Math.max(r.top, 0);
+                if (seen > px) { px = seen; best = d; }
+            }
+            return best.getAttribute('data-pass-parts');
+        }""")
+        now = bar.locator(".nt-pass-phone-now")
+        page.wait_for_function("w => document.querySelector('.nt-pass-phone-now').textContent === w",
+                               arg=bar_says(most.split()), timeout=3000)
+        box = now.bounding_box()
+        assert now.is_visible() and box["y"] >= 0 and box["y"] + box["height"] <= 780, f"{name}: demo {i}: {box}"
+        header = page.locator(".md-header").bounding_box()
+        assert bar.bounding_box()["y"] >= header["y"] + header["height"] - 1, f"{name}: the bar is under the header"
+        assert not bar.locator(".nt-pass-phone-here").is_visible()
+        checked += most == demos.nth(i).get_attribute("data-pass-parts")
+    assert checked >= 1
+    # opened where the reader is, the map is right there, scrolls inside the bar and closes again
+    bar.locator("summary").focus()
+    page.keyboard.press("Enter")
+    nav = page.get_by_role("navigation", name=NAV)
+    box = nav.bounding_box()
+    assert nav.is_visible() and 0 <= box["y"] < 780
+    assert page.locator(".nt-pass-phone a.nt-pp-on").count() > 0
+    assert page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") <= 1
+    page.keyboard.press("Enter")
+    assert not bar.evaluate("d => d.open")
+    clean(page)
+
+
+def sizes_drawn(page) -> dict[str, set[str]]:
+    return page.evaluate("""() => {
+        const out = {};
+        for (const e of document.querySelectorAll('[data-size-of]')) (out[e.dataset.sizeOf] ||= []).push(e.textContent);
+        return out;
+    }""")
+
+
+def check_sizes(page, model, where):
+    drawn = sizes_drawn(page)
+    assert {"vocab_size", "n_ctx", "n_embd", "d_head", "d_mlp", "n_head"} <= set(drawn), where
+    for field, shown in drawn.items():
+        assert set(shown) == {str(model[field])}, (where, field, shown)
+    labels = page.evaluate("() => [...document.querySelectorAll('[data-size-label]')].map(e => [e.dataset.sizeLabel, e.getAttribute('aria-label')])")
+    assert labels, where
+    for template, label in labels:
+        assert template.format_map(model) == label, where
+    name = page.locator(".nt-pass-side a", has=page.locator(".nt-pp-name", has_text="logits"))
+    assert name.get_attribute("aria-label").startswith(f"{model['vocab_size']} logits"), where
+
+
+def test_a_readers_model_of_other_sizes_redraws_the_map_and_the_built_one_brings_it_back(open_page):
+    page = open_page("training.html", width=1280, height=900)
+    forget(page)
+    check_sizes(page, MODEL, "training, built")
+    root = page.locator('.nt-demo[data-demo="train-yours"]')
+    root.locator("textarea").fill("\n".join(FOX))
+    root.locator('button[data-role="train"]').click()
+    page.wait_for_function('document.querySelector(\'.nt-demo[data-demo="train-yours"]\').getAttribute("data-trained") === "yes"',
+                           timeout=120000)
+    yours = json.loads(page.evaluate(f"localStorage.getItem('{KEY}')"))["config"]["model"]
+    assert (yours["vocab_size"], yours["n_ctx"]) != (MODEL["vocab_size"], MODEL["n_ctx"])
+    check_sizes(page, yours, "training, just saved")  # at once, on the page it was trained on
+    base = page.url.rsplit("/", 1)[0]
+    for name in ("block.html", "sampling.html", "index.html"):
+        page.goto(f"{base}/{name}", wait_until="load")
+        check_sizes(page, yours, name)
+    assert page.locator(".nt-pass-side .nt-sr").text_content() == fill(FLOW, yours)  # the text alternative too
+    # back to the built model with the switch at the top of the page: the build's numbers return
+    page.goto(f"{base}/block.html", wait_until="load")
+    with page.expect_navigation(wait_until="load"):
+        page.locator(".nt-model-switch input[value=built]").check()
+    page.wait_for_function("() => nexttoken.runtime.active.which === 'built'")
+    check_sizes(page, MODEL, "block, built again")
     clean(page)

@@ -3,6 +3,7 @@ links to an existing page, and a page lights exactly the parts it explains; ever
 light it, and every demo which parts it shows."""
 from __future__ import annotations
 
+import html as html_text
 import json
 import re
 from pathlib import Path
@@ -15,9 +16,13 @@ MODEL = json.loads((ROOT / "site_data" / "tiny" / "config.json").read_text())["m
 
 
 def links(svg: str) -> list[dict]:
-    return [{"href": m.group(1), "current": m.group(2), "name": m.group(3)} for m in re.finditer(
-        r'<a class="nt-pp[^"]*" href="([^"]+)"(?: aria-current="(\w+)")?[^>]*>.*?<text class="nt-pp-name"[^>]*>([^<]+)',
+    return [{"href": m.group(1), "current": m.group(2), "name": re.sub(r"<[^>]+>", "", m.group(3))} for m in re.finditer(
+        r'<a class="nt-pp[^"]*" href="([^"]+)"(?: aria-current="(\w+)")?[^>]*>.*?<text class="nt-pp-name"[^>]*>(.*?)</text>',
         svg)]
+
+
+def plain(html: str) -> str:
+    return re.sub(r"<[^>]+>", "", html)
 
 
 def test_every_stage_is_a_part_with_the_models_sizes():
@@ -36,8 +41,27 @@ def test_other_sizes_draw_another_model():
     svg = side_nav(other, "attention.md")
     found = links(svg)
     assert [x["name"] for x in found if x["name"].startswith("head ")] == ["head 1", "head 2", "head 3", "head 4"]
-    assert "100 logits" in svg and "mlp 8 → 16 → 8" in svg and "block, × 3" in svg
-    assert "four attention heads of 2 numbers" in svg  # the text alternative follows too
+    assert "100 logits" in plain(svg) and "mlp 8 → 16 → 8" in plain(svg) and "block, × 3" in plain(svg)
+    assert "4 attention heads of 2 numbers" in plain(svg)  # the text alternative follows too
+
+
+def test_every_size_says_which_config_field_it_is():
+    """Each number drawn sits in an element naming its field, and each accessible name holding one keeps
+    its template: filled with the config, the template is the name the build wrote."""
+    other = MODEL | {"vocab_size": 31, "n_ctx": 7}
+    for html in (side_nav(other, "index.md"), phone_nav(other, "sampling.md"), block_figure(other)):
+        marks = re.findall(r'data-size-of="(\w+)">([^<]*)<', html)
+        assert marks and all(str(other[field]) == shown for field, shown in marks)
+        # no number is left unmarked in the drawn text (the head's own index aside)
+        bare = re.sub(r'<[^>]*data-size-of="\w+">[^<]*<', "<", html)
+        texts = html_text.unescape(" ".join(re.findall(r">([^<]+)<", bare)))
+        for fixed in ("ln_1", "ln_2", "mean 0, spread 1", *(f"head {i + 1}" for i in range(other["n_head"]))):
+            texts = texts.replace(fixed, "")
+        assert not re.findall(r"\d", texts), texts
+        for label, template in re.findall(r'aria-label="([^"]+)" data-size-label="([^"]+)"', html):
+            assert template.replace("&#x27;", "'").format_map(other) == label.replace("&#x27;", "'")
+    found = dict(re.findall(r'data-size-of="(\w+)">([^<]*)<', side_nav(other, "index.md")))
+    assert {"vocab_size", "n_embd", "d_head", "d_mlp", "n_head", "n_ctx", "n_layer"} <= set(found)
 
 
 def test_a_page_lights_the_parts_it_explains_and_only_those():
@@ -55,7 +79,7 @@ def test_a_page_lights_the_parts_it_explains_and_only_those():
 def test_the_phone_strip_says_what_this_page_covers():
     html = phone_nav(MODEL, "attention.md")
     assert html.startswith('<details class="nt-pass-phone">') and "this page: head 1" not in html
-    assert "this page: join heads, output projection" in html
+    assert "this page: join heads, output projection" in html and 'class="nt-pass-phone-now" hidden' in html
     assert html.count('class="nt-ptick nt-ptick-lit"') == MODEL["n_head"] + 2
 
 
@@ -67,7 +91,7 @@ def test_the_block_figure_draws_each_arrow_as_wide_as_its_vector():
     edge, top = float(band.group(1)), float(band.group(2))
     # the MLP's band widens from the stream's width to d_mlp's, on the same scale
     assert round((edge - top) * 2 + widths[1], 6) == round(widths[1] * MODEL["d_mlp"] / MODEL["n_embd"], 6)
-    assert f">{MODEL['d_head']}<" in svg and f">{MODEL['n_embd']}<" in svg and f"{MODEL['d_mlp']}, through GELU" in svg
+    assert f">{MODEL['d_head']}<" in svg and f">{MODEL['n_embd']}<" in svg and f"{MODEL['d_mlp']}, through GELU" in plain(svg)
     assert "residual stream" in svg
 
 

@@ -64,12 +64,14 @@ nexttoken.define("runtime.active", ["data.tiny-model", "store", "runtime.tokeniz
              weights: yours.weights, summary: yours.summary, yours: true };
   }
   store.set("model", data);
+  store.set("model.sizes", data.config.model);  // what the map of the pass says (js/ui/pass-sizes.js)
 
   function save(model) {
     var s = storage();
     if (!s) throw new Error("this browser does not allow saving (localStorage is off), so your model lasts only until you leave the page");
     s.setItem(KEY_MODEL, JSON.stringify(model));
     s.setItem(KEY_WHICH, "yours");
+    store.set("model.sizes", model.config.model);
   }
   function use(w) {
     var s = storage();

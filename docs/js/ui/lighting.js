@@ -5,6 +5,9 @@
 // part is lit when its words and the container's share one. The page loads this script wherever it has a
 // demo, so a demo needs nothing to be followed; a demo that plays the pass (one-token) says which stage is
 // playing with show(owner, words), which wins over scrolling until clear(owner).
+// On a phone the map is folded into a bar that stays under the theme's header; its line names the lit
+// parts ("here: LayerNorm, heads 1–2, ...") while anything is lit, and what the page covers otherwise. It
+// is not a live region: scrolling past demos says nothing to a screen reader until the bar is focused.
 //
 //   lighting.show("play", "embed")   lighting.clear("play")
 nexttoken.define("ui.lighting", [], function () {
@@ -21,6 +24,40 @@ nexttoken.define("ui.lighting", [], function () {
     return best ? best.words : [];
   }
 
+  // The lit parts' names, as the folded map's line says them: once each, a run of heads as one, and
+  // "every part" or "the block" where all of them are lit.
+  function litNames(map) {
+    var all = map.querySelectorAll("a[data-pass-part]"), on = map.querySelectorAll("a.nt-pp-on[data-pass-part]");
+    if (!on.length) return "";
+    if (on.length === all.length) return "every part";
+    var inBlock = function (a) { return wordsOf(a.getAttribute("data-pass-part")).indexOf("block") >= 0; };
+    var block = Array.prototype.filter.call(all, inBlock), blockOn = Array.prototype.filter.call(on, inBlock);
+    var names = [], heads = [];
+    var wholeBlock = block.length > 0 && blockOn.length === block.length;
+    Array.prototype.forEach.call(on, function (a) {
+      if (wholeBlock && inBlock(a)) { if (names.indexOf("the block") < 0) names.push("the block"); return; }
+      var name = a.querySelector(".nt-pp-name").textContent;
+      if (/^head \d+$/.test(name)) {
+        if (!heads.length) names.push("");  // the heads' place in the list, named once all are counted
+        heads.push(name.slice(5));
+        return;
+      }
+      if (names.indexOf(name) < 0) names.push(name);
+    });
+    var together = heads.length > 1 ? "heads " + heads[0] + "–" + heads[heads.length - 1] : "head " + heads[0];
+    return names.map(function (n) { return n === "" ? together : n; }).join(", ");
+  }
+
+  function say() {
+    Array.prototype.forEach.call(document.querySelectorAll(".nt-pass-phone"), function (bar) {
+      var now = bar.querySelector(".nt-pass-phone-now"), names = litNames(bar);
+      if (!now) return;
+      now.textContent = names ? "here: " + names : "";
+      now.hidden = !names;
+      bar.querySelector(".nt-pass-phone-here").hidden = !!names;
+    });
+  }
+
   function apply() {
     var words = said !== null ? said : onScreen();
     var key = words.join(" ");
@@ -33,6 +70,7 @@ nexttoken.define("ui.lighting", [], function () {
       var mine = wordsOf(parts[i].getAttribute("data-pass-part"));
       parts[i].classList.toggle("nt-pp-on", mine.some(function (w) { return want[w]; }));
     }
+    say();
   }
 
   function show(owner, words) {

@@ -3,7 +3,9 @@ given to the theme's templates as `nt_pass_side(page)` and `nt_pass_phone(page)`
 
 It also lets the map follow the demos: each demo container gets `data-pass-parts` (what the demo shows,
 pass_diagram.DEMO_PARTS, unless the page wrote its own), and every page with a demo loads the lighting
-script (docs/js/ui/lighting.js), which lights those parts while the demo is on screen."""
+script (docs/js/ui/lighting.js), which lights those parts while the demo is on screen. A page whose demos use
+the tiny model (it loads js/runtime/active.js) also loads docs/js/ui/pass-sizes.js, which writes the active
+model's sizes into the map, so a reader's model is drawn with its own vocabulary and context."""
 from __future__ import annotations
 
 import json
@@ -22,6 +24,8 @@ from scripts.site.pass_diagram import demo_parts, phone_nav, side_nav  # noqa: E
 
 CONFIG = ROOT / "site_data" / "tiny" / "config.json"
 LIGHTING = "js/ui/lighting.js"
+SIZES = "js/ui/pass-sizes.js"
+ACTIVE = "js/runtime/active.js"
 CONTAINER = re.compile(r'<div\b[^>]*\bdata-demo="([a-z0-9-]+)"[^>]*>')
 
 
@@ -63,5 +67,9 @@ def on_page_content(html, page, config, files, **kwargs):
 def on_page_context(context, page, config, nav, **kwargs):
     scripts = page.meta.get("nt_scripts") or []
     if scripts and LIGHTING not in scripts:  # after the bootstrap; it needs nothing else
-        page.meta["nt_scripts"] = scripts + [LIGHTING]
+        scripts = scripts + [LIGHTING]
+    if ACTIVE in scripts and SIZES not in scripts:  # after active.js, which publishes the sizes
+        scripts = scripts + [SIZES]
+    if scripts:
+        page.meta["nt_scripts"] = scripts
     return context
