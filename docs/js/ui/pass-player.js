@@ -16,7 +16,8 @@
 //
 // Frame budget (no task over 50 ms during Play): the next stage is drawn off the page during idle time
 // while the current one holds, so a stage change only inserts it; a stage's motion is collected while it
-// is drawn and started once it is on the page, every box read before any animation starts (one layout);
+// is drawn and started in the frame after it is put on the page, every box read before any animation
+// starts (one layout, the frame's own);
 // the 58 bars move as whole layers (one animation each, composited), not as 58 animations.
 nexttoken.define("ui.pass-player", ["ui", "ui.lighting", "runtime.kernels"], function (ui, lighting, kernels) {
   "use strict";
@@ -411,9 +412,15 @@ nexttoken.define("ui.pass-player", ["ui", "ui.lighting", "runtime.kernels"], fun
       stepButtons.forEach(function (b, k) { if (k === i) b.setAttribute("aria-current", "step"); else b.removeAttribute("aria-current"); });
       lighting.show(OWNER, st.parts);
       live.textContent = "Stage " + (i + 1) + " of " + STAGES.length + ", " + st.name + ": " + drawn.text;
-      begin(drawn.moves);
       prepare(i + 1 < STAGES.length ? i + 1 : 0);
-      if (playing) next();
+      // The motion starts in the next frame, before it is painted: its reads then cost the layout that
+      // frame does anyway, instead of adding it to this task.
+      var mine = chain;
+      requestAnimationFrame(function () {
+        if (mine !== chain) return;
+        begin(drawn.moves);
+        if (playing) next();
+      });
     }
 
     // When this stage's motion is over (at once without motion), hold, then the next stage or the end.
