@@ -16,8 +16,8 @@
 //
 // Frame budget (no task over 50 ms during Play): the next stage is drawn off the page during idle time
 // while the current one holds, so a stage change only inserts it; a stage's motion is collected while it
-// is drawn and started in the frame after it is put on the page, every box read before any animation
-// starts (one layout, the frame's own);
+// is drawn; a new stage is laid out hidden in one frame and shown with its motion started in the next,
+// every box read before any animation starts (no forced layout);
 // the 58 bars move as whole layers (one animation each, composited), not as 58 animations.
 nexttoken.define("ui.pass-player", ["ui", "ui.lighting", "runtime.kernels"], function (ui, lighting, kernels) {
   "use strict";
@@ -413,13 +413,20 @@ nexttoken.define("ui.pass-player", ["ui", "ui.lighting", "runtime.kernels"], fun
       lighting.show(OWNER, st.parts);
       live.textContent = "Stage " + (i + 1) + " of " + STAGES.length + ", " + st.name + ": " + drawn.text;
       prepare(i + 1 < STAGES.length ? i + 1 : 0);
-      // The motion starts in the next frame, before it is painted: its reads then cost the layout that
-      // frame does anyway, instead of adding it to this task.
-      var mine = chain;
+      // With motion, the stage is laid out hidden in the next frame and shown, its motion started, in the
+      // one after: the layout and the painting of a new stage fall in two frames, and the motion's reads
+      // find the layout done (none forced, nothing shown at rest before it moves).
+      var mine = chain, still = !moving() || !drawn.moves.length;
+      if (!still) drawn.box.classList.add("nt-play-pending");
+      function show() { drawn.box.classList.remove("nt-play-pending"); }  // paused or replaced meanwhile: shown still
       requestAnimationFrame(function () {
-        if (mine !== chain) return;
-        begin(drawn.moves);
-        if (playing) next();
+        if (mine !== chain) { show(); return; }
+        if (still) { if (playing) next(); return; }
+        requestAnimationFrame(function () {
+          if (mine === chain) begin(drawn.moves);
+          show();
+          if (mine === chain && playing) next();
+        });
       });
     }
 
