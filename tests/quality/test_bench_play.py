@@ -35,6 +35,7 @@ def test_main_thread_time_per_stage_from_a_trace():
               task(2000, 10_000, 9000), task(90_000, 70_000, 5000),  # a long task that waited for a core
               task(200_000, 60_000, 55_000), task(200_000, 90_000, 90_000, tid=2)]  # another thread: not counted
     got = bp.main_thread({"traceEvents": events})
-    assert got["stages"] == {"tokens": {"wall_ms": 10.0, "cpu_ms": 9.0}, "lookup": {"wall_ms": 130.0, "cpu_ms": 60.0}}
+    assert got["stages"] == {"tokens": {"wall_ms": 10.0, "cpu_ms": 9.0, "task_cpu_max_ms": 9.0},
+                             "lookup": {"wall_ms": 130.0, "cpu_ms": 60.0, "task_cpu_max_ms": 55.0}}
     assert got["long_tasks"] == [{"stage": "lookup", "ms": 70.0, "cpu_ms": 5.0}, {"stage": "lookup", "ms": 60.0, "cpu_ms": 55.0}]
     assert bp.main_thread({"traceEvents": [task(0, 1, 1)]}) == {"stages": {}, "long_tasks": []}
