@@ -3,7 +3,7 @@ targets asserted. The budgets: during Play no long task over 50 ms and under 5% 
 mobile performance at least 95 and accessibility 100 on every page, served gzipped as GitHub Pages serves it.
 
     python -m scripts.quality.bench_play                       # needs build/site (make site), chromium, node_modules
-    python -m scripts.quality.bench_play --skip-lighthouse     # Play only (about two minutes)
+    python -m scripts.quality.bench_play --skip-lighthouse     # Play only (about three minutes)
     python -m scripts.quality.bench_play --skip-lighthouse --runs 3   # Play three times per width
     python -m scripts.quality.bench_play --pages index.html    # Lighthouse on these pages only
 
