@@ -37,8 +37,19 @@
   function queue() {
     if (!queued) { queued = true; requestAnimationFrame(mark); }
   }
+  // Only changes in, or adding or removing, such a box matter (a demo redrawing its own drawings, as Play does
+  // every stage, must not cost a pass over the page's boxes and a forced layout).
+  function touches(nodes) {
+    for (var i = 0; i < nodes.length; i++) {
+      var n = nodes[i];
+      if (n.nodeType === 1 && (n.matches(BOXES) || n.querySelector(BOXES))) return true;
+    }
+    return false;
+  }
   var content = document.querySelector(".md-content") || document.body;
-  new MutationObserver(queue).observe(content, { childList: true, subtree: true });
+  new MutationObserver(function (records) {
+    if (records.some(function (r) { return r.target.closest(BOXES) || touches(r.addedNodes) || touches(r.removedNodes); })) queue();
+  }).observe(content, { childList: true, subtree: true });
   window.addEventListener("resize", queue);
   queue();
 })();

@@ -13,6 +13,12 @@
 // animation running from a start keyframe to the element's own style, so the content at rest is the
 // same with or without it; with prefers-reduced-motion nothing is animated and Play steps on a timer.
 // Sizes come from the pass's config (vocabulary, context, width, heads, MLP), never typed.
+//
+// Frame budget (no task over 50 ms during Play): the next stage is drawn off the page during idle time
+// while the current one holds, so a stage change only inserts it; a stage's motion is collected while it
+// is drawn; a new stage is laid out hidden in one frame and shown with its motion started in the next,
+// every box read before any animation starts (no forced layout);
+// the 58 bars move as whole layers (one animation each, composited), not as 58 animations.
 nexttoken.define("ui.pass-player", ["ui", "ui.lighting", "runtime.kernels"], function (ui, lighting, kernels) {
   "use strict";
   var el = ui.el, svg = ui.svg;
@@ -80,27 +86,38 @@ nexttoken.define("ui.pass-player", ["ui", "ui.lighting", "runtime.kernels"], fun
       el("h3", { class: "nt-stage-title", text: "The pass, played" }),
       el("div", { class: "nt-controls" }, [playBtn, stepBtn, backBtn]), steps, live, stage]);
     var pass = null, at = -1, playing = false, anims = [], timer = null, chain = 0;
+    var moves = null;               // the motion of the stage being drawn, started once it is on the page
+    var ahead = null, aheadJob = null;  // the next stage, drawn during idle time
 
     function moving() { return !ui.reducedMotion(); }
-    // One animation from `frames[0]` to the element's own style; none with reduced motion.
-    function anim(target, frames, opts) {
-      if (!moving() || !target.animate) return null;
-      var a = target.animate(frames, { duration: opts && opts.duration || 450, delay: opts && opts.delay || 0,
-        easing: opts && opts.easing || "ease-out", fill: "backwards" });
-      anims.push(a);
-      return a;
-    }
+    // One animation from `frames[0]` to the element's own style (collected; see begin).
+    function anim(target, frames, opts) { moves.push({ target: target, frames: frames, opts: opts || {} }); }
     function appear(target, delay, from) {
-      return anim(target, [{ opacity: 0, transform: from || "translateY(0.4rem)" }, { opacity: 1, transform: "none" }], { delay: delay });
+      anim(target, [{ opacity: 0, transform: from || "translateY(0.4rem)" }, { opacity: 1, transform: "none" }], { delay: delay });
     }
     // The element seems to come from `src` (its box on screen) to where it is: a flight, FLIP style.
-    function fly(target, src, delay) {
+    function fly(target, src, delay) { moves.push({ target: target, src: src, opts: { delay: delay, duration: 600, easing: "ease-in-out" } }); }
+
+    // A shown stage's motion, none with reduced motion: every flight's two boxes are read first, then
+    // the animations start (reads before writes: one layout for the whole stage).
+    function begin(list) {
       if (!moving()) return;
-      var a = src.getBoundingClientRect(), b = target.getBoundingClientRect();
-      if (!b.width || !b.height) return;
-      var t = "translate(" + (a.left - b.left) + "px," + (a.top - b.top) + "px) scale(" + a.width / b.width + "," + a.height / b.height + ")";
-      target.style.transformOrigin = "0 0";
-      anim(target, [{ transform: t, opacity: 0.5 }, { transform: "none", opacity: 1 }], { delay: delay, duration: 600, easing: "ease-in-out" });
+      var from = list.map(function (m) {
+        if (!m.src) return null;
+        var a = m.src.getBoundingClientRect(), b = m.target.getBoundingClientRect();
+        if (!b.width || !b.height) return "";
+        return "translate(" + (a.left - b.left) + "px," + (a.top - b.top) + "px) scale(" + a.width / b.width + "," + a.height / b.height + ")";
+      });
+      list.forEach(function (m, k) {
+        if (!m.target.animate || from[k] === "") return;
+        var frames = m.frames;
+        if (m.src) {
+          m.target.style.transformOrigin = "0 0";
+          frames = [{ transform: from[k], opacity: 0.5 }, { transform: "none", opacity: 1 }];
+        }
+        anims.push(m.target.animate(frames, { duration: m.opts.duration || 450, delay: m.opts.delay || 0,
+          easing: m.opts.easing || "ease-out", fill: "backwards" }));
+      });
     }
 
     // ---- the stages -------------------------------------------------------------------------------
@@ -250,21 +267,27 @@ nexttoken.define("ui.pass-player", ["ui", "ui.lighting", "runtime.kernels"], fun
       var P = pass, V = P.cfg.vocab_size, C = P.cfg.n_embd, cw = 6, rh = P.rh, H = V * rh;
       var logits = P.logits, probs = P.probs, lo = Math.min(0, Math.min.apply(null, logits)), hi = Math.max(0, Math.max.apply(null, logits));
       var top = maxAbs(P.wte), bw = 150, bx = C * cw + 10, lx = bx + bw + 8, W = lx + 104;
-      var s = svg("svg", { class: "nt-play-board", width: W, height: H + 4, viewBox: "0 -2 " + W + " " + (H + 4), role: "img",
+      var box0 = "0 -2 " + W + " " + (H + 4);
+      var s = svg("svg", { class: "nt-play-board", width: W, height: H + 4, viewBox: box0, role: "img",
         "aria-label": (kind === "logits" ? "the " + V + " logits" : "the " + V + " probabilities") + ", one per row of wte" });
+      // The bars are layers over the board (same size and viewBox) so that each moves as one composited
+      // layer; the board's label says what they show.
+      function layer(cls) { return svg("svg", { class: "nt-play-layer " + cls, width: W, height: H + 4, viewBox: box0, "aria-hidden": "true" }); }
       var map = heat(P.wte, top, cw, rh, "");
       map.removeAttribute("role"); map.removeAttribute("aria-label");
       s.appendChild(map);
       var zero = kind === "logits" ? bx + (0 - lo) / (hi - lo || 1) * bw : bx;
-      var ghosts = [], barsOut = [];
-      function bar(v, r, cls, scaleLo, scaleHi) {
-        var x0 = bx + (Math.min(0, v) - scaleLo) / (scaleHi - scaleLo || 1) * bw, w = Math.abs(v) / (scaleHi - scaleLo || 1) * bw;
-        var b = svg("rect", { x: x0.toFixed(2), y: r * rh, width: Math.max(0.4, w).toFixed(2), height: Math.max(0.6, rh - 0.8), class: cls + (v < 0 ? " nt-play-bar-neg" : "") });
-        s.appendChild(b);
-        return b;
+      function bars(into, values, cls, scaleLo, scaleHi) {
+        values.forEach(function (v, r) {
+          var x0 = bx + (Math.min(0, v) - scaleLo) / (scaleHi - scaleLo || 1) * bw, w = Math.abs(v) / (scaleHi - scaleLo || 1) * bw;
+          into.appendChild(svg("rect", { x: x0.toFixed(2), y: r * rh, width: Math.max(0.4, w).toFixed(2), height: Math.max(0.6, rh - 0.8),
+            class: cls + (v < 0 ? " nt-play-bar-neg" : "") }));
+        });
+        return into;
       }
-      logits.forEach(function (v, r) { ghosts.push(bar(v, r, kind === "logits" ? "nt-play-bar" : "nt-play-bar nt-play-ghost", lo, hi)); });
-      if (kind === "probs") probs.forEach(function (p, r) { barsOut.push(bar(p, r, "nt-play-bar nt-play-prob", 0, 1)); });
+      var logitLayer = bars(layer(kind === "logits" ? "nt-play-logits" : "nt-play-ghosts"), logits, kind === "logits" ? "nt-play-bar" : "nt-play-bar nt-play-ghost", lo, hi);
+      var probLayer = kind === "probs" ? bars(layer("nt-play-probs"), probs, "nt-play-bar nt-play-prob", 0, 1) : null;
+      if (probLayer) probLayer.style.transformOrigin = bx + "px 0";
       s.appendChild(svg("line", { x1: zero, x2: zero, y1: -2, y2: H + 2, class: "nt-play-zero" }));
       var order = kernels.argsort(values).slice(0, Math.min(5, V));
       var ys = spread(order.map(function (id) { return id * rh + rh / 2 + 3.5; }), 11);
@@ -276,10 +299,13 @@ nexttoken.define("ui.pass-player", ["ui", "ui.lighting", "runtime.kernels"], fun
         s.appendChild(t);
         appear(t, 1500 + k * 80, "none");
       });
-      var sweep = svg("rect", { x: -2, y: 0, width: bx + bw + 4, height: rh, class: "nt-play-sweep" });
-      s.appendChild(sweep);
-      box.appendChild(scroller("every token's " + (kind === "logits" ? "logit" : "probability"), s));
-      return { ghosts: ghosts, bars: barsOut, sweep: sweep, H: H, order: order };
+      // the row being compared (a line sweeping down) and, below it, a cover over the bars not yet scored
+      var sweep = el("div", { class: "nt-play-sweep", "aria-hidden": "true" }), cover = el("div", { class: "nt-play-cover", "aria-hidden": "true" });
+      sweep.style.cssText = "left:-2px;top:2px;width:" + (bx + bw + 4) + "px;height:" + rh + "px";
+      cover.style.cssText = "left:" + (bx - 1) + "px;top:2px;width:" + (bw + 2) + "px;height:" + H + "px";
+      var wrap = el("div", { class: "nt-play-boardwrap" }, [s, logitLayer, probLayer, cover, sweep]);
+      box.appendChild(scroller("every token's " + (kind === "logits" ? "logit" : "probability"), wrap));
+      return { logits: logitLayer, probs: probLayer, sweep: sweep, cover: cover, H: H, order: order };
     }
 
     function drawCompare(box) {
@@ -290,7 +316,7 @@ nexttoken.define("ui.pass-player", ["ui", "ui.lighting", "runtime.kernels"], fun
       appear(fin, 50);
       var b = scoreboard(box, P.logits, "logits");
       anim(b.sweep, [{ transform: "translateY(0)", opacity: 0.3 }, { transform: "translateY(" + (b.H - P.rh) + "px)", opacity: 0.3 }], { delay: 200, duration: 1300, easing: "linear" });
-      b.ghosts.forEach(function (g, r) { anim(g, [{ transform: "scaleX(0)" }, { transform: "none" }], { delay: 200 + r * 1300 / V, duration: 240 }); });
+      anim(b.cover, [{ transform: "scaleY(1)" }, { transform: "scaleY(0)" }], { delay: 200, duration: 1300, easing: "linear" });
       var best = b.order.slice(0, 3).map(function (id) { return P.show(id) + " " + ui.fix(P.logits[id], 2); });
       return "ln_f rescales the last vector once more, and it is compared (a dot product) with each of the " + V + " rows of wte, the table the " +
         "lookup read: one score per token, its logit. Highest: " + best.join(", ") + ".";
@@ -299,8 +325,8 @@ nexttoken.define("ui.pass-player", ["ui", "ui.lighting", "runtime.kernels"], fun
     function drawSoftmax(box) {
       var P = pass, V = P.cfg.vocab_size;
       var b = scoreboard(box, P.probs, "probs");
-      b.ghosts.forEach(function (g) { anim(g, [{ opacity: 1 }, { opacity: 0.25 }], { delay: 100, duration: 600 }); });
-      b.bars.forEach(function (g, r) { anim(g, [{ transform: "scaleX(0)" }, { transform: "none" }], { delay: 500 + r * 900 / V, duration: 300 }); });
+      anim(b.logits, [{ opacity: 1 }, { opacity: 0.25 }], { delay: 100, duration: 600 });
+      anim(b.probs, [{ transform: "scaleX(0)" }, { transform: "none" }], { delay: 500, duration: 900 });
       var sum = P.probs.reduce(function (a, p) { return a + p; }, 0);
       return "Softmax turns each logit into exp(logit − the largest) ÷ the sum of all " + V + " such terms: " + V + " probabilities that add up to " +
         ui.fix(sum, 4) + ". " + P.show(b.order[0]) + " takes " + ui.pct(P.probs[b.order[0]]) + ".";
@@ -355,17 +381,53 @@ nexttoken.define("ui.pass-player", ["ui", "ui.lighting", "runtime.kernels"], fun
 
     function stopMotion() { anims.forEach(function (a) { a.cancel(); }); anims = []; clearTimeout(timer); chain += 1; }
 
+    // Stage i of the current pass drawn off the page, with what it says and its motion.
+    function draw(i) {
+      var st = STAGES[i], box = el("div", { class: "nt-play-box", "data-stage": st.name });
+      moves = [];
+      var text = st.draw(box);
+      var drawn = { pass: pass, i: i, box: box, text: text, moves: moves };
+      moves = null;
+      return drawn;
+    }
+
+    // Draw stage i ahead, when the page is idle (the one drawn before is dropped).
+    var idle = window.requestIdleCallback ? function (f) { return requestIdleCallback(f, { timeout: 1000 }); } : function (f) { return setTimeout(f, 200); };
+    var unidle = window.cancelIdleCallback ? cancelIdleCallback : clearTimeout;
+    function prepare(i) {
+      if (aheadJob !== null) unidle(aheadJob);
+      aheadJob = null;
+      ahead = null;
+      if (!pass || i >= STAGES.length) return;
+      aheadJob = idle(function () { aheadJob = null; ahead = draw(i); });
+    }
+
     function go(i) {
       stopMotion();
       at = i;
+      var st = STAGES[i], drawn = ahead && ahead.pass === pass && ahead.i === i ? ahead : draw(i);
       ui.clear(stage);
-      var st = STAGES[i], box = el("div", { class: "nt-play-box", "data-stage": st.name });
-      stage.appendChild(box);
+      stage.appendChild(drawn.box);
       node.setAttribute("data-stage", st.name);
       stepButtons.forEach(function (b, k) { if (k === i) b.setAttribute("aria-current", "step"); else b.removeAttribute("aria-current"); });
       lighting.show(OWNER, st.parts);
-      live.textContent = "Stage " + (i + 1) + " of " + STAGES.length + ", " + st.name + ": " + st.draw(box);
-      if (playing) next();
+      live.textContent = "Stage " + (i + 1) + " of " + STAGES.length + ", " + st.name + ": " + drawn.text;
+      prepare(i + 1 < STAGES.length ? i + 1 : 0);
+      // With motion, the stage is laid out hidden in the next frame and shown, its motion started, in the
+      // one after: the layout and the painting of a new stage fall in two frames, and the motion's reads
+      // find the layout done (none forced, nothing shown at rest before it moves).
+      var mine = chain, still = !moving() || !drawn.moves.length;
+      if (!still) drawn.box.classList.add("nt-play-pending");
+      function show() { drawn.box.classList.remove("nt-play-pending"); }  // paused or replaced meanwhile: shown still
+      requestAnimationFrame(function () {
+        if (mine !== chain) { show(); return; }
+        if (still) { if (playing) next(); return; }
+        requestAnimationFrame(function () {
+          if (mine === chain) begin(drawn.moves);
+          show();
+          if (mine === chain && playing) next();
+        });
+      });
     }
 
     // When this stage's motion is over (at once without motion), hold, then the next stage or the end.
@@ -409,6 +471,7 @@ nexttoken.define("ui.pass-player", ["ui", "ui.lighting", "runtime.kernels"], fun
       stepButtons.forEach(function (b) { b.removeAttribute("aria-current"); });
       playBtn.textContent = "Play";
       lighting.clear(OWNER);
+      prepare(0);
       live.textContent = pass ? "Play shows this pass stage by stage, from “" + pass.text + "” to the pick; Step goes one stage at a time." : "";
     }
 
