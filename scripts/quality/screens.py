@@ -17,6 +17,7 @@ import os
 import threading
 
 from scripts.core.io import ROOT, run_main
+from scripts.quality.read_through import DONE, READ_THROUGH
 
 SITE = ROOT / "build" / "site"
 OUT = ROOT / "build" / "screens"
@@ -46,6 +47,7 @@ def shoot(pages: list[str], full: bool, play: bool = False) -> list[str]:
                     ctx = browser.new_context(viewport={"width": width, "height": 900 if width > 400 else 780},
                                               color_scheme=scheme, reduced_motion="reduce" if play else None)
                     page = ctx.new_page()
+                    page.add_init_script(READ_THROUGH)  # demos build near the screen: scroll each into view first
                     if play:
                         page.goto(base + "index.html", wait_until="load")
                         for stage in PLAYED:
@@ -62,6 +64,7 @@ def shoot(pages: list[str], full: bool, play: bool = False) -> list[str]:
                         pages_now = pages
                     for name in pages_now:
                         page.goto(base + name, wait_until="load")
+                        page.wait_for_function(DONE, timeout=60_000)
                         page.evaluate("() => document.querySelectorAll('img[loading=lazy]').forEach(i => { i.loading = 'eager'; })")
                         page.wait_for_load_state("networkidle")
                         page.wait_for_timeout(400)
