@@ -47,12 +47,12 @@ new PerformanceObserver(function (l) { l.getEntries().forEach(function (e) { win
   window.nexttoken = {};  // js/nexttoken.js keeps this object and mounts each script's value on it
   Object.defineProperty(window.nexttoken, "ui", { configurable: true, enumerable: true, get: function () { return ui; }, set: function (v) {
     var start = v.start;
-    v.start = function (name, build) {
+    v.start = function (name, build, opts) {
       return start(name, function (root, live) {
         var t0 = performance.now();
         try { return build(root, live); }
         finally { window.__demoMs[name] = Math.max(window.__demoMs[name] || 0, performance.now() - t0); }
-      });
+      }, opts);
     };
     ui = v;
   } });

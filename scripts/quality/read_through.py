@@ -17,9 +17,12 @@ READ_THROUGH = """
     const x = scrollX, y = scrollY;
     for (const d of document.querySelectorAll(".nt-demo")) {
       if (d.hasAttribute("data-ready")) continue;
-      d.scrollIntoView({block: "center", behavior: "instant"});
-      const until = performance.now() + 3000;  // a demo that fails keeps its fallback and says so
-      while (!d.hasAttribute("data-ready") && !d.querySelector(".nt-error") && performance.now() < until) await frame();
+      const until = performance.now() + 5000;  // a demo that fails keeps its fallback and says so
+      // scrolled again each frame: after a reload the browser restores the old position once loaded
+      while (!d.hasAttribute("data-ready") && !d.querySelector(".nt-error") && performance.now() < until) {
+        d.scrollIntoView({block: "center", behavior: "instant"});
+        await frame();
+      }
     }
     scrollTo({left: x, top: y, behavior: "instant"});
     await frame();
