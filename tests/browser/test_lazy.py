@@ -106,3 +106,15 @@ def test_late_demo_reads_what_an_earlier_one_published(open_page):
     assert dist.get_attribute("data-ready") is not None
     page.wait_for_selector('.nt-demo[data-demo="real-distribution"][data-loaded]', timeout=10_000)
     assert page.locator(inside).get_attribute("data-view") == "stored:" + dist.get_attribute("data-loaded")
+
+
+def test_in_page_link_to_a_demo_builds_it_and_keeps_the_heading_in_place(open_page):
+    page = open_page("index.html", lazy=True)
+    waiting_far_below(page, ONE)
+    page.locator('.md-sidebar--secondary a[href="#demo-one-token"]').first.click()
+    page.wait_for_selector(f"{ONE}[data-ready]", timeout=5000)
+    page.wait_for_timeout(300)
+    # the heading the link names is still at the top of the screen (under the theme's header) once built
+    top = page.evaluate("() => document.getElementById('demo-one-token').getBoundingClientRect().top")
+    assert 0 <= top < 200, top
+    works(page)
