@@ -21,9 +21,13 @@
   function mark() {
     queued = false;
     var counts = {};
-    document.querySelectorAll(BOXES).forEach(function (box) {
+    // every width read before any attribute is written: a write between reads would lay the page out again
+    var boxes = Array.prototype.map.call(document.querySelectorAll(BOXES), function (box) {
+      return { box: box, scrolls: box.scrollWidth > box.clientWidth + 1 };
+    });
+    boxes.forEach(function (b) {
+      var box = b.box, scrolls = b.scrolls;
       var label = name(box, counts);  // every box counts, so a name never repeats on the page
-      var scrolls = box.scrollWidth > box.clientWidth + 1;
       if (scrolls && !box.hasAttribute("tabindex")) {
         box.setAttribute("tabindex", "0");
         box.setAttribute("role", "region");

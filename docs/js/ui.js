@@ -261,27 +261,114 @@ nexttoken.define("ui", [], function () {
     return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   }
 
-  // Start every .nt-demo[data-demo=name] on the page: build into a fresh live area, then hide
-  // the static fallback. If building fails, the fallback stays and a message says why.
-  function start(name, build) {
+  // ---- each demo's start: when its container nears the screen ------------------------------------
+  // ui.start(name, build, opts) registers every .nt-demo[data-demo=name] on the page. A container on
+  // screen when its script runs builds at once (so the first paint shows the demo, not its fallback);
+  // the others build when they come within about a screen of it (an IntersectionObserver), when focus
+  // moves into them, or when an in-page link leads into them, so the first load does only the work
+  // the reader can see. opts.after = [names]: demos whose published state this one reads when it
+  // builds (the page's earlier containers of those names build first). Building fills a fresh live
+  // area and hides the static fallback; if it fails, the fallback stays and a message says why.
+  var waiting = [];  // containers not yet built, {root, name, build, after}
+  var watcher = null;
+  var NEAR = "100% 0px 100% 0px";  // a screen above and below
+
+  function buildOne(item) {
+    var root = item.root, name = item.name;
+    var live = el("div", { class: "nt-live" });
+    var fallback = root.querySelector(".nt-fallback");
+    try {
+      item.build(root, live);
+      root.insertBefore(live, root.firstChild);
+      if (fallback) fallback.hidden = true;
+      root.classList.add("nt-ready");
+      root.setAttribute("data-ready", "");  // the quality report times demo start-up by this
+    } catch (err) {
+      var m = el("p", { class: "nt-msg nt-error", role: "status",
+        text: "This demo could not start (" + (err && err.message ? err.message : err) + "); the static numbers below are what it would compute." });
+      root.insertBefore(m, root.firstChild);
+      if (window.console) console.warn("nexttoken demo " + name + ":", err);
+    }
+  }
+
+  function before(a, b) { return !!(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING); }
+
+  // Build the container now (a no-op when it is built or unknown), after the earlier ones it follows.
+  function wake(root) {
+    var at = -1;
+    waiting.forEach(function (w, i) { if (w.root === root) at = i; });
+    if (at < 0) return false;
+    var item = waiting.splice(at, 1)[0];
+    if (watcher) watcher.unobserve(root);
+    waiting.filter(function (w) { return item.after.indexOf(w.name) >= 0 && before(w.root, root); })
+      .forEach(function (w) { wake(w.root); });
+    buildOne(item);
+    return true;
+  }
+
+  function onScreen(root) {
+    var r = root.getBoundingClientRect();
+    return r.bottom > 0 && r.top < (window.innerHeight || document.documentElement.clientHeight);
+  }
+
+  // Containers that came near build one per task, in page order, so no one task does them all.
+  function nearing(entries) {
+    entries.filter(function (e) { return e.isIntersecting; }).map(function (e) { return e.target; })
+      .sort(function (a, b) { return before(a, b) ? -1 : 1; })
+      .forEach(function (root) { setTimeout(function () { wake(root); }, 0); });
+  }
+
+  // Focus decides too. Arriving in a fallback (a link in it), the demo builds and the focus moves to
+  // its first control, or to the demo itself, so it is not lost with the fallback. Anywhere else, the
+  // containers within a screen of the focused element build at once, so the next Tab (or Shift+Tab)
+  // lands in a built demo, never past one still waiting for its observer.
+  function focused(e) {
+    var t = e.target;
+    if (!t || !t.getBoundingClientRect) return;
+    var root = t.closest(".nt-demo");
+    if (root && wake(root)) {
+      var live = root.querySelector(".nt-live");
+      var first = live && live.querySelector("a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex='-1'])");
+      if (!first) { root.setAttribute("tabindex", "-1"); first = root; }
+      first.focus();
+      return;
+    }
+    var r = t.getBoundingClientRect(), h = window.innerHeight;
+    waiting.filter(function (w) {
+      var q = w.root.getBoundingClientRect();
+      return q.top < r.bottom + h && q.bottom > r.top - h;
+    }).forEach(function (w) { wake(w.root); });
+  }
+
+  // An in-page link to an id in (or on) a container builds it before the browser scrolls there.
+  function linked() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var target = id && document.getElementById(id);
+    var root = target && target.closest(".nt-demo");
+    if (root && wake(root)) target.scrollIntoView();
+  }
+
+  function watch() {
+    if (watcher !== null) return;
+    watcher = typeof IntersectionObserver === "function" ? new IntersectionObserver(nearing, { rootMargin: NEAR }) : false;
+    document.addEventListener("focusin", focused);
+    window.addEventListener("hashchange", linked);
+  }
+
+  function start(name, build, opts) {
+    opts = opts || {};
     function run() {
+      watch();
       var roots = document.querySelectorAll('.nt-demo[data-demo="' + name + '"]');
       Array.prototype.forEach.call(roots, function (root) {
-        var live = el("div", { class: "nt-live" });
-        var fallback = root.querySelector(".nt-fallback");
-        try {
-          build(root, live);
-          root.insertBefore(live, root.firstChild);
-          if (fallback) fallback.hidden = true;
-          root.classList.add("nt-ready");
-          root.setAttribute("data-ready", "");  // the quality report times demo start-up by this
-        } catch (err) {
-          var m = el("p", { class: "nt-msg nt-error", role: "status",
-            text: "This demo could not start (" + (err && err.message ? err.message : err) + "); the static numbers below are what it would compute." });
-          root.insertBefore(m, root.firstChild);
-          if (window.console) console.warn("nexttoken demo " + name + ":", err);
-        }
+        if (root.hasAttribute("data-ready")) return;
+        var item = { root: root, name: name, build: build, after: opts.after || [] };
+        waiting.push(item);
+        // no observer (an old browser): every demo at once, as before
+        if (!watcher || onScreen(root)) wake(root);
+        else watcher.observe(root);
       });
+      linked();
     }
     // Pages load demo scripts at the end of <body>, so their containers are already parsed: start
     // at once rather than wait for DOMContentLoaded (which waits for the theme's bundle too).

@@ -29,6 +29,7 @@ from pathlib import Path
 from scripts.core.io import BUILD, ROOT, write_json_atomic
 from scripts.quality.bench_training import first_load_gzip
 from scripts.quality.needs import chromium_path, require
+from scripts.quality.read_through import READ_THROUGH
 
 SITE = BUILD / "site"
 # The last commit before the numbers opened (the skeleton done, nothing of the computation yet).
@@ -46,12 +47,12 @@ new PerformanceObserver(function (l) { l.getEntries().forEach(function (e) { win
   window.nexttoken = {};  // js/nexttoken.js keeps this object and mounts each script's value on it
   Object.defineProperty(window.nexttoken, "ui", { configurable: true, enumerable: true, get: function () { return ui; }, set: function (v) {
     var start = v.start;
-    v.start = function (name, build) {
+    v.start = function (name, build, opts) {
       return start(name, function (root, live) {
         var t0 = performance.now();
         try { return build(root, live); }
         finally { window.__demoMs[name] = Math.max(window.__demoMs[name] || 0, performance.now() - t0); }
-      });
+      }, opts);
     };
     ui = v;
   } });
@@ -105,6 +106,7 @@ def browser_figures() -> dict[str, dict[str, float]]:
         for page_name in pages(SITE):
             page = browser.new_page(viewport={"width": 360, "height": 800})
             page.add_init_script(LONGTASKS)
+            page.add_init_script(READ_THROUGH)  # each demo brought into view, so every one starts
             page.goto((SITE / page_name).as_uri())
             page.wait_for_function("() => [...document.querySelectorAll('.nt-demo')].every("
                                    "d => d.hasAttribute('data-ready') || d.querySelector('.nt-error'))", timeout=10_000)

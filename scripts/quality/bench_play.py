@@ -137,7 +137,7 @@ def play_once(browser, base: str, width: int, trace_to: Path | None = None) -> d
     ctx = browser.new_context(viewport={"width": width, "height": 900 if width > 400 else 780}, reduced_motion="no-preference")
     page = ctx.new_page()
     page.goto(base + "index.html", wait_until="load")
-    page.locator(".nt-play").scroll_into_view_if_needed()
+    page.locator(".nt-demo[data-demo=one-token]").scroll_into_view_if_needed()  # it builds near the screen
     page.wait_for_timeout(500)
     cdp = ctx.new_cdp_session(page)
     cdp.send("Performance.enable")

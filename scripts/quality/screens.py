@@ -19,6 +19,7 @@ import os
 import threading
 
 from scripts.core.io import ROOT, run_main
+from scripts.quality.read_through import DONE, READ_THROUGH
 
 SITE = ROOT / "build" / "site"
 OUT = ROOT / "build" / "report" / "screens"
@@ -52,6 +53,7 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 def _played(page, base: str, width: int, scheme: str) -> list:
     page.goto(base + "index.html", wait_until="load")
+    page.wait_for_function(DONE, timeout=60_000)
     page.add_style_tag(content=".md-top { display: none !important; }")  # the theme's back-to-top button
     shots = []
     for stage in PLAYED:
@@ -67,6 +69,7 @@ def _played(page, base: str, width: int, scheme: str) -> list:
 
 def _page(page, base: str, name: str, width: int, scheme: str, whole: bool) -> list:
     page.goto(base + name, wait_until="load")
+    page.wait_for_function(DONE, timeout=60_000)
     page.evaluate(SCROLL_THROUGH)
     page.wait_for_load_state("networkidle")
     path = OUT / f"{name.removesuffix('.html')}-{width}-{scheme}.png"
@@ -88,12 +91,14 @@ def shoot(pages: list[str], whole: bool = True, play: bool = True) -> list[str]:
                 for width in WIDTHS:
                     size = {"width": width, "height": 900 if width > 400 else 780}
                     ctx = browser.new_context(viewport=size, color_scheme=scheme)
+                    ctx.add_init_script(READ_THROUGH)  # every demo built before it is shot
                     page = ctx.new_page()
                     for name in pages:
                         written += _page(page, base, name, width, scheme, whole)
                     ctx.close()
                     if play:  # at rest: reduced motion stops each stage's animation at its end
                         ctx = browser.new_context(viewport=size, color_scheme=scheme, reduced_motion="reduce")
+                        ctx.add_init_script(READ_THROUGH)
                         written += _played(ctx.new_page(), base, width, scheme)
                         ctx.close()
             browser.close()

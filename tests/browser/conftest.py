@@ -15,6 +15,8 @@ from urllib.parse import urlparse
 
 import pytest
 
+from scripts.quality.read_through import DONE, READ_THROUGH
+
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "build" / "site"
 SHOTS = ROOT / "build" / "screenshots"
@@ -73,10 +75,11 @@ def _allowed(url: str, base: str) -> bool:
 
 @pytest.fixture
 def open_page(browser_context, server, site):
-    """open_page(name, mode="http"|"file") -> a Playwright page, watched for problems."""
+    """open_page(name, mode="http"|"file") -> a Playwright page, watched for problems. Unless lazy=True,
+    every load of the page scrolls each demo into view until it has built, then back (read_through)."""
     opened = []
 
-    def _open(name: str, mode: str = "http", width: int = 1280, height: int = 900):
+    def _open(name: str, mode: str = "http", width: int = 1280, height: int = 900, lazy: bool = False):
         base = server if mode == "http" else site.as_uri() + "/"
         page = browser_context.new_page()
         page.set_viewport_size({"width": width, "height": height})
@@ -93,12 +96,16 @@ def open_page(browser_context, server, site):
                 r.abort()
 
         page.route("**/*", route)
+        if not lazy:
+            page.add_init_script(READ_THROUGH)
         page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
         page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
         page.on("requestfailed", lambda r: problems.append(f"failed request: {r.url} ({r.failure})")
                 if r.url not in aborted else None)
         page.on("response", lambda r: problems.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
         page.goto(base + name, wait_until="load")
+        if not lazy:
+            page.wait_for_function(DONE, timeout=60_000)
         page.wait_for_timeout(150)
         opened.append(page)
         return page

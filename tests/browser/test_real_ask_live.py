@@ -10,6 +10,7 @@ import pytest
 
 from scripts.core.io import SITE_DATA, read_json
 from scripts.core.registry import DIST_KEYS
+from scripts.quality.read_through import DONE, READ_THROUGH
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -54,7 +55,9 @@ def loaded(request, browser_context, server, site):
                else (problems.append(r.request.url), r.abort()))
     page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
     page.on("console", lambda m: problems.append(f"console: {m.text}") if m.type == "error" else None)
+    page.add_init_script(READ_THROUGH)  # every demo of the page built, as a reader scrolling down would
     page.goto(base + PAGE, wait_until="load")
+    page.wait_for_function(DONE)
     page.wait_for_selector('.nt-demo[data-demo="real-distribution"][data-loaded]')
     page.click('[data-role="ask-load"]')
     page.wait_for_function("""() => document.querySelector('.nt-demo[data-demo=real-ask]').hasAttribute('data-llm')

@@ -226,12 +226,12 @@ nexttoken.define("demos.real-ask", ["ui", "store", "later:llm.engine", "later:ll
       if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); changed(true); }
     });
 
-    store.subscribe("llm.knockout", function (k) {
+    function setKnockout(k) {
       state.knockout = { heads: (k && k.heads) || [], mlp: (k && k.mlp) || [] };
       if (state.session && box.value) changed(true);
-    });
+    }
     // A stored prompt on show: its text in the box (Enter runs it live), and no pass on the way.
-    store.subscribe("llm.stored", function (s) {
+    function showStored(s) {
       if (!s) return;
       if (state.running && state.session) { state.gen += 1; state.session.cancel(); state.running = 0; root.removeAttribute("data-busy"); }
       clearTimeout(state.timer);
@@ -243,7 +243,12 @@ nexttoken.define("demos.real-ask", ["ui", "store", "later:llm.engine", "later:ll
         showTokens(enc);
         status.textContent = "A stored prompt is on show (measured by the build). Press Enter in the box to run it live.";
       }
-    });
+    }
+    store.subscribe("llm.knockout", setKnockout);
+    store.subscribe("llm.stored", showStored);
+    // built after the demos below it (the reader came back up): what they have published so far
+    setKnockout(store.get("llm.knockout"));
+    showStored(store.get("llm.stored"));
     store.subscribe("llm.prompt", function (s) {
       if (!s || !state.session) return;
       box.value = s.text;

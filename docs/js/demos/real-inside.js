@@ -330,5 +330,5 @@ nexttoken.define("demos.real-inside", ["ui", "store", "explain.real", "data.smol
     store.subscribe("llm", function () { if (view) drawExample(); });
     drawExample();
     follow();
-  });
+  }, { after: ["real-distribution"] });  // it shows the prompt the distribution above has on show
 });

@@ -6,6 +6,7 @@ import statistics
 from pathlib import Path
 from typing import Any
 
+from scripts.quality.read_through import DONE, READ_THROUGH
 from scripts.quality.report.config import AXE_JS, BLOCKED, CHROMIUM, CHROMIUM_ARGS, DEMO_FALLBACK, DEMO_READY, DEMO_ROOT, NO_DNS
 from scripts.quality.report.render import _kb
 from scripts.quality.report.weight import classify_request, page_weight
@@ -71,6 +72,7 @@ def visit(browser, url: str, *, run_axe: bool, routed: bool = True, settle_ms: i
     context.on("requestfailed", on_failed)
     context.on("response", on_response)
     context.add_init_script(INIT_SCRIPT)
+    context.add_init_script(READ_THROUGH)  # demos build near the screen: bring each into view, as a reader would
     page = context.new_page()
     def on_console(msg):  # the aborts of external requests are reported as such, not again as errors
         if msg.type == "error" and BLOCKED not in msg.text:
@@ -100,6 +102,7 @@ def visit(browser, url: str, *, run_axe: bool, routed: bool = True, settle_ms: i
         result.update(demos=demos, ready_ms=timing.get("ready"), filled_ms=timing.get("filled"),
                       dcl_ms=timing.get("dcl"), load_ms=timing.get("load"))
         if run_axe:
+            page.wait_for_function(DONE, timeout=30000)  # axe audits the built demos, not their fallbacks
             recording[0] = False
             page.add_script_tag(path=str(AXE_JS))
             axe = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
