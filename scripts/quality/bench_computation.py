@@ -20,6 +20,8 @@ Figures also go to build/report/bench_computation.json.
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -80,9 +82,12 @@ def pages(site: Path) -> list[str]:
 def baseline_site(ref: str, tmp: Path) -> Path:
     """Build `ref`'s site in a worktree under tmp; returns its build/site."""
     work = tmp / "baseline"
+    subprocess.run(["git", "worktree", "prune"], cwd=ROOT, check=True)  # earlier runs' deleted worktrees
     subprocess.run(["git", "worktree", "add", "--detach", "-q", str(work), ref], cwd=ROOT, check=True)
-    for link in (".venv", "node_modules"):
-        (work / link).symlink_to(ROOT / link)
+    (work / ".venv").symlink_to(ROOT / ".venv")
+    # node_modules as hard links, not a symlink: the older commit's `make site` may run `npm ci`, which
+    # through a symlink would empty this checkout's node_modules
+    shutil.copytree(ROOT / "node_modules", work / "node_modules", symlinks=True, copy_function=os.link)
     proc = subprocess.run(["make", "site"], cwd=work, capture_output=True, text=True)
     if proc.returncode != 0:
         sys.exit(f"error: `make site` at {ref} failed:\n{(proc.stdout + proc.stderr)[-2000:]}")
