@@ -34,7 +34,7 @@ nexttoken.define("loss-curve", ["ui"], function (ui) {
     };
     stepTicks(steps).forEach(function (v) {
       s.appendChild(ui.svg("line", { x1: sx(v), y1: H - B, x2: sx(v), y2: H - B + 4, class: "nt-axis" }));
-      lab(sx(v), H - B + 15, v.toLocaleString("en"), "middle", "nt-tick-x");
+      lab(sx(v), H - B + 15, ui.count(v), "middle", "nt-tick-x");
     });
     ticksY.forEach(function (v) {
       s.appendChild(ui.svg("line", { x1: L - 4, y1: sy(v), x2: L, y2: sy(v), class: "nt-axis" }));

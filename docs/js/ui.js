@@ -1,7 +1,8 @@
 // Shared pieces of the demos: DOM and SVG helpers (text only, never innerHTML), strips of cells,
 // bars, chart ticks, labelled controls, messages, numbers that open to their
-// arithmetic (the explanations of js/explain/), and each demo's start.
-nexttoken.define("ui", [], function () {
+// arithmetic (the explanations of js/explain/), each demo's start, and loading the scripts of a demo
+// the page defers.
+nexttoken.define("ui", ["load"], function (load) {
   "use strict";
 
   var MAX_CHARS = 200;
@@ -43,6 +44,10 @@ nexttoken.define("ui", [], function () {
     if (v < 100 && Number(v.toFixed(digits)) >= 100) return "over " + Number((100 - floor).toFixed(digits)) + "%";
     return v.toFixed(digits) + "%";
   }
+
+  // A whole number with thousands commas ("49,152"). Not toLocaleString: its first call starts the
+  // browser's locale data, some 13 ms (50 on a throttled phone) in the task that first draws a demo.
+  function count(n) { return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
 
   // x to d decimals (2 unless given) with a real minus sign (U+2212), never "−0.00".
   function fix(x, d) {
@@ -318,33 +323,46 @@ nexttoken.define("ui", [], function () {
       .forEach(function (root) { setTimeout(function () { wake(root); }, 0); });
   }
 
-  // Focus decides too. Arriving in a fallback (a link in it), the demo builds and the focus moves to
-  // its first control, or to the demo itself, so it is not lost with the fallback. Anywhere else, the
-  // containers within a screen of the focused element build at once, so the next Tab (or Shift+Tab)
-  // lands in a built demo, never past one still waiting for its observer.
+  // The first control of a built demo, or the demo itself, takes the focus, so it is not lost with the
+  // fallback it was in.
+  function refocus(root) {
+    var live = root.querySelector(".nt-live");
+    var first = live && live.querySelector("a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex='-1'])");
+    if (!first) { root.setAttribute("tabindex", "-1"); first = root; }
+    first.focus();
+  }
+
+  // Focus decides too. Arriving in a fallback (a link in it), the demo builds and the focus moves into
+  // it. Anywhere else, the containers within a screen of the focused element build at once, so the next
+  // Tab (or Shift+Tab) lands in a built demo, never past one still waiting for its observer; deferred
+  // ones within two screens start loading, so they are built by the time Tab gets there.
   function focused(e) {
     var t = e.target;
     if (!t || !t.getBoundingClientRect) return;
     var root = t.closest(".nt-demo");
-    if (root && wake(root)) {
-      var live = root.querySelector(".nt-live");
-      var first = live && live.querySelector("a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex='-1'])");
-      if (!first) { root.setAttribute("tabindex", "-1"); first = root; }
-      first.focus();
-      return;
-    }
+    if (root && fetchScripts(root, true)) return;
+    if (root && wake(root)) { refocus(root); return; }
     var r = t.getBoundingClientRect(), h = window.innerHeight;
     waiting.filter(function (w) {
       var q = w.root.getBoundingClientRect();
       return q.top < r.bottom + h && q.bottom > r.top - h;
     }).forEach(function (w) { wake(w.root); });
+    deferred.filter(function (d) {
+      var q = d.root.getBoundingClientRect();
+      return q.top < r.bottom + 2 * h && q.bottom > r.top - 2 * h;
+    }).forEach(function (d) { fetchScripts(d.root, false); });
+  }
+
+  function hashTarget() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    return (id && document.getElementById(id)) || null;
   }
 
   // An in-page link to an id in (or on) a container builds it before the browser scrolls there.
   function linked() {
-    var id = decodeURIComponent(location.hash.slice(1));
-    var target = id && document.getElementById(id);
+    var target = hashTarget();
     var root = target && target.closest(".nt-demo");
+    if (root && fetchScripts(root, true)) return;
     if (root && wake(root)) target.scrollIntoView();
   }
 
@@ -364,8 +382,14 @@ nexttoken.define("ui", [], function () {
         if (root.hasAttribute("data-ready")) return;
         var item = { root: root, name: name, build: build, after: opts.after || [] };
         waiting.push(item);
-        // no observer (an old browser): every demo at once, as before
-        if (!watcher || onScreen(root)) wake(root);
+        var asked = wanted.indexOf(root);
+        if (asked >= 0) {  // focus or a link asked for it while its scripts loaded
+          wanted.splice(asked, 1);
+          var inside = root.contains(document.activeElement), target = hashTarget();
+          wake(root);
+          if (inside) refocus(root);
+          else if (target && root.contains(target)) target.scrollIntoView();
+        } else if (!watcher || onScreen(root)) wake(root);  // no observer (an old browser): every demo at once
         else watcher.observe(root);
       });
       linked();
@@ -376,6 +400,48 @@ nexttoken.define("ui", [], function () {
     if (ready) run();
     else document.addEventListener("DOMContentLoaded", run);
   }
+
+  // ---- demos the page defers: their scripts load when the container nears -----------------------
+  // A container the build marked data-later="name ..." (front matter `demos: [later:NAME]`, a demo far
+  // down its page) has no scripts of its own on the page. They load, in order, through the one loader
+  // when it comes within two screens (so it is ready before the one-screen build above), when focus
+  // comes near or into it, or when a link leads into it; the demo's script then calls start as any
+  // other. If one cannot load, the fallback stays and a message says why.
+  var FAR = "200% 0px 200% 0px";
+  var deferred = [];  // {root, names}: containers whose scripts have not been asked for
+  var wanted = [];    // containers focus or a link asked for while their scripts loaded
+  var fetcher = null;
+
+  function fetchScripts(root, want) {
+    var at = -1;
+    deferred.forEach(function (d, i) { if (d.root === root) at = i; });
+    if (at < 0) return false;
+    var names = deferred.splice(at, 1)[0].names;
+    if (fetcher) fetcher.unobserve(root);
+    if (want) wanted.push(root);
+    names.reduce(function (done, name) { return done.then(function () { return load(name); }); }, Promise.resolve())
+      .catch(function (err) {
+        root.insertBefore(el("p", { class: "nt-msg nt-error", role: "status",
+          text: "This demo could not load (" + (err && err.message ? err.message : err) + "); the static numbers below are what it would compute." }), root.firstChild);
+      });
+    return true;
+  }
+
+  function defer() {
+    var roots = document.querySelectorAll(".nt-demo[data-later]");
+    if (!roots.length) return;
+    watch();
+    fetcher = typeof IntersectionObserver === "function" ? new IntersectionObserver(function (entries) {
+      entries.forEach(function (e) { if (e.isIntersecting) fetchScripts(e.target, false); });
+    }, { rootMargin: FAR }) : null;
+    Array.prototype.forEach.call(roots, function (root) {
+      deferred.push({ root: root, names: root.getAttribute("data-later").split(" ") });
+      if (fetcher) fetcher.observe(root);
+      else fetchScripts(root, false);
+    });
+    linked();
+  }
+  if (typeof document !== "undefined") defer();
 
   function section(title, children) {
     return el("section", { class: "nt-stage" }, [el("h3", { class: "nt-stage-title", text: title })].concat(children || []));
@@ -491,7 +557,7 @@ nexttoken.define("ui", [], function () {
   }
 
   return {
-    el: el, clear: clear, svg: svg, pct: pct, fix: fix, strip: strip, legend: legend, maxAbs: maxAbs, chip: chip, bars: bars,
+    el: el, clear: clear, svg: svg, pct: pct, count: count, fix: fix, strip: strip, legend: legend, maxAbs: maxAbs, chip: chip, bars: bars,
     tickStep: tickStep, niceTicks: niceTicks, setDisabled: setDisabled, field: field,
     textInput: textInput, slider: slider, button: button, checkbox: checkbox, radios: radios,
     select: select, message: message, numberButton: numberButton, relabel: relabel,

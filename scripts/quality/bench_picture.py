@@ -7,31 +7,41 @@ the site before this work.
     python -m scripts.quality.bench_picture --baseline-site DIR      # against a site already built
 
 A page's first load is the page and every script and stylesheet it names, gzip -9 (as
-bench_computation measures it); the baseline is built from its commit in a git worktree. Figures also go
-to build/report/bench_picture.json.
+bench_computation measures it); the baseline is built from its commit in a git worktree. "later KB" is
+what the page's `later:` demos load on demand when the reader scrolls near them (their containers'
+data-later scripts), outside the first load. Figures also go to build/report/bench_picture.json.
 """
 from __future__ import annotations
 
 import argparse
+import re
 import tempfile
 from pathlib import Path
 
 from scripts.core.io import BUILD, write_json_atomic
 from scripts.quality.bench_computation import baseline_site, growth
 from scripts.quality.needs import require
+from scripts.quality.bench_training import SITE, gz
 
 # The last commit before the picture: the chips of the pass, a badge per number, white figure cards.
 BASELINE = "2ec9566"
 TARGETS = {"first_load_kb": 150.0, "growth_kb": 25.0}
 
 
+def later_kb(page: str, site: Path = SITE) -> float:
+    """The scripts the page's later demos load on demand, each once, gzip -9, in KB."""
+    html = (site / page).read_text(encoding="utf-8")
+    names = {n for attr in re.findall(r'data-later="([^"]*)"', html) for n in attr.split()}
+    return sum(gz(site / ("js/" + n.replace(".", "/") + ".js")) for n in names) / 1000
+
+
 def report(rows: dict[str, dict]) -> list[str]:
-    lines = [f"{'page':<18} {'now KB':>8} {'before KB':>10} {'growth KB':>10}  budget"]
+    lines = [f"{'page':<18} {'now KB':>8} {'before KB':>10} {'growth KB':>10} {'later KB':>9}  budget"]
     for page, r in rows.items():
         ok = r["now_kb"] <= TARGETS["first_load_kb"] and (r["growth_kb"] is None or r["growth_kb"] <= TARGETS["growth_kb"])
         before = "-" if r["before_kb"] is None else f"{r['before_kb']:.1f}"
         grew = "-" if r["growth_kb"] is None else f"{r['growth_kb']:+.1f}"
-        lines.append(f"{page:<18} {r['now_kb']:>8.1f} {before:>10} {grew:>10}  {'within' if ok else 'OVER'}")
+        lines.append(f"{page:<18} {r['now_kb']:>8.1f} {before:>10} {grew:>10} {r['later_kb']:>9.1f}  {'within' if ok else 'OVER'}")
     return lines
 
 
@@ -44,6 +54,8 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory(prefix="nt-bench-picture-") as tmp:
         base = args.baseline_site or baseline_site(args.baseline, Path(tmp))
         rows = growth(base)
+    for page, r in rows.items():
+        r["later_kb"] = later_kb(page)
     for line in report(rows):
         print(line)
     worst = max((r["growth_kb"] for r in rows.values() if r["growth_kb"] is not None), default=0.0)

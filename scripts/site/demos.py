@@ -7,10 +7,13 @@ Every script under docs/js (runtime, ui, explain, demo, data file) opens with on
 naming itself (its path under js/ with "/" as ".", no ".js") and what it needs: names of other scripts,
 "load" and "store" (docs/js/nexttoken.js, the bootstrap, first on every page with a demo), or
 "later:NAME" / "later:PREFIX*" for a script it loads on demand through nexttoken's one loader. A page's
-front matter names only its demos (`demos: [one-token]`, each docs/js/demos/<name>.js); `page_scripts`
-returns the page's <script> paths: the bootstrap, then every needed script after all it needs. Scripts
-loaded later are left out, but what they need is on the page. Anything wrong is a ManifestError naming
-the page and the script. The MkDocs hook is scripts/site/hooks/demos.py.
+front matter names only its demos (`demos: [one-token]`, each docs/js/demos/<name>.js); `plan` returns
+the page's <script> paths: the bootstrap, then every needed script after all it needs. Scripts loaded
+later are left out, but what they need is on the page. A demo listed as `later:NAME` (one far down its
+page) loads on demand too: the page carries only what the other demos need, plus `ui` (which does the
+loading), and the plan names, for its container's data-later, the rest of what it needs, in order.
+Anything wrong is a ManifestError naming the page and the script. The MkDocs hook is
+scripts/site/hooks/demos.py.
 """
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ from pathlib import Path
 
 BOOTSTRAP = "js/nexttoken.js"
 BUILT_IN = ("load", "store")            # provided by the bootstrap
+LOADER = "ui"                           # loads a `later:` demo's scripts when its container nears the screen
 UNDECLARED = ("js/site.js",             # every page's small fixes (mkdocs.yml extra_javascript), no demo needs it
               "js/llm/kernels-wasm.js")  # the engine's SIMD kernels, generated; llm/runtime.js loads them, no demo does
 # The real model's weights: chunks the engine's own checked loader (js/llm/loader.js) reads, not demo scripts.
@@ -31,6 +35,12 @@ NAME = re.compile(r"^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)*$")
 
 class ManifestError(Exception):
     pass
+
+
+@dataclass(frozen=True)
+class Plan:
+    scripts: list[str]               # the page's <script> paths, in order
+    later: dict[str, list[str]]      # a `later:` demo -> the script names its container loads, in order
 
 
 @dataclass(frozen=True)
@@ -79,13 +89,18 @@ def _later_targets(need: str, scripts: dict[str, Script]) -> list[str]:
     return [name] if name in scripts else []
 
 
-def page_scripts(page: str, demos: list[str], scripts: dict[str, Script]) -> list[str]:
-    """The <script> paths of a page that shows `demos`, in an order where each comes after its needs."""
+def demo_name(entry) -> str:
+    """A front matter entry's demo: "one-token" or "later:one-token" -> "one-token"."""
+    return entry[len(LATER):] if isinstance(entry, str) and entry.startswith(LATER) else entry
+
+
+def plan(page: str, demos: list[str], scripts: dict[str, Script]) -> Plan:
+    """The <script> paths of a page that shows `demos`, in an order where each comes after its needs, and
+    for each `later:` demo the names of the scripts it loads on demand (those not on the page already)."""
     order: list[str] = []
     done: set[str] = set()
-    lazy: set[str] = set()
 
-    def visit(name: str, by: Script | None, chain: tuple[str, ...]) -> None:
+    def visit(name: str, by: Script | None, chain: tuple[str, ...], into: list[str]) -> None:
         if name in BUILT_IN or name in done:
             return
         if name in chain:
@@ -100,20 +115,31 @@ def page_scripts(page: str, demos: list[str], scripts: dict[str, Script]) -> lis
                 if not targets:
                     raise ManifestError(f"{page}: {s.path} needs \"{need}\", which no script provides")
                 for t in targets:
-                    lazy.add(t)
                     for sub in scripts[t].needs:  # what a script loaded later needs must be here already
                         if not sub.startswith(LATER):
-                            visit(sub, scripts[t], chain + (name, t))
+                            visit(sub, scripts[t], chain + (name, t), into)
             else:
-                visit(need, s, chain + (name,))
+                visit(need, s, chain + (name,), into)
         done.add(name)
-        order.append(s.path)
+        into.append(name)
 
-    for demo in demos:
+    for entry in demos:
+        demo = demo_name(entry)
         if not isinstance(demo, str) or not NAME.match(demo):
-            raise ManifestError(f"{page}: demos: {demo!r} is not a demo's name (a file docs/js/demos/<name>.js)")
-        visit("demos." + demo, None, ())
-    return [BOOTSTRAP] + order
+            raise ManifestError(f"{page}: demos: {entry!r} is not a demo's name (a file docs/js/demos/<name>.js, or later:<name>)")
+    deferred = [demo_name(e) for e in demos if e != demo_name(e)]
+    for demo in [e for e in demos if e == demo_name(e)]:
+        visit("demos." + demo, None, (), order)
+    if deferred:
+        visit(LOADER, None, (), order)
+    on_page = set(done)
+    later: dict[str, list[str]] = {}
+    for demo in deferred:  # each list whole, so either container may load first; load() runs a script once
+        done.clear()
+        done.update(on_page)
+        later[demo] = []
+        visit("demos." + demo, None, (), later[demo])
+    return Plan([BOOTSTRAP] + [scripts[n].path for n in order], later)
 
 
 def name_of_path(name: str) -> str:
@@ -127,11 +153,18 @@ DATA_DEMO = re.compile(r'data-demo="([^"]+)"')
 def check_containers(page: str, demos: list[str], markdown: str) -> None:
     """Each demo container on the page is listed in `demos:`, and each listed demo has one."""
     shown = set(DATA_DEMO.findall(markdown))
-    listed = set(demos)
+    listed = {demo_name(d) for d in demos}
     if shown - listed:
         raise ManifestError(f"{page}: a container shows data-demo \"{sorted(shown - listed)[0]}\", which its front matter's demos: does not list")
     if listed - shown:
         raise ManifestError(f"{page}: demos: lists \"{sorted(listed - shown)[0]}\", but no container on the page has data-demo=\"{sorted(listed - shown)[0]}\"")
+
+
+def mark_later(markdown: str, later: dict[str, list[str]]) -> str:
+    """Each `later:` demo's container gains data-later="name name ...": the scripts ui.js loads for it."""
+    for demo, names in later.items():
+        markdown = markdown.replace(f'data-demo="{demo}"', f'data-demo="{demo}" data-later="{" ".join(names)}"')
+    return markdown
 
 
 def blank_comments(text: str) -> str:
@@ -165,7 +198,10 @@ def main() -> None:
             for page in sorted(docs.glob("*.md")):
                 listed = front_matter(page.read_text(encoding="utf-8")).get("demos") or []
                 if listed:
-                    print(f"{page.name}: " + " ".join(page_scripts(f"docs/{page.name}", listed, scripts)))
+                    got = plan(f"docs/{page.name}", listed, scripts)
+                    print(f"{page.name}: " + " ".join(got.scripts))
+                    for demo, names in got.later.items():
+                        print(f"  later {demo}: " + " ".join(names))
         except ManifestError as e:
             raise StageError(str(e)) from None
     run_main(run)

@@ -118,3 +118,59 @@ def test_in_page_link_to_a_demo_builds_it_and_keeps_the_heading_in_place(open_pa
     top = page.evaluate("() => document.getElementById('demo-one-token').getBoundingClientRect().top")
     assert 0 <= top < 200, top
     works(page)
+
+
+INSIDE = '.nt-demo[data-demo="real-inside"]'
+WRITERS = '.nt-demo[data-demo="real-writers"]'
+
+
+def scripts_seen(page):
+    """The paths under js/ of every script the page has requested so far."""
+    return page.evaluate("""() => performance.getEntriesByType('resource').map(e => new URL(e.name).pathname)
+      .filter(p => p.endsWith('.js')).map(p => p.slice(p.indexOf('/js/') + 1))""")
+
+
+def test_a_later_demo_loads_its_scripts_only_when_it_nears(open_page):
+    # real-models lists `later:real-inside` and `later:real-writers`: their scripts are not on the page
+    page = open_page("real-models.html", lazy=True)
+    waiting_far_below(page, INSIDE)
+    assert page.locator(INSIDE).get_attribute("data-later").split() == [
+        "explain.lines", "explain.real", "data.smollm2-knockout", "demos.real-inside"]
+    first = scripts_seen(page)
+    assert "js/demos/real-inside.js" not in first and "js/explain/real.js" not in first, first
+    assert "js/demos/real-writers.js" not in first and "js/runtime/decoding.js" not in first, first
+    assert page.evaluate("() => !(nexttoken.demos && nexttoken.demos['real-inside'])")
+    page.evaluate(f"() => document.querySelector('{INSIDE}').scrollIntoView()")
+    page.wait_for_selector(f"{INSIDE}[data-ready]", timeout=10_000)
+    now = scripts_seen(page)
+    for path in ["js/explain/lines.js", "js/explain/real.js", "js/data/smollm2-knockout.js", "js/demos/real-inside.js"]:
+        assert path in now, (path, now)
+    assert page.locator(f"{INSIDE} .nt-fallback").is_hidden()
+    assert page.locator(f"{INSIDE} .nt-live").count() == 1
+    assert page.nt_problems == [], "\n".join(page.nt_problems)
+
+
+def test_focus_in_a_later_demo_s_fallback_loads_builds_and_keeps_focus(open_page):
+    page = open_page("real-models.html", lazy=True)
+    waiting_far_below(page, WRITERS)
+    page.evaluate(f"""() => {{
+      const fb = document.querySelector('{WRITERS} .nt-fallback');
+      fb.setAttribute('tabindex', '-1');
+      fb.focus({{preventScroll: true}});
+    }}""")
+    page.wait_for_selector(f"{WRITERS}[data-ready]", timeout=10_000)
+    assert page.evaluate(f"() => !!document.activeElement.closest('{WRITERS} .nt-live')"), \
+        page.evaluate("() => document.activeElement.outerHTML.slice(0, 200)")
+    assert page.nt_problems == [], "\n".join(page.nt_problems)
+
+
+def test_a_later_demo_whose_script_cannot_load_keeps_its_fallback_and_says_why(open_page):
+    page = open_page("real-models.html", lazy=True)
+    page.route("**/js/demos/real-writers.js", lambda r: r.abort())
+    waiting_far_below(page, WRITERS)
+    page.evaluate(f"() => document.querySelector('{WRITERS}').scrollIntoView()")
+    msg = page.locator(f"{WRITERS} .nt-msg.nt-error")
+    msg.wait_for(timeout=10_000)
+    assert "could not load js/demos/real-writers.js" in msg.inner_text()
+    assert page.locator(f"{WRITERS} .nt-fallback").is_visible()
+    assert page.locator(f"{WRITERS}[data-ready]").count() == 0

@@ -28,7 +28,7 @@ def test_scripts_come_after_what_they_need(tmp_path):
         "js/data/big.js": '"runtime.kernels"',
         "js/demos/unused.js": '"runtime.tokenizer"',
     })
-    order = demos.page_scripts("docs/p.md", ["one"], demos.scan(docs))
+    order = demos.plan("docs/p.md", ["one"], demos.scan(docs)).scripts
     assert order[0] == demos.BOOTSTRAP
     assert set(order) == {demos.BOOTSTRAP, "js/demos/one.js", "js/ui.js", "js/runtime/model.js",
                           "js/runtime/kernels.js", "js/runtime/tokenizer.js"}  # data/big.js loads later
@@ -37,10 +37,33 @@ def test_scripts_come_after_what_they_need(tmp_path):
         assert all(order.index(n) < order.index(path) for n in needs), (path, order)
 
 
+def test_a_later_demo_leaves_its_own_scripts_to_its_container(tmp_path):
+    docs = _tree(tmp_path, {
+        "js/demos/near.js": '"ui", "runtime.model"',
+        "js/demos/far.js": '"ui", "runtime.model", "runtime.big"',
+        "js/demos/farther.js": '"runtime.big", "runtime.extra"',
+        "js/ui.js": '"load"',
+        "js/runtime/model.js": "",
+        "js/runtime/big.js": '"runtime.model"',
+        "js/runtime/extra.js": "",
+    })
+    got = demos.plan("docs/p.md", ["near", "later:far", "later:farther"], demos.scan(docs))
+    assert got.scripts == [demos.BOOTSTRAP, "js/ui.js", "js/runtime/model.js", "js/demos/near.js"]
+    # each list whole and in order (what is on the page already left out), whichever container loads first
+    assert got.later == {"far": ["runtime.big", "demos.far"], "farther": ["runtime.big", "runtime.extra", "demos.farther"]}
+    marked = demos.mark_later('<div data-demo="near"></div><div data-demo="far"></div>', got.later)
+    assert marked == '<div data-demo="near"></div><div data-demo="far" data-later="runtime.big demos.far"></div>'
+    # a page whose demos are all later still carries the loader
+    only = demos.plan("docs/p.md", ["later:farther"], demos.scan(docs))
+    assert only.scripts == [demos.BOOTSTRAP, "js/ui.js"]
+    assert only.later == {"farther": ["runtime.model", "runtime.big", "runtime.extra", "demos.farther"]}
+    demos.check_containers("docs/p.md", ["later:far"], '<div class="nt-demo" data-demo="far">')
+
+
 def test_a_planted_missing_dependency_names_page_and_script(tmp_path):
     docs = _tree(tmp_path, {"js/demos/one.js": '"ui"', "js/ui.js": '"runtime.missing"'})
     with pytest.raises(demos.ManifestError) as e:
-        demos.page_scripts("docs/p.md", ["one"], demos.scan(docs))
+        demos.plan("docs/p.md", ["one"], demos.scan(docs)).scripts
     assert "docs/p.md" in str(e.value) and "js/ui.js" in str(e.value) and "runtime.missing" in str(e.value)
 
 
@@ -53,7 +76,7 @@ def test_a_planted_missing_dependency_names_page_and_script(tmp_path):
 def test_unmet_needs_fail(tmp_path, files, demo, words):
     docs = _tree(tmp_path, files)
     with pytest.raises(demos.ManifestError) as e:
-        demos.page_scripts("docs/p.md", [demo], demos.scan(docs))
+        demos.plan("docs/p.md", [demo], demos.scan(docs)).scripts
     assert all(w in str(e.value) for w in words), str(e.value)
 
 

@@ -81,7 +81,7 @@ nexttoken.define("demos.generate", ["ui", "runtime.kernels", "runtime.active", "
     // last `fresh` of its window.
     function opsCell(s, fresh) {
       var last = s.window.length - 1;
-      return ui.numberButton((s.ops || 0).toLocaleString("en"), function () { return pass.ops(m.config, last + 1 - fresh, last, s.ops); },
+      return ui.numberButton(ui.count(s.ops || 0), function () { return pass.ops(m.config, last + 1 - fresh, last, s.ops); },
         { label: "multiply-adds of this step" });
     }
 
@@ -115,7 +115,7 @@ nexttoken.define("demos.generate", ["ui", "runtime.kernels", "runtime.active", "
           last ? kvView(run, last, shown - 1) : ui.el("p", { class: "nt-small nt-kv-none", text: run.useCache ? "The cache is empty until the prefill." : "No K,V rows yet." }),
           ui.el("div", { class: "nt-table-wrap" }, [table]),
           ui.el("p", { class: "nt-totals", "data-rows": rows, "data-ops": ops,
-            text: "Total: " + rows + " K,V rows, " + ops.toLocaleString("en") + " multiply-adds" })]));
+            text: "Total: " + rows + " K,V rows, " + ui.count(ops) + " multiply-adds" })]));
         return last ? last.rows : 0;
       });
       var done = shown >= total;

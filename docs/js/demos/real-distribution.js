@@ -224,8 +224,8 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "runtime.kernels", "
     function update() {
       if (!logits) return;
       cut = kernels.cut(probs, state.k, state.p);
-      survivors.textContent = cut.kept.toLocaleString("en") + " of " + V.toLocaleString("en") + " tokens survive, holding " + ui.pct(cut.mass, 1) +
-        " of the probability; the other " + (V - cut.kept).toLocaleString("en") + " hold " + ui.pct(1 - cut.mass, 1) + ".";
+      survivors.textContent = ui.count(cut.kept) + " of " + ui.count(V) + " tokens survive, holding " + ui.pct(cut.mass, 1) +
+        " of the probability; the other " + ui.count(V - cut.kept) + " hold " + ui.pct(1 - cut.mass, 1) + ".";
       state.drawn = drawnRank();
       draw();
       report();
@@ -253,7 +253,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "runtime.kernels", "
       }
       var r = state.drawn, piece = pieceAt(r);
       drawLine.textContent = "Draw " + state.draws + " with seed " + state.seed + ": u = " + state.u.toFixed(4) +
-        " fell on rank " + (r + 1).toLocaleString("en") + ", " + (piece === null ? "a token of the stored tail" : "“" + piece + "”") +
+        " fell on rank " + ui.count(r + 1) + ", " + (piece === null ? "a token of the stored tail" : "“" + piece + "”") +
         " (" + ui.pct(probs[r] / cut.mass, 2) + " of what the cuts keep). Move the temperature: the same u lands elsewhere.";
     }
 
@@ -325,7 +325,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "runtime.kernels", "
     function xTicks() {
       var out = [[0, "1"]];
       if (state.log) for (var e = 1; Math.pow(10, e) < V; e++) out.push([Math.pow(10, e) - 1, power(e)]);
-      else for (var r = 10000; r < V; r += 10000) out.push([r - 1, r.toLocaleString("en")]);
+      else for (var r = 10000; r < V; r += 10000) out.push([r - 1, ui.count(r)]);
       return out;
     }
 
@@ -345,7 +345,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "runtime.kernels", "
       g.fillRect(0, 0, W, H);
       var caption = state.log
         ? "Across: rank, most likely first, on a log scale. Up: probability, on a log scale from the smallest bar."
-        : "Across: rank, most likely first (" + V.toLocaleString("en") + " ranks). Up: probability, from zero.";
+        : "Across: rank, most likely first (" + ui.count(V) + " ranks). Up: probability, from zero.";
       if (axes.textContent !== caption) axes.textContent = caption;  // draw runs on every cursor move
       var top = probs[0], min = Math.max(probs[V - 1], 1e-300), minLog = Math.log(min);
       var yt = yTicks(top, min), labelW = 0;

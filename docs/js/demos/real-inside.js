@@ -182,7 +182,7 @@ nexttoken.define("demos.real-inside", ["ui", "store", "explain.real", "data.smol
       ui.clear(exampleBox);
       exampleBox.appendChild(el("p", { text: "Found by the build (transformers on " + example.weights_file + ", measured): on “" + example.text +
         "”, switching off " + part + " moves the most likely next token from “" + show(b.piece) + "” (" + ui.pct(b.prob, 1) + ") to “" + show(a.piece) +
-        "” (" + ui.pct(a.prob, 1) + "); “" + show(o.piece) + "” falls to " + ui.pct(o.prob, 1) + ". The search tried " + example.searched.parts_tried.toLocaleString("en") +
+        "” (" + ui.pct(a.prob, 1) + "); “" + show(o.piece) + "” falls to " + ui.pct(o.prob, 1) + ". The search tried " + ui.count(example.searched.parts_tried) +
         " parts (" + example.searched.order + ", over the prompts " + example.searched.prompts.map(function (k) { return "“" + k + "”"; }).join(", ") + ") and stopped at the first that changed an answer." }));
       exampleBox.appendChild(el("div", { class: "nt-controls" }, [btn]));
       var check = el("p", { class: "nt-note", "data-role": "example-check", "aria-live": "polite" });

@@ -38,7 +38,7 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
     var resetBtn = ui.button("Back to the build's corpus", function () { area.value = cfg.corpus.join("\n"); msg.clear(); schedulePreview(); });
     var msg = ui.message();
     var bar = ui.el("progress", { max: String(steps), value: "0", class: "nt-train-progress", "aria-label": "training progress" });
-    var status = ui.el("p", { class: "nt-small nt-train-status", "aria-live": "polite", text: "Not trained yet: press Train (" + steps.toLocaleString("en") + " steps)." });
+    var status = ui.el("p", { class: "nt-small nt-train-status", "aria-live": "polite", text: "Not trained yet: press Train (" + ui.count(steps) + " steps)." });
     var chart = ui.el("div", { class: "nt-chart" });
     var result = ui.el("div", { class: "nt-train-result nt-x-host", "aria-live": "polite" });
     var probe = ui.textInput("Compare the two models on", root.getAttribute("data-probe") || cfg.prompts[0], function () { compare(); }, { role: "probe" });
@@ -127,7 +127,7 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
     function sizeLine(p, c, caps, seconds, n) {
       return "Your model: vocabulary " + c.vocab_size + " (end-of-text, " + p.sized.bpe.chars.length + " characters, " + p.sized.bpe.merges.length + " merges" +
         (p.capped ? "; capped at " + caps.vocab + ", so some words stay in pieces" : ", every word one token") + "), context " + c.n_ctx +
-        " (the longest line with its end marker), " + active.paramCount(c).toLocaleString("en") + " weights" +
+        " (the longest line with its end marker), " + ui.count(active.paramCount(c)) + " weights" +
         (seconds === null ? "." : "; " + steps + " steps take about " + seconds.toFixed(1) + " s here (timed over " + n + " steps).");
     }
     area.addEventListener("input", schedulePreview);
@@ -186,7 +186,7 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
             var saved = { config: mcfg, tokenizer: sized.tokenizer, weights: weights, summary: summarise(m, tk, mcfg),
                           trained: { steps: steps, loss_first: losses[0], loss_last: losses[losses.length - 1], seconds: seconds } };
             mine = { model: m, tk: tk, weights: weights };
-            status.textContent = "Trained: " + steps.toLocaleString("en") + " steps in " + seconds.toFixed(1) + " s; loss " + losses[0].toFixed(3) + " → " + losses[losses.length - 1].toFixed(3) + ".";
+            status.textContent = "Trained: " + ui.count(steps) + " steps in " + seconds.toFixed(1) + " s; loss " + losses[0].toFixed(3) + " → " + losses[losses.length - 1].toFixed(3) + ".";
             try {
               active.save(saved);
               msg.show("Your model is saved in this browser and is now the one every demo uses; the switch below (and at the top of every page with a demo of the tiny model) goes back to the built model.", "info");

@@ -1,7 +1,8 @@
 """MkDocs hook: each page's <script> tags from the demos its front matter names (scripts/site/demos.py).
 
 A page lists `demos: [name, ...]`; this hook sets `page.meta["nt_scripts"]` to the bootstrap and every
-script those demos need, in dependency order, for overrides/main.html to write. A front matter that
+script those demos need, in dependency order, for overrides/main.html to write; the container of a demo
+listed as `later:NAME` gains data-later, the scripts docs/js/ui.js loads for it on demand. A front matter that
 still lists `scripts:` by hand, a demo with no container (or a container with no listed demo), a need
 that no script provides, or a script whose define() call is malformed fails the build with one line
 naming the page and the script. After the build, the copied scripts under the site's js/ lose their
@@ -42,10 +43,11 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
         demos.check_containers(where, listed, markdown)
         if listed and not _scripts:
             _scripts.update(demos.scan(_docs[0]))
-        page.meta["nt_scripts"] = demos.page_scripts(where, listed, _scripts) if listed else []
+        got = demos.plan(where, listed, _scripts) if listed else demos.Plan([], {})
+        page.meta["nt_scripts"] = got.scripts
     except demos.ManifestError as e:
         raise PluginError(f"demo manifest: {e}") from None
-    return markdown
+    return demos.mark_later(markdown, got.later)
 
 
 def on_post_build(config, **kwargs):
