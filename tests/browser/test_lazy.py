@@ -29,6 +29,15 @@ def waiting_far_below(page, sel):
     assert not one["ready"] and not one["live"] and one["fallback"], one
 
 
+def focus_fallback(page, sel):
+    """Focus in the demo's fallback without scrolling, as a screen reader or a link can put it there."""
+    page.evaluate(f"""() => {{
+      const fb = document.querySelector('{sel} .nt-fallback');
+      fb.setAttribute('tabindex', '-1');
+      fb.focus({{preventScroll: true}});
+    }}""")
+
+
 def works(page):
     """The one-token demo computes: a new prompt gives the build's pick for it."""
     root = page.locator(ONE)
@@ -69,12 +78,7 @@ def test_far_demo_builds_before_the_tab_reaches_it(open_page):
 def test_focus_in_a_fallback_builds_the_demo_and_keeps_focus(open_page):
     page = open_page("index.html", lazy=True)
     waiting_far_below(page, ONE)
-    # a screen reader or a link can put focus in the fallback without scrolling first
-    page.evaluate(f"""() => {{
-      const fb = document.querySelector('{ONE} .nt-fallback');
-      fb.setAttribute('tabindex', '-1');
-      fb.focus({{preventScroll: true}});
-    }}""")
+    focus_fallback(page, ONE)
     assert page.locator(f"{ONE}[data-ready]").count() == 1
     assert page.evaluate(f"() => !!document.activeElement.closest('{ONE} .nt-live')"), "focus was lost with the fallback"
     works(page)
@@ -153,11 +157,7 @@ def test_a_later_demo_loads_its_scripts_only_when_it_nears(open_page):
 def test_focus_in_a_later_demo_s_fallback_loads_builds_and_keeps_focus(open_page):
     page = open_page("real-models.html", lazy=True)
     waiting_far_below(page, WRITERS)
-    page.evaluate(f"""() => {{
-      const fb = document.querySelector('{WRITERS} .nt-fallback');
-      fb.setAttribute('tabindex', '-1');
-      fb.focus({{preventScroll: true}});
-    }}""")
+    focus_fallback(page, WRITERS)
     page.wait_for_selector(f"{WRITERS}[data-ready]", timeout=10_000)
     assert page.evaluate(f"() => !!document.activeElement.closest('{WRITERS} .nt-live')"), \
         page.evaluate("() => document.activeElement.outerHTML.slice(0, 200)")
