@@ -29,6 +29,8 @@ def _attr(text: str) -> str:
 
 
 def marker(wrapped: dict) -> str:
+    if not isinstance(wrapped, dict):
+        raise ValueError(f"status: {wrapped!r} is not a number with a source (a real model's {{value, status, source}})")
     st = wrapped.get("status")
     if st not in WORDS:
         raise ValueError(f"status: this number is {st!r} (no value to show): {wrapped.get('source')}")

@@ -43,8 +43,9 @@ def page_demos(text: str) -> list[dict]:
     return out
 
 
-def demo_table(docs: Path, mkdocs_yml: Path, render: Callable[[str], str] = lambda s: s) -> list[dict]:
-    """[{page, title, demos: [{demo, heading}]}] for every page of the nav (pages without demos too)."""
+def demo_table(docs: Path, mkdocs_yml: Path, render: Callable[[str, str], str] = lambda name, s: s) -> list[dict]:
+    """[{page, title, demos: [{demo, heading}]}] for every page of the nav (pages without demos too);
+    `render(name, text)` fills a page's expressions."""
     return [{"page": name, "title": title,
-             "demos": page_demos(render((docs / name).read_text(encoding="utf-8")))}
+             "demos": page_demos(render(name, (docs / name).read_text(encoding="utf-8")))}
             for title, name in nav_pages(mkdocs_yml)]

@@ -539,9 +539,9 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
     src = page.file.src_path
     errors = page_errors(Path(page.file.abs_src_path).read_text(encoding="utf-8"), src, _allow)
     if errors:
-        raise PluginError(f"checks hook: {src}: " + f"; {src}: ".join(errors)
-                          + " (take numbers from the data, or add an entry with its reason to "
-                          "scripts/site/prose_allowlist.yaml)")
+        hint = (" (take numbers from the data, or add an entry with its reason to scripts/site/prose_allowlist.yaml)"
+                if any("typed number" in e for e in errors) else "")
+        raise PluginError(f"checks hook: {src}: " + f"; {src}: ".join(errors) + hint)
     return markdown
 
 

@@ -48,6 +48,7 @@ from scripts.site.costs import around  # noqa: E402
 from scripts.site.demo_table import demo_table  # noqa: E402
 from scripts.site.citations import footnote, marker  # noqa: E402
 from scripts.site.facts import corpus_facts, decode_cost, derived_facts, encode, tied_rows  # noqa: E402
+from scripts.site.page_errors import one_line_errors, page_error  # noqa: E402
 from scripts.site.pass_diagram import block_figure  # noqa: E402
 from scripts.tiny.tokenizer import Tokenizer, show  # noqa: E402
 SITE_DATA = ROOT / "site_data"
@@ -222,9 +223,18 @@ def build_context() -> dict:
     ctx["llm_copies"] = llm_copies(ROOT / "docs" / "js" / "data" / "llm")
     ctx["dist_shape"] = {k: distribution_shape(d) for k, d in ctx["smollm2_dist"].items()}
     ctx["dist_shape_rule"] = {"peaked": PEAKED, "spread": SPREAD}
-    ctx["demo_pages"] = demo_table(ROOT / "docs", ROOT / "mkdocs.yml",
-                                   render=lambda text: make_env().from_string(text).render(**ctx, demo_pages=[], page_meta={}))
+    ctx["demo_pages"] = demo_table(ROOT / "docs", ROOT / "mkdocs.yml", render=lambda name, text: render_page(
+        f"docs/{name}", text, {**ctx, "demo_pages": [], "page_meta": {}}))
     return ctx
+
+
+def render_page(page: str, text: str, context: dict, offset: int = 0) -> str:
+    """A page's Markdown with its expressions filled; any error its text causes is one line naming the page
+    and the line (`offset`: the page's source lines before `text`)."""
+    try:
+        return make_env().from_string(text).render(**context)
+    except Exception as exc:  # whatever a page's expression raises is the page's fault: say where
+        raise page_error("numbers hook", page, exc, offset) from None
 
 
 def make_env() -> jinja2.Environment:
@@ -235,13 +245,26 @@ def make_env() -> jinja2.Environment:
         comment_start_string="[#", comment_end_string="#]",
         autoescape=False, keep_trailing_newline=True,
     )
-    env.filters.update(pct=pct, num=num, fix=fix, show=show, status=status)
+    env.filters.update({name: _named(name, f) for name, f in
+                        dict(pct=pct, num=num, fix=fix, show=show, status=status).items()})
     return env
+
+
+def _named(name: str, f):
+    """A filter whose bad argument says which filter and which arguments it was given."""
+    def run(value, *args, **kwargs):
+        try:
+            return f(value, *args, **kwargs)
+        except (TypeError, ValueError) as exc:
+            given = ", ".join([repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()])
+            raise ValueError(f"filter {name}({given}) on {repr(value)[:60]}: {exc}") from None
+    return run
 
 
 def on_pre_build(config, **kwargs):
     """Reload site_data on every build, so that `mkdocs serve` (watching site_data/) picks up changes."""
     global _context
+    one_line_errors()
     _context = build_context()
 
 
@@ -249,14 +272,12 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
     global _context
     if _context is None:
         _context = build_context()
-    try:
-        return make_env().from_string(markdown).render(**_context, page_meta=page.meta)
-    except jinja2.TemplateError as exc:
-        line = getattr(exc, "lineno", None)
-        where = f"{page.file.src_path}" + (f", line {line}" if line else "")
-        raise PluginError(f"numbers hook: {where}: {exc.__class__.__name__}: {exc}") from None
-    except (ValueError, TypeError, KeyError, IndexError) as exc:
-        raise PluginError(f"numbers hook: {page.file.src_path}: {exc}") from None
+    try:  # MkDocs hands over the page without its front matter: count those lines back in
+        source = Path(page.file.abs_src_path).read_text(encoding="utf-8")
+        offset = source[:len(source) - len(markdown)].count("\n") if source.endswith(markdown) else 0
+    except (OSError, TypeError):
+        offset = 0
+    return render_page(f"docs/{page.file.src_uri}", markdown, {**_context, "page_meta": page.meta}, offset)
 
 
 def on_page_content(html_text, page, config, files, **kwargs):
