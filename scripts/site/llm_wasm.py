@@ -9,7 +9,9 @@ browser without SIMD) runs the plain-JS kernels.
 from __future__ import annotations
 
 import base64
+import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -42,6 +44,11 @@ def kernels_js(wasm: bytes) -> str:
 
 
 def main() -> None:
+    if shutil.which("node") is None:  # wat2wasm is a node program; a site build needs no node (Makefile)
+        OUT.unlink(missing_ok=True)  # a stale module would not match the .wat: the plain-JS kernels run instead
+        print(f"llm kernels: node not found, so {rel(OUT)} is not written and the real-model engine runs its "
+              "plain-JS kernels (install node and run `make site` again for the SIMD ones)", file=sys.stderr)
+        return
     wasm = assemble()
     write_text_atomic(OUT, kernels_js(wasm))
     print(f"llm kernels: wrote {rel(OUT)} ({len(wasm)} bytes of WebAssembly)")

@@ -222,3 +222,37 @@ def test_the_journal_is_flushed_to_disk_before_the_first_move(tmp_path, monkeypa
     assert "fsync" in events[:journal], "the journal's bytes reach the disk before it is renamed into place"
     assert "fsync" in events[journal:first_move], "and its folder entry before the first move"
     assert dst.read_text() == "{}" and not stage.JOURNAL.exists()
+
+
+# ---- node is asked for only by what runs it -------------------------------------------------------------
+def _path_without(bin_root: Path, *hidden: str) -> str:
+    """os.environ's PATH with `hidden` commands gone: each folder holding one is mirrored without them."""
+    out = []
+    for i, folder in enumerate(os.environ["PATH"].split(os.pathsep)):
+        d = Path(folder)
+        if not d.is_dir() or not any((d / h).exists() for h in hidden):
+            out.append(folder)
+            continue
+        mirror = bin_root / str(i)
+        mirror.mkdir(parents=True)
+        for entry in d.iterdir():
+            if entry.name not in hidden:
+                (mirror / entry.name).symlink_to(entry)
+        out.append(str(mirror))
+    return os.pathsep.join(out)
+
+
+@pytest.mark.slow
+def test_make_site_needs_no_node_once_node_modules_is_installed(tmp_path):
+    from tests.helpers.scratch import scratch_repo
+
+    repo = scratch_repo(tmp_path / "repo")  # the packages installed: .venv and node_modules linked in
+    (repo / "docs/js/llm/kernels-wasm.js").unlink(missing_ok=True)  # ignored by git: a fresh clone has none
+    # apt-get hidden too, so that no test ever installs Debian's nodejs on this machine
+    path = _path_without(tmp_path / "bin", "node", "npm", "npx", "corepack", "apt-get")
+    proc = sh(repo, "make", "site", "MODEL=none", env={"PATH": path})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert (repo / "build/site/index.html").is_file()
+    assert "node not found" in proc.stderr and "plain-JS kernels" in proc.stderr
+    assert "apt-get" not in proc.stdout + proc.stderr and "Traceback" not in proc.stderr
+    assert not (repo / "docs/js/llm/kernels-wasm.js").exists()
