@@ -50,6 +50,11 @@ $(VENV)/.pipeline-deps: requirements/pipeline.lock $(VENV)/.site-deps
 # node is asked for only by what runs it: npm here (when node_modules/ is missing or stale), the node tests
 # and the benchmarks. A site built over installed packages needs none (scripts/site/llm_wasm.py says so
 # in one line when it cannot assemble the SIMD kernels without it).
+# ruff for `make lint` (eslint comes with node_modules).
+$(VENV)/.lint-deps: requirements/lint.lock $(VENV)/.site-deps
+	$(PIP) install --quiet --disable-pip-version-check -r requirements/lint.lock
+	@touch $@
+
 node_modules/.package-lock.json: package.json package-lock.json
 	@$(TOOL) node --for npm >/dev/null
 	npm ci --no-audit --no-fund --loglevel=error
@@ -126,14 +131,20 @@ chromium:
 	@mv build/make/chromium.tmp build/make/chromium
 
 .PHONY: test
-test: node chromium site pipeline-deps ## run every test: pipeline (pytest), JS runtime (node), browser (chromium; BROWSER=skip to skip)
+test: node chromium lint site pipeline-deps ## run every test: lint, pipeline (pytest), JS runtime (node), browser (chromium; BROWSER=skip to skip)
 	NEXTTOKEN_BROWSER=$(BROWSER) NEXTTOKEN_CHROMIUM=$$(cat build/make/chromium) $(PY) -m pytest -q tests
 	node --test tests/js/
 
+# The quick loop needs no torch: the modules that import it are marked slow and not even collected.
 .PHONY: test-fast
-test-fast: node site pipeline-deps ## the quick loop: node tests, pytest without the browser and slow tests
+test-fast: node site $(VENV)/.site-deps ## the quick loop: node tests, pytest without the browser and slow tests (no torch)
 	node --test tests/js/
 	$(PY) -m pytest -q -m "$(FAST)" tests
+
+.PHONY: lint
+lint: node $(VENV)/.lint-deps node_modules/.package-lock.json ## ruff (Python) and eslint (docs/js, tests/js): correctness rules, no style
+	$(VENV)/bin/ruff check .
+	node_modules/.bin/eslint .
 
 .PHONY: bench
 bench: node site pipeline-deps ## print speed and size figures (no targets asserted)

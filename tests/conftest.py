@@ -1,11 +1,42 @@
-"""Shared fixtures: the repository root. The import path comes from pyproject's `pythonpath`."""
+"""Shared fixtures: the repository root. The import path comes from pyproject's `pythonpath`.
+
+A module marked as a whole (`pytestmark = pytest.mark.slow`) that the run's `-m` expression leaves out is not
+even imported: the modules that import torch at the top are marked slow, so `make test-fast` (`-m "not browser
+and not slow"`) collects nothing that imports torch, and runs where torch is not installed."""
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
+from _pytest.mark.expression import Expression
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def module_marks(path: Path) -> set[str]:
+    """The marks of a test module's `pytestmark = ...`, read without importing it."""
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets):
+            values = node.value.elts if isinstance(node.value, (ast.List, ast.Tuple)) else [node.value]
+            return {v.attr for v in values if isinstance(v, ast.Attribute) and isinstance(v.value, ast.Attribute)
+                    and v.value.attr == "mark"}
+    return set()
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config):
+    expr = config.getoption("markexpr", "")
+    if not expr or collection_path.suffix != ".py" or not collection_path.name.startswith("test_"):
+        return None
+    marks = module_marks(collection_path)
+    if not marks:
+        return None
+    every = marks | {line.split(":")[0].strip() for line in config.getini("markers")}
+    compiled = Expression.compile(expr)
+    # left out whatever marks its tests add: false with the module's marks and with every registered one
+    if not compiled.evaluate(lambda m, **kw: m in marks) and not compiled.evaluate(lambda m, **kw: m in every):
+        return True
+    return None
 
 
 @pytest.fixture(scope="session")

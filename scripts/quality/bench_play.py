@@ -211,7 +211,7 @@ def report(play: dict, lighthouse: dict, load: str) -> list[str]:
                 f"{name} {st['dropped_pct']}% / {st['longest_task_ms']}ms" for name, st in r["stages"].items()))
             lines.extend(task_line(t) for t in r["long_task_list"])
         traced = both["traced"]
-        lines.append(f"         traced Play, main thread per stage (wall / CPU / most CPU in one task, ms): " + ", ".join(
+        lines.append("         traced Play, main thread per stage (wall / CPU / most CPU in one task, ms): " + ", ".join(
             f"{name} {st['wall_ms']:.0f} / {st['cpu_ms']:.0f} / {st['task_cpu_max_ms']:.0f}" for name, st in traced["stages"].items()))
         lines.append(f"         traced Play, tasks over {TARGETS['long_task_ms']:.0f} ms (wall / CPU): " + (", ".join(
             f"{t['ms']:.0f} / {t['cpu_ms']:.0f} at {t['stage']}" for t in traced["long_tasks"]) or "none"))

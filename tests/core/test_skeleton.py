@@ -59,6 +59,7 @@ def _change_gpt2_tokenizer_input(repo: Path) -> None:
     cfg_path.write_text(text.replace("The cat sat on the", "The dog sat on the", 1))
 
 
+@pytest.mark.slow  # runs a stage twice
 def test_a_run_killed_between_two_moves_is_finished_by_the_next_command(repo):
     """Kill the runner right after it moved the first staged file; the next check completes the commit."""
     _change_gpt2_tokenizer_input(repo)

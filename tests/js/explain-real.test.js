@@ -4,7 +4,6 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const fs = require("node:fs");
 const path = require("node:path");
 
 const { ROOT, data } = require("./load.js");

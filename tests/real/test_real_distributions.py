@@ -2,7 +2,6 @@
 sample from the model itself, and the demo's tail reconstruction against the same maths in Python."""
 from __future__ import annotations
 
-import json
 import math
 
 import jsonschema

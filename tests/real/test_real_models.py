@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.slow  # random GPT-2s in transformers (torch imported at the top)
 torch = pytest.importorskip("torch", reason="the measurement stage needs the pipeline dependencies")
 transformers = pytest.importorskip("transformers")
 

@@ -63,6 +63,7 @@ def test_byte_counts_follow_the_block_layouts(rec):
     assert rec["file_bytes"] > sum(t["bytes"] for t in rec["tensor_types"])
 
 
+@pytest.mark.slow  # reads SmolLM2's GGUF
 def test_block_is_in_the_file_and_gguf_dequantises_it_alike(rec):
     import gguf
 
@@ -89,6 +90,7 @@ def test_decoder_matches_gguf_on_made_up_blocks():
         st.decode_q4_1(b"\x00" * 19)
 
 
+@pytest.mark.slow  # reads SmolLM2's GGUF
 @pytest.mark.parametrize("block, message", [
     ({"tensor": "token_embd.weight", "row": 0, "index": 0}, "is Q8_0, not Q4_1"),
     ({"tensor": "no.such.weight", "row": 0, "index": 0}, "is not a tensor of"),
@@ -100,6 +102,7 @@ def test_a_wrong_block_is_one_line_naming_the_config(block, message):
     assert "\n" not in str(err.value) and "scripts/config/storage.json" in str(err.value)
 
 
+@pytest.mark.slow  # runs the storage stage on SmolLM2's GGUF
 def test_a_failed_run_writes_nothing(tmp_path, monkeypatch):
     bad = tmp_path / "storage.json"
     bad.write_text(json.dumps({"model": "smollm2", "block": {"tensor": "token_embd.weight", "row": 0, "index": 0}}))

@@ -32,6 +32,7 @@ def test_figures_are_byte_identical_across_runs(tmp_path):
     assert "<dc:date>" not in svg  # no build date in the output
 
 
+@pytest.mark.slow  # draws every figure
 def test_every_figure_has_alt_text_and_missing_ones_say_why(tmp_path):
     draw(tmp_path)
     alt = json.loads((tmp_path / "alt.json").read_text(encoding="utf-8"))
@@ -44,6 +45,7 @@ def test_every_figure_has_alt_text_and_missing_ones_say_why(tmp_path):
     assert "sink_grid_smollm2" in svgs and "270 heads" in alt["sink_grid_smollm2"]
 
 
+@pytest.mark.slow  # draws every figure
 def test_each_figure_has_a_variant_per_scheme_and_no_background(tmp_path):
     """Dark ink for the light scheme, light ink for the dark one; no figure paints a background (a white card)."""
     draw(tmp_path)

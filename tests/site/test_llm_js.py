@@ -12,6 +12,7 @@ import re
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.slow  # transformers references (torch imported at the top)
 torch = pytest.importorskip("torch", reason="the references need the pipeline dependencies")
 transformers = pytest.importorskip("transformers")
 gguf = pytest.importorskip("gguf")

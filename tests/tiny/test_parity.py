@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+pytestmark = pytest.mark.slow  # PyTorch references (torch imported at the top)
 torch = pytest.importorskip("torch")
 
 from scripts.core.io import CONFIG, SITE_DATA, read_json  # noqa: E402

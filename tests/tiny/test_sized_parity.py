@@ -13,6 +13,7 @@ import subprocess
 
 import pytest
 
+pytestmark = pytest.mark.slow  # PyTorch references (torch imported at the top)
 torch = pytest.importorskip("torch")
 
 from scripts.core.io import CONFIG, ROOT, read_json  # noqa: E402

@@ -1,7 +1,8 @@
 """The tiny model as committed in site_data/tiny: its contract, its size and its trained behaviour.
 
 Everything here reads the real trained weights or reruns the real stages; nothing compares
-against numbers typed into the test.
+against numbers typed into the test. What needs PyTorch (the model run, training, the stages that import
+it) is marked slow and imports torch inside, so the quick loop runs without it.
 """
 from __future__ import annotations
 
@@ -15,15 +16,11 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-import torch
 
 from scripts.core import stage
 from scripts.core.registry import Stage
 from scripts.core.io import ROOT, StageError, dumps, write_text_atomic
-from scripts.tiny.model import TinyConfig, TinyGPT, from_site_data
-from scripts.tiny.export import export
 from scripts.tiny.tokenizer import build_tokenizer, chunks, load_tokenizer, read_corpus
-from scripts.tiny.checkpoint import train
 
 TINY = ROOT / "site_data" / "tiny"
 SCHEMAS = ROOT / "site_data" / "schema"
@@ -40,12 +37,15 @@ def tok():
 
 
 @pytest.fixture(scope="module")
-def model() -> TinyGPT:
+def model():
     """The shipped weights loaded back into the PyTorch model."""
+    pytest.importorskip("torch")
+    from scripts.tiny.model import from_site_data
     return from_site_data(load("config"), load("weights"))
 
 
-def run(model: TinyGPT, tok, text: str) -> dict:
+def run(model, tok, text: str) -> dict:
+    import torch
     trace: dict = {}
     with torch.no_grad():
         model(torch.tensor([tok.encode(text)]), trace)
@@ -76,6 +76,7 @@ def test_committed_data_is_up_to_date_with_the_code():
     stage.check("tiny")
 
 
+@pytest.mark.slow  # PyTorch
 def test_size_1416_weights_and_58_tokens(model, tok):
     cfg = load("config")["model"]
     print(f"\nparameters: {model.n_params()}, vocabulary: {len(tok.vocab)}")
@@ -116,8 +117,10 @@ def test_unknown_characters_are_an_error(tok):
         tok.encode("The cat")
 
 
+@pytest.mark.slow  # PyTorch
 @pytest.mark.parametrize("subject, place", [("cat", "·mat"), ("dog", "·rug")])
 def test_the_subject_decides_the_place(model, tok, subject, place):
+    import torch
     trace = run(model, tok, f"the {subject} sat on the")
     probs = trace["probs"][0, -1]
     top = tok.show(int(torch.argmax(probs)))
@@ -125,7 +128,9 @@ def test_the_subject_decides_the_place(model, tok, subject, place):
     assert top == place
 
 
+@pytest.mark.slow  # PyTorch
 def test_one_head_finds_the_subject_the_other_looks_just_before(model, tok):
+    import torch
     trace = run(model, tok, "the cat sat on the")
     tokens = [tok.show(i) for i in tok.encode("the cat sat on the")]
     weights = trace["h"][0]["attn_weights"][0, :, -1]  # (n_head, T): the last position's rows
@@ -141,6 +146,7 @@ def test_one_head_finds_the_subject_the_other_looks_just_before(model, tok):
             assert top in (T - 3, T - 2), f"head {h} looks at {tokens[top]}"
 
 
+@pytest.mark.slow  # PyTorch
 def test_verbs_after_the_cat_follow_the_corpus(model, tok):
     corpus = read_corpus()
     counts = collections.Counter(line.split()[2] for line in corpus if line.split()[:2] == ["the", "cat"])
@@ -179,6 +185,9 @@ def test_two_trainings_with_one_seed_give_identical_files():
     the committed site_data/tiny (the manifest records it) those are the committed bytes. On another
     CPU the float rounding differs and 3,000 Adam steps amplify it (ARCHITECTURE.md, "Reproducible
     on one machine"), so there the fresh model must still tell the pages' story."""
+    from scripts.tiny.checkpoint import train
+    from scripts.tiny.export import export
+    from scripts.tiny.model import TinyConfig
     config = json.loads((ROOT / "scripts/config/tiny.json").read_text())
     cfg = TinyConfig(**config["model"])
     lines = read_corpus()
@@ -221,6 +230,7 @@ def _stage_env(tmp_path: Path) -> dict:
     return os.environ | {"NEXTTOKEN_SITE_DATA": str(data), "NEXTTOKEN_BUILD": str(build), "PYTHONPATH": str(ROOT)}
 
 
+@pytest.mark.slow  # the checkpoint stage imports PyTorch
 @pytest.mark.parametrize("damage", ["missing", "corrupt"])
 def test_a_stage_with_a_bad_input_names_the_file(tmp_path, damage):
     env = _stage_env(tmp_path)
@@ -236,6 +246,7 @@ def test_a_stage_with_a_bad_input_names_the_file(tmp_path, damage):
     assert ("not found" if damage == "missing" else "corrupt JSON") in proc.stderr
 
 
+@pytest.mark.slow  # the export stage imports PyTorch
 def test_export_without_a_checkpoint_names_it(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "scripts.tiny.export"], cwd=ROOT, env=_stage_env(tmp_path),
                           capture_output=True, text=True)

@@ -310,7 +310,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "runtime.kernels", "
     // Probability ticks: linear from zero in steps of 1, 2 or 5 times a power of ten (at most five
     // below the top bar); log at the powers of ten between the smallest and the largest bar.
     function yTicks(top, min) {
-      var out = [], v;
+      var out = [];
       if (state.log) {
         for (var e = Math.ceil(Math.log10(min)); e <= Math.floor(Math.log10(top)); e++) out.push([Math.pow(10, e), power(e)]);
         var every = Math.ceil(out.length / 5);

@@ -271,7 +271,7 @@ nexttoken.define("llm.tokenizer", [], function () {
     function pieces(idList) {
       return Array.from(idList, function (id) {
         var bytes = bytesOf(id);
-        var text = null;
+        var text;
         try { text = strict.decode(bytes); } catch (e) { text = null; }
         return {
           id: id, token: tokens[id], bytes: Array.from(bytes), text: text,

@@ -30,7 +30,7 @@ nexttoken.define("runtime.snapshots", ["runtime.kernels", "runtime.model"], func
       for (var i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
       return out;
     }
-    return new Uint8Array(Buffer.from(b64, "base64"));
+    return new Uint8Array(globalThis.Buffer.from(b64, "base64"));  // node, in the tests
   }
 
   function half(bits) {  // IEEE 754 binary16 -> number

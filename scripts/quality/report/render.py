@@ -90,7 +90,7 @@ def md_table(header: list[str], rows: list[list[Any]]) -> str:
 
 def render_markdown(report: dict) -> str:
     meta = report["meta"]
-    out = [f"# Quality report of the built site",
+    out = ["# Quality report of the built site",
            "",
            f"{meta['generated']} · commit {meta.get('commit') or '?'} · {len(report.get('pages', []))} pages of "
            f"`{meta['site']}` · Chromium {meta.get('chromium') or '?'} · Lighthouse preset: "
