@@ -5,7 +5,9 @@
 nexttoken.define("ui", ["load"], function (load) {
   "use strict";
 
-  var MAX_CHARS = 200;
+  // A text field's own bound, far above every demo's limit (runtime/prompts.js's MAX_CHARS), so a long
+  // prompt gets the demo's message rather than a silent cut.
+  var INPUT_MAX = 600;
 
   // el("div", {class: "x", "aria-live": "polite"}, [child, "text"]): text always via text nodes.
   function el(tag, attrs, children) {
@@ -185,7 +187,7 @@ nexttoken.define("ui", ["load"], function (load) {
     opts = opts || {};
     var input = el("input", {
       type: "text", value: value, spellcheck: "false", autocomplete: "off", autocapitalize: "off",
-      maxlength: String(opts.maxLength || MAX_CHARS * 3), class: "nt-input", "data-role": opts.role || "prompt"
+      maxlength: String(opts.maxLength || INPUT_MAX), class: "nt-input", "data-role": opts.role || "prompt"
     });
     var timer = null;
     input.addEventListener("input", function () {
@@ -561,6 +563,6 @@ nexttoken.define("ui", ["load"], function (load) {
     tickStep: tickStep, niceTicks: niceTicks, setDisabled: setDisabled, field: field,
     textInput: textInput, slider: slider, button: button, checkbox: checkbox, radios: radios,
     select: select, message: message, numberButton: numberButton, relabel: relabel,
-    reducedMotion: reducedMotion, start: start, section: section, MAX_CHARS: MAX_CHARS
+    reducedMotion: reducedMotion, start: start, section: section
   };
 });

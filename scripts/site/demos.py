@@ -29,6 +29,9 @@ UNDECLARED = ("js/site.js",             # every page's small fixes (mkdocs.yml e
 # The real model's weights: chunks the engine's own checked loader (js/llm/loader.js) reads, not demo scripts.
 UNDECLARED_DIRS = ("js/data/llm/",)
 LATER = "later:"
+# A script that goes wherever another goes, after it: the page kit's side of a runtime module (the runtime
+# runs in node too, so it draws nothing): the bar saying which tiny model the demos use.
+COMPANIONS = {"runtime.active": "ui.model-switch"}
 DEFINE = re.compile(r'nexttoken\.define\(\s*"([^"]+)"\s*,\s*\[([^\]]*)\]')
 NAME = re.compile(r"^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)*$")
 
@@ -132,6 +135,7 @@ def plan(page: str, demos: list[str], scripts: dict[str, Script]) -> Plan:
         visit("demos." + demo, None, (), order)
     if deferred:
         visit(LOADER, None, (), order)
+    with_companions(visit, order, done, scripts)
     on_page = set(done)
     later: dict[str, list[str]] = {}
     for demo in deferred:  # each list whole, so either container may load first; load() runs a script once
@@ -139,7 +143,14 @@ def plan(page: str, demos: list[str], scripts: dict[str, Script]) -> Plan:
         done.update(on_page)
         later[demo] = []
         visit("demos." + demo, None, (), later[demo])
+        with_companions(visit, later[demo], done, scripts)
     return Plan([BOOTSTRAP] + [scripts[n].path for n in order], later)
+
+
+def with_companions(visit, into: list[str], done: set[str], scripts: dict[str, Script]) -> None:
+    for script, companion in COMPANIONS.items():
+        if script in done and companion in scripts:
+            visit(companion, None, (), into)
 
 
 def name_of_path(name: str) -> str:

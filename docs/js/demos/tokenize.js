@@ -2,7 +2,7 @@
 // Words are taken as mid-sentence words (with their leading space, drawn ·) unless "start of text" is
 // ticked. Beside it, the learned merges in rank order (ranked from 0, as the page counts them), the
 // ones this text uses marked as they are applied.
-nexttoken.define("demos.tokenize", ["ui", "runtime.active"], function (ui, active) {
+nexttoken.define("demos.tokenize", ["ui", "runtime.active", "runtime.prompts"], function (ui, active, prompts) {
   "use strict";
 
   ui.start("tokenize", function (root, live) {
@@ -52,7 +52,7 @@ nexttoken.define("demos.tokenize", ["ui", "runtime.active"], function (ui, activ
       msg.clear();
       chunks = []; total = 0; final = null;
       var raw = input.input.value;
-      if (raw.length > ui.MAX_CHARS) { fail("That is " + raw.length + " characters; this demo takes at most " + ui.MAX_CHARS + "."); return; }
+      if (raw.length > prompts.MAX_CHARS) { fail("That is " + raw.length + " characters; this demo takes at most " + prompts.MAX_CHARS + "."); return; }
       var lowered = t.tk.encode(raw).ok ? raw : raw.toLowerCase();  // fold only what the vocabulary lacks
       if (!lowered.trim()) { fail("Type a word first."); return; }
       if (lowered !== raw) msg.show("Folded to lower case: the tiny model has no capital letters.", "info");

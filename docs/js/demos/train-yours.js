@@ -6,7 +6,7 @@
 // count and a time estimate measured on this browser. The result is saved in this browser and becomes
 // "your model", which every demo then uses (js/runtime/active.js); a stopped run saves nothing.
 // corpus.js and trainer.js load when the demo starts (the preview needs them).
-nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active", "runtime.model", "runtime.tokenizer", "loss-curve", "explain.lines", "explain.pass", "later:runtime.corpus", "later:runtime.trainer"], function (ui, kernels, active, model, tokenizer, lossCurve, lines, pass, loadCorpus, loadTrainer) {
+nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active", "runtime.prompts", "runtime.model", "runtime.tokenizer", "loss-curve", "explain.lines", "explain.pass", "later:runtime.corpus", "later:runtime.trainer"], function (ui, kernels, active, prompts, model, tokenizer, lossCurve, lines, pass, loadCorpus, loadTrainer) {
   "use strict";
   // The same rule as scripts/tiny/export.summarise: the head whose last position attends most to
   // position 1 (the subject) in the first configured prompt.
@@ -22,7 +22,7 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
   ui.start("train-yours", function (root, live) {
     var built = active.built;
     var cfg = built.config, mc = cfg.model, steps = cfg.training.steps;
-    var limits = { maxSentences: 4 * cfg.corpus.length, builtSentences: cfg.corpus.length, maxChars: ui.MAX_CHARS, nCtx: 0 };
+    var limits = { maxSentences: 4 * cfg.corpus.length, builtSentences: cfg.corpus.length, maxChars: prompts.MAX_CHARS, nCtx: 0 };
     var builtModel = model.create(built), builtTk = tokenizer.create(built.tokenizer);
 
     var area = ui.el("textarea", { class: "nt-input nt-corpus", rows: String(Math.min(16, cfg.corpus.length + 3)), spellcheck: "false",

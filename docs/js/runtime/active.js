@@ -1,16 +1,16 @@
 // Which model the demos use: the built one, or one the reader trained on the training page. The
 // active model's data ({config, tokenizer, weights, summary, yours}) is the store's "model"; every
 // tiny-model demo needs this script, so every such page follows the reader's choice and shows the
-// switch. The choice and the model live in localStorage, which works offline and from file://. A bar
-// at the top of the page says which model is active and switches (the page reloads, so every demo
-// starts again with the other model).
+// switch. The choice and the model live in localStorage, which works offline and from file://. The bar
+// at the top of the page that says which model is active and switches is js/ui/model-switch.js (the page
+// kit's; this file runs in node too), which every page loading this one loads after it.
 //
 // active.which ("built" | "yours"), .data (the active model's data), .built, .yours (the saved model
 // or null), .save(model), .use(which), .tiny(model?) -> {tk, config, model} made once per page (the
 // model only when the runtime's model module is passed).
-nexttoken.define("runtime.active", ["data.tiny-model", "store", "runtime.tokenizer", "ui"], function (built, store, tokenizer, ui) {
+nexttoken.define("runtime.active", ["data.tiny-model", "store", "runtime.tokenizer"], function (built, store, tokenizer) {
   "use strict";
-  var root = window;
+  var root = typeof window !== "undefined" ? window : globalThis;
   var KEY_MODEL = "nexttoken.yourModel.v1", KEY_WHICH = "nexttoken.activeModel";
   var problem = null;
 
@@ -85,23 +85,6 @@ nexttoken.define("runtime.active", ["data.tiny-model", "store", "runtime.tokeniz
     if (model && !shared.model) shared.model = model.create(data);
     return shared;
   }
-
-  // The bar: only where there is a choice (a saved model) or a problem to report.
-  function bar() {
-    var host = root.document && root.document.querySelector(".md-content__inner");
-    if (!host || (!yours && !problem)) return;
-    var box = ui.el("div", { class: "nt-model-switch", "data-active-model": which },
-      [problem ? ui.el("p", { class: "nt-msg nt-warn", role: "status", text: problem }) : null]);
-    if (yours) {
-      box.appendChild(ui.radios("The tiny model's demos, on every page with one, use", [
-        { value: "built", label: "the built model (trained by the build, described in the text)" },
-        { value: "yours", label: "your model (trained in this browser on your " + yours.config.corpus.length + " sentences)" }], which, use));
-      if (which === "yours") box.appendChild(ui.el("p", { class: "nt-small", text: "Your model is active: the demos' numbers are your model's; the numbers in the text are the built model's." }));
-    }
-    var title = host.querySelector("h1");  // under the title, so the title stays where every page has it
-    host.insertBefore(box, title ? title.nextSibling : host.firstChild);
-  }
-  bar();
 
   return { which: which, data: data, yours: yours, built: built, save: save, use: use, valid: valid, paramCount: paramCount, problem: problem,
            tiny: tiny };

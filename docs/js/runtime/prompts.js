@@ -1,12 +1,13 @@
 // A reader's prompt for the tiny model: text -> ids, or one reader-facing line saying what is wrong.
-nexttoken.define("runtime.prompts", ["runtime.active", "ui"], function (active, ui) {
+nexttoken.define("runtime.prompts", ["runtime.active"], function (active) {
   "use strict";
+  var MAX_CHARS = 200;  // the longest prompt a tiny-model demo takes (its window is far shorter in tokens)
 
   // Text from a reader -> ids, or a reader-facing message. Upper case is folded when the vocabulary
   // lacks it; everything else outside it is reported by name. pick(text) -> a demo's starting text.
   function encode(text, opts) {
     opts = opts || {};
-    var t = active.tiny(), MAX_CHARS = ui.MAX_CHARS;
+    var t = active.tiny();
     var nCtx = t.config.model.n_ctx;
     var maxTokens = opts.maxTokens || nCtx;
     var raw = String(text);
@@ -42,5 +43,5 @@ nexttoken.define("runtime.prompts", ["runtime.active", "ui"], function (active, 
     return (t.config.prompts || [])[0] || "";
   }
 
-  return { encode: encode, pick: pick };
+  return { encode: encode, pick: pick, MAX_CHARS: MAX_CHARS };
 });
