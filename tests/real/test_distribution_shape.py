@@ -1,7 +1,7 @@
-"""What a stored distribution's bars show, described from its measured rows (scripts/real/context.py)."""
+"""What a stored distribution's bars show, described from its measured rows (scripts/real/page_variables.py)."""
 from __future__ import annotations
 
-from scripts.real.context import PEAKED, SPREAD, distribution_shape
+from scripts.real.page_variables import PEAKED, SPREAD, distribution_shape
 
 
 def dist(pieces, probs):

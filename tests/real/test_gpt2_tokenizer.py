@@ -27,6 +27,7 @@ def test_vocabulary_check_fails_when_an_entry_is_missing():
         facts_mod.vocabulary_make_up({t: i for i, t in enumerate(broken)}, MERGES)
 
 
+@pytest.mark.slow  # transformers (which imports torch)
 def test_committed_facts_match_the_brief_and_a_fresh_computation():
     pytest.importorskip("transformers", reason="the tokenizer facts stage needs transformers")
     tok = facts_mod.load_tokenizer(SITE / "tokenizer")
@@ -36,6 +37,7 @@ def test_committed_facts_match_the_brief_and_a_fresh_computation():
     assert fresh["pieces_of"]["pieces"] == ["Token", "ization", " isn", "'t", " magic", "."]
 
 
+@pytest.mark.slow  # transformers (which imports torch)
 def test_parity_reference_is_what_transformers_gives_now():
     pytest.importorskip("transformers", reason="the tokenizer facts stage needs transformers")
     tok = facts_mod.load_tokenizer(SITE / "tokenizer")

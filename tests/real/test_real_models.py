@@ -18,7 +18,7 @@ transformers = pytest.importorskip("transformers")
 
 from scripts.real import loading, measurements as rm  # noqa: E402
 from scripts.core.io import ROOT, StageError, read_json  # noqa: E402
-from scripts.real.context import gpt2_param_count, load_real_models  # noqa: E402
+from scripts.real.page_variables import gpt2_param_count, load_real_models  # noqa: E402
 
 SITE = ROOT / "site_data"
 CFG = rm.settings()
@@ -265,7 +265,7 @@ def test_committed_smollm2_numbers_are_reproduced():
 def test_stored_bits_come_from_the_gguf_metadata():
     """The quantisation note's bits are what the stage read from the weights file's own metadata
     (recorded once per run, in measurements.json and each distribution file), not guessed from its name."""
-    from scripts.real.context import stored
+    from scripts.real.page_variables import stored
     q = read_json(SITE / "smollm2" / "measurements.json")["provenance"]["quantisation"]
     for path in (SITE / "smollm2" / "distributions").glob("*.json"):
         assert read_json(path)["provenance"]["quantisation"] == q, path.name

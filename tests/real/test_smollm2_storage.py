@@ -1,4 +1,4 @@
-"""SmolLM2's storage record (site_data/smollm2/storage.json, stage smollm2_storage): its schema, its
+"""SmolLM2's storage record (site_data/smollm2/storage.json, stage storage): its schema, its
 block's 32 weights recomputed from the block's own bytes, the block found again in the GGUF file,
 and one-line failures for a block the config names wrongly."""
 from __future__ import annotations
@@ -34,7 +34,7 @@ def gguf_path():
 
 
 def test_registered_with_its_schema(rec):
-    stage = BY_NAME["smollm2_storage"]
+    stage = BY_NAME["storage"]
     assert stage.kind == "data" and stage.outputs == {"site_data/smollm2/storage.json": "real_storage"}
     assert "scripts/config/storage.json" in stage.config
     jsonschema.validate(rec, read_json(SITE_DATA / "schema" / "real_storage.schema.json"))

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 from mkdocs.exceptions import PluginError
 
-from scripts.real.context import load_real_models
+from scripts.real.page_variables import load_real_models
 from scripts.site.citations import footnote, marker
 from scripts.site.hooks import checks, numbers
 

@@ -25,7 +25,7 @@ Two checks on every page's source (docs/*.md, read from disk, so the order of ho
                 hold a straight double quote, < or > (use “ ”).
 And one on the real-model prompts' labels (scripts/config/real_prompts.json), before the pages:
   labels        a label that claims a shape (flat, spread, one answer, peaked, a fact) must agree with
-                what the measured bars show (scripts/real/context.py's distribution_shape).
+                what the measured bars show (scripts/real/page_variables.py's distribution_shape).
 And one on every page's HTML once the numbers and their source lines are in (on_page_content, run after
 numbers.py's, which writes them: scripts/site/citations.py):
   citations     each source marker (sup.nt-cite, from numbers.py's `status` filter) is a link with a
@@ -50,7 +50,7 @@ ROOT = Path(__file__).resolve().parents[3]
 if str(ROOT) not in sys.path:  # MkDocs loads hooks by path: make `scripts` importable from anywhere
     sys.path.insert(0, str(ROOT))
 
-from scripts.real.context import distribution_shape, load_real_models  # noqa: E402
+from scripts.real.page_variables import distribution_shape, load_real_models  # noqa: E402
 ALLOWLIST = ROOT / "scripts" / "site" / "prose_allowlist.yaml"
 LABELS = ROOT / "scripts" / "config" / "real_prompts.json"
 DISTRIBUTIONS = ROOT / "site_data" / "smollm2" / "distributions"

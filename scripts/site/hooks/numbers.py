@@ -12,7 +12,7 @@ Context (see `build_context`):
   training   site_data/tiny/training.json without the weights (loss curve, snapshot steps and losses,
              per-position losses)
   traces     the forward traces of site_data/tiny/traces.json, keyed by prompt; sliding, greedy
-  gpt2, smollm2, llama3   scripts.real.context.load_real_models(): each number {value, status, source}
+  gpt2, smollm2, llama3   scripts.real.page_variables.load_real_models(): each number {value, status, source}
   real_settings   scripts/config/real_models.json and real_prompts.json (the real-model prompts, mass_n, top_k, top_p)
   around     the "Around the pick" page's numbers (scripts/site/costs.py), each section with its status
   facts      numbers derived here from the data above: corpus counts, the weight breakdown, the corpus's
@@ -20,7 +20,7 @@ Context (see `build_context`):
              biases and gains, GPT-2's decode-step growth (see scripts/site/facts.py)
   bpe_steps(word), encode(text)   the tiny tokenizer replayed here (tokens shown with ·)
   smollm2_dist, dist_shape   SmolLM2's stored distribution per prompt, and what each one's bars show,
-             described from its measured rows (scripts/real/context.py's distribution_shape)
+             described from its measured rows (scripts/real/page_variables.py's distribution_shape)
   demo_pages the nav's pages with the demos each holds (scripts/site/demo_table.py)
   file_bytes(path)   the size of a file under docs/ (the GPT-2 vocabulary script the tokens page offers)
 Filters: pct(x, digits=0), num(x), fix(x, digits=2), show(token) (leading space as ·), status(wrapped)
@@ -154,7 +154,7 @@ def llm_copies(folder: Path) -> dict:
 
 def build_context() -> dict:
     from scripts.core.registry import DIST_KEYS  # the prompts' order in scripts/config/real_prompts.json
-    from scripts.real.context import PEAKED, SPREAD, distribution_shape, load_real_models  # the repository root is on sys.path under mkdocs
+    from scripts.real.page_variables import PEAKED, SPREAD, distribution_shape, load_real_models  # the repository root is on sys.path under mkdocs
 
     tiny_dir = SITE_DATA / "tiny"
     cfg = _read(tiny_dir / "config.json")

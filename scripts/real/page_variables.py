@@ -1,4 +1,4 @@
-"""Page context for the real models: `load_real_models()` -> {"gpt2": {...}, "smollm2": {...}}.
+"""The real models' page variables: `load_real_models()` -> {"gpt2": {...}, "smollm2": {...}}.
 
 Called by the MkDocs Jinja hook; standard library only (the site build may run without torch).
 Every number is wrapped as {"value": ..., "status": ..., "source": ...}:
