@@ -10,7 +10,7 @@ Two kinds, in processing order:
 A stage's inputs are its config files, the schemas of its outputs, any extra files, and every
 `scripts` module its steps import (found by reading their imports), so a prerequisite list cannot
 fall behind the code. The Makefile's stage rules (`python3 -m scripts.core.stage makefile`), the
-tests and the table in ARCHITECTURE.md (`... stage table`) all come from here.
+tests and the tables of site_data/README.md (`... stage readme`) all come from here.
 
 Standard library only: the freshness check runs before anything is installed.
 """
@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 class Stage:
     name: str
     kind: str                        # "data" (site_data/, committed) or "generator" (docs/, ignored)
-    does: str                        # one line for the ARCHITECTURE.md table
+    does: str                        # one line for the stages table of site_data/README.md
     steps: tuple[str, ...]           # modules run in order as `python -m STEP`
     outputs: dict[str, str | None]   # path -> schema name under site_data/schema/ (None: no schema)
     config: tuple[str, ...] = ()     # settings files the steps read

@@ -6,8 +6,9 @@
     python3 -m scripts.core.stage run NAME...    # run the stages' steps in a staging folder, then swap in
     python3 -m scripts.core.stage stamp NAME F   # write F (make's stamp) only when NAME's outputs changed
     python3 -m scripts.core.stage makefile       # the stage rules the Makefile includes
-    python3 -m scripts.core.stage table          # the stage table of ARCHITECTURE.md
-    python3 -m scripts.core.stage contract       # the data-contract table of ARCHITECTURE.md
+    python3 -m scripts.core.stage table          # the stage table of site_data/README.md
+    python3 -m scripts.core.stage contract       # its data-contract table
+    python3 -m scripts.core.stage readme         # the whole of site_data/README.md
 
 File times cannot tell staleness: a fresh clone gives every file the same arbitrary time. A stage is
 fresh when its inputs and its outputs hash to what site_data/manifest.json recorded, so a changed

@@ -5,7 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
-RUN = """([within]) => axe.run(within ? document.querySelector(within) : document, {resultTypes: ['violations']})"""
+# Every finite animation (a row's flash, a fade) is let run to its end first: colours measured mid-flash
+# made the contrast check depend on timing. Endless ones (a spinner) are not waited for.
+RUN = """async ([within]) => {
+  await Promise.all(document.getAnimations()
+    .filter((a) => a.playState === "running" && Number.isFinite(a.effect.getComputedTiming().endTime))
+    .map((a) => a.finished.catch(() => null)));
+  return axe.run(within ? document.querySelector(within) : document, {resultTypes: ['violations']});
+}"""
 
 
 def violations(page, within: str | None = None) -> list[str]:
