@@ -61,7 +61,7 @@ def main() -> None:
         if size > limit:
             raise StageError(f"{rel(OUT / name)}: {size} bytes gzip, over its {limit}-byte budget")
         write_text_atomic(OUT / name, text)
-    print(f"smollm2_distributions_js: wrote {len(files)} files to {rel(OUT)}")
+    print(f"distributions_js: wrote {len(files)} files to {rel(OUT)}")
 
 
 if __name__ == "__main__":

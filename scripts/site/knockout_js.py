@@ -21,7 +21,7 @@ def build(rec: dict) -> str:
 
 def main() -> None:
     write_text_atomic(OUT, build(read_json(SRC)))
-    print(f"smollm2_knockout_js: wrote {rel(OUT)}")
+    print(f"knockout_js: wrote {rel(OUT)}")
 
 
 if __name__ == "__main__":
