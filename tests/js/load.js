@@ -7,7 +7,7 @@ const path = require("node:path");
 const ROOT = path.resolve(__dirname, "..", "..");
 globalThis.window = globalThis;
 require(path.join(ROOT, "docs/js/nexttoken.js"));
-for (const f of ["docs/js/data/tiny-model.js", "docs/js/data/tiny-snapshots.js"]) {
+for (const f of ["docs/js/data/tiny-model.js", "docs/js/data/tiny-snapshots.js", "docs/js/data/snippets.js"]) {
   const p = path.join(ROOT, f);
   if (!fs.existsSync(p)) throw new Error(`${f} is missing: run \`.venv/bin/python -m scripts.site.tiny_js\` (make site does)`);
   require(p);

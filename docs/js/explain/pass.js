@@ -13,35 +13,20 @@
 // Probabilities and attention weights are the runtime's (trace.probs, trace.attn_weights, or the
 // kernels' softmax for a temperature and a cut); the knock-outs are the trace's own.
 // pass.ops(config, first, last, total): a generation step's multiply-adds, from the sizes alone.
-nexttoken.define("explain.pass", ["explain.lines", "runtime.kernels"], function (lines, kernels) {
+nexttoken.define("explain.pass", ["explain.lines", "runtime.kernels", "data.snippets"], function (lines, kernels, snippets) {
   "use strict";
   var num = lines.num, line = lines.line, cells = lines.cells, sum = lines.sum, dotLines = lines.dotLines, printLine = lines.printLine;
   var SNAPSHOTS_URL = "js/data/nexttoken-tiny-snapshots.json";
   var GELU_TEXT = "GELU(a) = 0.5·a·(1 + tanh(√(2/π)·(a + 0.044715·a³)))";
 
   // ---- the Python side: a short forward pass in numpy, the same names as the JS trace ----------
+  // Its body is docs/snippets/tiny_pass.py's (data.snippets); the inputs are this pass's.
   function prelude(cfg, ids, ko, src) {
     return lines.loadWeights(src).concat([
-      "A = lambda a: np.array(a, dtype=np.float64)",
-      "ln = lambda x, p: (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + " + cfg.ln_eps + ") * A(p[\"weight\"]) + A(p[\"bias\"])",
-      "lin = lambda x, p: x @ A(p[\"weight\"]).T + A(p[\"bias\"])",
-      "gelu = lambda a: 0.5 * a * (1 + np.tanh(np.sqrt(2 / np.pi) * (a + 0.044715 * a**3)))",
-      "ids = " + JSON.stringify(Array.prototype.slice.call(ids)) + "; T, C, H = len(ids), " + cfg.n_embd + ", " + cfg.n_head + "; hs = C // H",
-      "off_heads, off_mlp = " + JSON.stringify(ko.heads) + ", " + (ko.mlp ? "True" : "False") + "  # knock-outs (heads from 0)",
-      "x = A(W[\"wte\"])[ids] + A(W[\"wpe\"])[:T]; tr = {\"x\": x.copy(), \"h\": []}",
-      "for p in W[\"h\"]:",
-      "    b = {\"ln_1\": ln(x, p[\"ln_1\"])}; q, k, v = np.split(lin(b[\"ln_1\"], p[\"attn\"][\"c_attn\"]), 3, axis=-1)",
-      "    b[\"q\"], b[\"k\"], b[\"v\"], b[\"scores\"], b[\"attn_weights\"], b[\"head_out\"] = [], [], [], [], [], []",
-      "    for h in range(H):",
-      "        qh, kh, vh = (m[:, h * hs:(h + 1) * hs] for m in (q, k, v))",
-      "        s = qh @ kh.T / np.sqrt(hs); w = np.exp(s - s.max(-1, keepdims=True)) * np.tri(T)",
-      "        w /= w.sum(-1, keepdims=True)",
-      "        for key, val in zip((\"q\", \"k\", \"v\", \"scores\", \"attn_weights\", \"head_out\"), (qh, kh, vh, s, w, (h not in off_heads) * (w @ vh))): b[key].append(val)",
-      "    b[\"attn_out\"] = lin(np.concatenate(b[\"head_out\"], -1), p[\"attn\"][\"c_proj\"]); x = x + b[\"attn_out\"]; b[\"resid_mid\"] = x",
-      "    b[\"ln_2\"] = ln(x, p[\"ln_2\"]); b[\"mlp_pre\"] = lin(b[\"ln_2\"], p[\"mlp\"][\"c_fc\"]); b[\"mlp_hidden\"] = gelu(b[\"mlp_pre\"])",
-      "    b[\"mlp_out\"] = (not off_mlp) * lin(b[\"mlp_hidden\"], p[\"mlp\"][\"c_proj\"]); x = x + b[\"mlp_out\"]; b[\"resid_post\"] = x; tr[\"h\"].append(b)",
-      "tr[\"ln_f\"] = ln(x, W[\"ln_f\"]); tr[\"logits\"] = tr[\"ln_f\"] @ A(W[\"wte\"]).T"
-    ]);
+      "ids = " + JSON.stringify(Array.prototype.slice.call(ids)),
+      "ln_eps, C, H = " + cfg.ln_eps + ", " + cfg.n_embd + ", " + cfg.n_head,
+      "off_heads, off_mlp = " + JSON.stringify(ko.heads) + ", " + (ko.mlp ? "True" : "False") + "  # knock-outs (heads from 0)"
+    ], snippets.tiny_pass.body);
   }
 
   function snapshotSource(snap) {

