@@ -28,10 +28,11 @@ And one on the real-model prompts' labels (scripts/config/real_prompts.json), be
                 what the measured bars show (scripts/real/context.py's distribution_shape).
 And one on every page's HTML once the numbers and their source lines are in (on_page_content, run after
 numbers.py's, which writes them: scripts/site/citations.py):
-  citations     each source marker (sup.nt-cite, from numbers.py's `status` filter) is a link with a
-                non-empty title and no attribute other than href and title (a quote in the source that was
-                not escaped splits it into stray attributes), whose target is a source line on the page
-                that reads exactly its title (the status and the whole source); no placeholder is left.
+  citations     each mark (button.nt-mark-btn, from numbers.py's `status` filter) has no attribute but its own
+                (a quote in the source that was not escaped splits it into stray attributes) and is
+                described by its popover, which says the status and the whole source and links to a source
+                line of the page's one "Where these numbers come from" that reads exactly the same; no
+                placeholder is left.
 Any failure raises PluginError naming the page and line.
 """
 from __future__ import annotations
@@ -451,69 +452,99 @@ def label_errors(config: Path, dists: Path) -> list[str]:
     return errors
 
 
+MARK_ATTRS = {"type", "class", "aria-expanded", "aria-controls", "aria-describedby"}
+
+
 class _Citations(HTMLParser):
-    """Collects each marker's link (sup.nt-cite > a) and each source line (li.nt-src): attributes, text, line."""
+    """Collects each mark's button (button.nt-mark-btn), each popover (span.nt-pop: its id, attributes, the
+    status it says, its link) and each source line (li.nt-src: its id and the text of its .nt-src-text)."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.markers: list[dict] = []
+        self.buttons: list[dict] = []
+        self.pops: dict[str, dict] = {}
         self.sources: dict[str, str] = {}
         self.raw = 0
-        self._sup = False
-        self._open: dict | None = None
-        self._src: list | None = None  # [id, text, depth]
+        self.wheres = 0
+        self._stack: list[tuple] = []  # (tag, what it collects into, opens a popover, opens a source line)
+        self._pop: dict | None = None
+        self._src: str | None = None
 
     def handle_starttag(self, tag, attrs):
-        classes = (dict(attrs).get("class") or "").split()
+        a = dict(attrs)
+        classes = (a.get("class") or "").split()
+        line = self.getpos()[0]
         if "nt-cite-raw" in classes:
             self.raw += 1
-        if self._src is not None:
-            self._src[2] += 1
-        if tag == "li" and "nt-src" in classes:
-            self._src = [dict(attrs).get("id", ""), "", 0]
-        elif tag == "sup" and "nt-cite" in classes:
-            self._sup = True
-        elif tag == "a" and self._sup:
-            self._open = {"attrs": attrs, "text": "", "line": self.getpos()[0]}
+        if tag == "details" and a.get("id") == "nt-where":
+            self.wheres += 1
+        what = None
+        if tag == "button" and "nt-mark-btn" in classes:
+            self.buttons.append({"attrs": attrs, "line": line})
+        elif tag == "span" and "nt-pop" in classes:
+            self._pop = {"attrs": attrs, "said": "", "href": None, "line": line}
+            self.pops[a.get("id", "")] = self._pop
+        elif tag == "span" and "nt-pop-said" in classes and self._pop is not None:
+            what = "said"
+        elif tag == "a" and self._pop is not None:
+            self._pop["href"] = a.get("href")
+        elif tag == "li" and "nt-src" in classes:
+            self._src = a.get("id", "")
+            self.sources[self._src] = ""
+        elif tag == "span" and "nt-src-text" in classes and self._src is not None:
+            what = "src"
+        if tag not in ("br", "img", "input", "meta", "link", "hr", "wbr"):
+            self._stack.append((tag, what, "nt-pop" in classes, tag == "li" and "nt-src" in classes))
 
     def handle_data(self, data):
-        if self._open is not None:
-            self._open["text"] += data
-        if self._src is not None:
-            self._src[1] += data
+        collecting = [w for _, w, _, _ in self._stack if w]
+        if "said" in collecting and self._pop is not None:
+            self._pop["said"] += data
+        if "src" in collecting and self._src is not None:
+            self.sources[self._src] += data
 
     def handle_endtag(self, tag):
-        if tag == "a" and self._open is not None:
-            self.markers.append(self._open)
-            self._open = None
-        elif tag == "sup":
-            self._sup = False
-        if self._src is not None:
-            if self._src[2] == 0:
-                self.sources[self._src[0]] = self._src[1]
+        while self._stack:
+            t, _, pop, src = self._stack.pop()
+            if pop:
+                self._pop = None
+            if src:
                 self._src = None
-            else:
-                self._src[2] -= 1
+            if t == tag:
+                break
 
 
 def citation_errors(html_text: str) -> list[str]:
+    """Each mark is a button named by hidden text and described by its popover (no stray attribute: a quote in a
+    source left unescaped would split it into some), whose popover says a status and a whole source and links to
+    the source line, in the page's one closed "Where these numbers come from", that reads exactly the same."""
     parser = _Citations()
     parser.feed(html_text)
-    errors = [f"{parser.raw} source markers were never resolved to a source line"] if parser.raw else []
-    for m in parser.markers:
-        attrs = dict(m["attrs"])
-        where = f"HTML line {m['line']}: source marker {m['text'].strip()[:40]!r}"
-        stray = [k for k, _ in m["attrs"] if k not in ("href", "title")]
+    errors = [f"{parser.raw} source markers were never resolved to a mark"] if parser.raw else []
+    if parser.buttons and parser.wheres != 1:
+        errors.append(f"the page has {len(parser.buttons)} marks and {parser.wheres} “Where these numbers come from” blocks (one is needed)")
+    for b in parser.buttons:
+        attrs = dict(b["attrs"])
+        where = f"HTML line {b['line']}: mark"
+        stray = [k for k, _ in b["attrs"] if k not in MARK_ATTRS]
         if stray:
             errors.append(f"{where} has stray attributes {stray}: its source was cut at a quote")
-        title = (attrs.get("title") or "").strip()
-        target = (attrs.get("href") or "").removeprefix("#")
-        if not title:
-            errors.append(f"{where} names no source")
+            continue
+        pop = parser.pops.get(attrs.get("aria-describedby") or "")
+        if pop is None or attrs.get("aria-controls") != attrs.get("aria-describedby"):
+            errors.append(f"{where} is described by no popover ({attrs.get('aria-describedby')!r})")
+            continue
+        stray = [k for k, _ in pop["attrs"] if k not in ("class", "id")]
+        said = pop["said"].strip()
+        target = (pop["href"] or "").removeprefix("#")
+        if stray:
+            errors.append(f"{where}: its popover has stray attributes {stray}: its source was cut at a quote")
+        elif not said or ": " not in said:
+            errors.append(f"{where}: its popover names no status and source")
         elif target not in parser.sources:
-            errors.append(f"{where} links to no source line ({attrs.get('href')!r})")
-        elif parser.sources[target].split(" ", 1)[-1].strip() != title:
-            errors.append(f"{where}: its source line does not name its whole source ({title!r})")
+            errors.append(f"{where}: its popover links to no source line ({pop['href']!r})")
+        elif parser.sources[target].strip() != said[:1].lower() + said[1:]:
+            errors.append(f"{where}: its source line does not name its whole source ({said!r})")
     return errors
 
 
