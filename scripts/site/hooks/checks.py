@@ -55,6 +55,7 @@ from scripts.real.context import distribution_shape, load_real_models  # noqa: E
 ALLOWLIST = ROOT / "scripts" / "site" / "prose_allowlist.yaml"
 LABELS = ROOT / "scripts" / "config" / "real_prompts.json"
 DISTRIBUTIONS = ROOT / "site_data" / "smollm2" / "distributions"
+TINY = ROOT / "site_data" / "tiny" / "config.json"
 FRONT_KEYS = ("title", "description")
 
 # What is not prose, in the order it is masked (after the templates, see _mask_templates).
@@ -348,6 +349,124 @@ def status_errors(body: str, numbers: ModelNumbers, first_line: int = 1) -> list
     return errors
 
 
+# ---- a status mark standing where a word is needed ---------------------------------------------------
+
+COPULA = re.compile(r"\b(?:is|are|was|were|be|been)\s+", re.I)
+STATEMENT = re.compile(r"\[%.*?%\]", re.S)
+MARK_ONLY = re.compile(r"\s*\[\[[^\]]*?\|\s*status\s*\]\](?:\s*(?:and|,)\s*\[\[[^\]]*?\|\s*status\s*\]\])*"
+                       r"(?:\s*(?:and|,))?\s*(?:[.;:!?)]|\n\s*\n|\Z)")
+
+
+def status_word_errors(body: str, first_line: int = 1) -> list[str]:
+    """'line N: ...' where a status mark stands in for the status word ("Every number here is [[ x | status ]]."):
+    the reader sees a thin mark where the sentence needs "measured" or "published"."""
+    errors = []
+    for m in COPULA.finditer(body):
+        rest = STATEMENT.sub("", body[m.end():m.end() + 400])
+        if MARK_ONLY.match(rest):
+            line = _line_of(body, m.start(), first_line)
+            text = body.split("\n")[line - first_line].strip()
+            errors.append(f"line {line}: a status mark stands where a word is needed (“{text[:90]}”): say "
+                          "measured, computed or published in words and put the mark after the number")
+    return errors
+
+
+# ---- a count typed as a word where the data has it ---------------------------------------------------
+
+NUMBER_WORDS = {w: n for n, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+COUNT_WORD = re.compile(r"\b(" + "|".join(w for w in NUMBER_WORDS if NUMBER_WORDS[w] >= 2) + r")\s+"
+                        r"((?:[a-z/-]+\s+)?)(heads|layers|blocks|beams|positions|dimensions)\b", re.I)
+FIRST_ROWS = re.compile(r"\b(?:first|last)\s+(" + "|".join(w for w in NUMBER_WORDS if NUMBER_WORDS[w] >= 2) + r")\s+"
+                        r"(rows|columns|entries|bars|tokens|prompts|steps)\b", re.I)
+
+
+def data_counts(tiny: dict, real: dict) -> dict[str, list[tuple[str, int]]]:
+    """The counts the data holds, by the noun a page would count them with: (data key, value)."""
+    def cfg(model, key):
+        w = real.get(model, {}).get("config", {}).get(key)
+        return [(f"{model}.config.{key}", w["value"])] if isinstance(w, dict) and isinstance(w.get("value"), int) else []
+    heads = [("tiny.n_head", tiny["n_head"])] + cfg("gpt2", "n_head") + cfg("smollm2", "n_head") + cfg("smollm2", "n_kv_heads")
+    layers = [("tiny.n_layer", tiny["n_layer"])] + cfg("gpt2", "n_layer") + cfg("smollm2", "n_layer")
+    return {"heads": heads, "layers": layers, "blocks": layers,
+            "positions": [("tiny.n_ctx", tiny["n_ctx"])],
+            "dimensions": [("tiny.n_embd", tiny["n_embd"]), ("tiny.d_head", tiny["d_head"])]}
+
+
+def _prose_and_strings(body: str) -> str:
+    """The page's prose with everything else blanked (as the digit check masks it), plus the quoted strings
+    of template expressions (figure captions), kept where they stand so that lines keep their numbers."""
+    code = MASKS[0].sub(_blank, body)
+    strings = list(code)
+    for m in TEMPLATE.finditer(code):
+        keep = {i for q in STRING.finditer(m.group(0)) for i in range(m.start() + q.start() + 1, m.start() + q.end() - 1)}
+        for i in range(m.start(), m.end()):
+            if i not in keep and strings[i] != "\n":
+                strings[i] = " "
+    masked = _mask_templates(body)
+    for mask in MASKS:
+        masked = mask.sub(_blank, masked)
+    return "".join(s if s.strip() else t for s, t in zip(masked, strings))
+
+
+def count_word_errors(body: str, counts: dict, first_line: int = 1) -> list[str]:
+    """'line N: ...' for a count typed as a word that the data holds ("two heads" where the tiny model's
+    n_head is 2; "the first two rows" of a table the data fills): print it from the data instead."""
+    text, lines = _prose_and_strings(body), body.split("\n")
+    errors = []
+    for m in COUNT_WORD.finditer(text):
+        n, noun = NUMBER_WORDS[m.group(1).lower()], m.group(3).lower()
+        keys = [k for k, v in counts.get(noun, []) if v == n]
+        if keys:
+            line = _line_of(text, m.start(), first_line)
+            errors.append(f"line {line}: the count “{m.group(0)}” is typed as a word, but the data has it "
+                          f"({', '.join(keys)}) in “{lines[line - first_line].strip()[:90]}”: print it from the data")
+    for m in FIRST_ROWS.finditer(text):
+        line = _line_of(text, m.start(), first_line)
+        errors.append(f"line {line}: the count “{m.group(0)}” is typed as a word, but the data decides how many "
+                      f"there are (“{lines[line - first_line].strip()[:90]}”): print it from the data")
+    return errors
+
+
+# ---- sentences a newcomer reads through --------------------------------------------------------------
+
+LONG = 40
+BREAK = "\u00b6"  # stands for a break no punctuation shows: a list item's start, a paragraph's end
+SENTENCE_END = re.compile(r"(?<=[.!?…])[”’)\]*_]*\s+(?=[A-Z“‘(\[`*_·\w])|\n[ \t]*\n|" + BREAK)
+
+
+def _word(m: re.Match) -> str:
+    """A masked span that reads as one word (a number printed by the template, a formula, inline code)."""
+    return "w" + re.sub(r"[^\n]", " ", m.group(0))[1:]
+
+
+def long_sentences(body: str, first_line: int = 1, limit: int = LONG) -> list[str]:
+    """'line N: a sentence of W words ...' for each prose sentence over `limit` words. A template expression,
+    a formula and inline code count as one word each; fenced code, tables, headings, HTML tags and template
+    statements are left out."""
+    text = re.sub(r"\[\[.*?\]\]", _word, body, flags=re.S)
+    text = re.sub(r"\[%.*?%\]|\[#.*?#\]", _blank, text, flags=re.S)
+    text = MASKS[0].sub(_blank, text)                                          # fenced code
+    text = MASKS[1].sub(_word, text)                                           # math
+    text = MASKS[2].sub(_word, text)                                           # inline code
+    for mask in MASKS[3:]:                                                     # tags, attributes, links, headings
+        text = mask.sub(_blank, text)
+    text = re.sub(r"^[ \t]*\|.*$|^[ \t]*(?:!!!|\?\?\?\+?).*$", _blank, text, flags=re.M)  # tables, admonitions' heads
+    text = re.sub(r"^([ \t]*)(?:[-*+]|\d+\.)[ \t]+", lambda m: m.group(1) + BREAK + " " * (len(m.group(0)) - len(m.group(1)) - 1),
+                  text, flags=re.M)                                            # a list item starts a sentence
+    errors, start = [], 0
+    lines = body.split("\n")
+    for m in list(SENTENCE_END.finditer(text)) + [None]:
+        end = m.start() if m else len(text)
+        words = re.findall(r"\w[\w’'-]*", text[start:end])
+        if len(words) > limit:
+            at = start + len(text[start:end]) - len(text[start:end].lstrip())
+            line = _line_of(text, at, first_line)
+            errors.append(f"line {line}: a sentence of {len(words)} words (over {limit}) begins "
+                          f"“{lines[line - first_line].strip()[:70]}”: split it, or fold the caveat into <details>")
+        start = m.end() if m else end
+    return errors
+
+
 # ---- one counting base per page --------------------------------------------------------------------
 
 KINDS = ("position", "head", "layer", "snapshot", "step", "token")
@@ -413,15 +532,28 @@ def description_errors(source: str) -> list[str]:
 _numbers: ModelNumbers | None = None
 
 
-def page_errors(source: str, page: str, allow: list[dict], numbers: ModelNumbers | None = None) -> list[str]:
-    global _numbers
+_counts: dict | None = None
+# Pages whose prose another branch rewrites this round (issue 29's round: i31-real owns real-models.md): the
+# long-sentence and status-word checks skip them until that rewrite is merged; then delete the entry.
+REWRITTEN_ELSEWHERE = {"real-models.md"}
+
+
+def page_errors(source: str, page: str, allow: list[dict], numbers: ModelNumbers | None = None,
+                counts: dict | None = None) -> list[str]:
+    global _numbers, _counts
     if numbers is None:
         _numbers = _numbers or ModelNumbers()
         numbers = _numbers
+    if counts is None:
+        _counts = _counts or data_counts(json.loads(TINY.read_text(encoding="utf-8"))["model"], numbers.real)
+        counts = _counts
     _, body, offset = split_front_matter(source)
+    words = [] if page in REWRITTEN_ELSEWHERE else status_word_errors(body, offset + 1)
     statuses = [] if page in SOURCE_PAGES else status_errors(body, numbers, offset + 1)
+    long = [] if page in SOURCE_PAGES or page in REWRITTEN_ELSEWHERE else long_sentences(body, offset + 1)
     return (front_matter_errors(source) + description_errors(source) + prose_digits(body, allow, page, offset + 1)
-            + hidden_digits(body, allow, page, offset + 1) + statuses + counting_errors(body, offset + 1))
+            + hidden_digits(body, allow, page, offset + 1) + statuses + counting_errors(body, offset + 1)
+            + words + count_word_errors(body, counts, offset + 1) + long)
 
 
 # ---- the prompts' labels against their measured bars -----------------------------------------------
