@@ -135,7 +135,7 @@ def test_a_model_number_without_its_status_fails_the_build(tmp_path):
 
 def test_two_counting_bases_on_one_page_fail_the_build(tmp_path):
     # the attention page counts heads from one; a head counted from zero on it fails
-    page, at = planted(tmp_path, "attention.md", "## Demo: attention decides", "The subject head is head [[ sh ]].")
+    page, at = planted(tmp_path, "attention.md", "## Score, mask, softmax, mix", "The subject head is head [[ sh ]].")
     message = build_fails(page)
     assert f"attention.md: line {at}: heads are counted from 1 on line" in message and "and from 0 here" in message
     # a table column counts too: snapshots from zero in a table, from one in the prose
