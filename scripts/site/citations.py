@@ -46,7 +46,10 @@ def marker(wrapped: dict, key: str = "") -> str:
 
 
 def status_text(status: str, source: str) -> str:
-    """The words a source line gives one source, and its marks' popovers too."""
+    """The words a source line gives one source, and its marks' popovers too (a source that already says
+    "computed by this build from ..." is not prefixed with the same words again)."""
+    if status == "computed" and source.startswith("computed by this build"):
+        return source
     return f"{WORDS[status]}: {source}"
 
 
@@ -81,8 +84,10 @@ class _Page:
         for (st, src, href), n in sorted(self.numbers.items(), key=lambda kv: kv[1]):
             shown = f'<a href="{_attr(href)}">{_attr(src)}</a>' if href else _attr(src)
             keys = ", ".join(f"<code>{_attr(k)}</code>" for k in self.keys.get(n, []))
+            said = status_text(st, src)
+            words = _attr(said[:len(said) - len(src)])
             items.append(f'<li class="nt-src nt-src-{st}" id="{WHERE}-{n}"><span class="nt-chip nt-chip-{st}">'
-                         f'{LETTER[st]}{n}</span> <span class="nt-src-text">{_attr(WORDS[st])}: {shown}</span>'
+                         f'{LETTER[st]}{n}</span> <span class="nt-src-text">{words}{shown}</span>'
                          + (f'<span class="nt-src-keys"> (data {"keys" if "," in keys else "key"}: {keys})</span>' if keys else "")
                          + "</li>")
         return (f'\n<details class="nt-where" id="{WHERE}"><summary>{TITLE}</summary>\n'

@@ -88,6 +88,8 @@ def test_the_build_fails_on_a_cut_or_dangling_mark_and_passes_the_built_pages():
     assert any("links to no source line" in e for e in checks.citation_errors(dangling))
     short = good.replace("one word", "one", 1)  # the popover no longer reads the whole source of its line
     assert any("does not name its whole source" in e for e in checks.citation_errors(short))
+    unsaid = re.sub(r'<span class="nt-pop-said">Published', '<span class="nt-pop-said">Somewhere', good)
+    assert any("names no status" in e for e in checks.citation_errors(unsaid))
     undescribed = good.replace('aria-describedby="nt-mark-1"', 'aria-describedby="nt-mark-9"')
     assert any("described by no popover" in e for e in checks.citation_errors(undescribed))
     two = good + good[good.index("<details"):]
