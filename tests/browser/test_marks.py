@@ -1,8 +1,11 @@
 """The provenance marks (scripts/site/citations.py, docs/js/marks.js): a real-model number's thin mark is a
 button reached by keyboard whose popover screen readers hear as its description; Escape closes a pinned one;
 axe finds nothing with a popover open in either scheme; the page's sources sit in one closed block at its end;
-the auditor's view shows every mark's label and is remembered on the next page, served and from file://."""
+the auditor's view shows every mark's label and is remembered on the next page, served and from file://; every page
+with marks passes axe in both schemes with its sources open and the auditor's view on."""
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -114,3 +117,20 @@ def test_the_auditors_view_shows_every_mark_and_is_remembered(open_page, mode):
     page.reload(wait_until="load")
     assert not page.locator(".nt-mark-label").first.is_visible()
     assert page.nt_problems == [] and other.nt_problems == []
+
+
+MARKED = sorted(p.name for p in (Path(__file__).resolve().parents[2] / "build" / "site").glob("*.html")
+                if 'class="nt-mark-btn"' in p.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("name", MARKED)
+def test_every_marked_page_passes_axe_with_its_sources_open_and_the_auditors_view_on(open_page, name, scheme):
+    page = open_page(name, lazy=True)
+    in_scheme(page, scheme)
+    open_where(page)
+    page.locator(".nt-audit").click()
+    page.wait_for_timeout(300)
+    found = violations(page)
+    assert found == [], f"{name} ({scheme}): " + "; ".join(found)
+    page.evaluate("() => localStorage.removeItem('nexttoken.audit')")
