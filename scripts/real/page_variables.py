@@ -46,7 +46,7 @@ llama3                vocab_size, n_layer, n_params of Llama 3's largest model a
                       #published-llama-3
 Both models also have `released` (the year, published), SmolLM2 `pretraining_tokens` and `post_training`
 (its model card), and GPT-2 `training_text_gb` ({about}: the walk-through's "about 40 GB of web text") and
-`paper_top_k` (the k of the GPT-2 paper's top-k samples, as the walk-through quotes it);
+`paper_top_k` (the k of the GPT-2 paper's top-k samples, cited to the paper, which the walk-through quotes);
 their badges link to the sources page's #published-model-facts
 """
 from __future__ import annotations
@@ -116,7 +116,9 @@ def from_measurements(m: dict, path: Path) -> dict:
             "embedding": m["embedding"] | {"length": len(m["embedding"]["vector"])},
         }
         out = {k: wrap(values[k], "measured", src) for k in KEYS}
-        out["config"] = {k: wrap(v, "measured", src) for k, v in m["config"].items()}
+        # the shape is read from the model's own config by the run, not measured by it
+        cfg_src = f"{m['provenance']['model_id']}'s config, as read by this build's run ({src})"
+        out["config"] = {k: wrap(v, "config", cfg_src) for k, v in m["config"].items()}
         out["provenance"] = {"status": "measured", "source": src, **m["provenance"],
                              **{"stored_" + k: v for k, v in stored(m["provenance"].get("quantisation")).items()},
                              "dtype_bits": dtype_bits(m["provenance"].get("dtype"))}
@@ -129,7 +131,7 @@ def from_measurements(m: dict, path: Path) -> dict:
 def gpt2_published(pub: dict, path: Path) -> dict:
     try:
         s = pub["source"]
-        src = f"{s['publication']}, \"{s['title']}\" ({s['address']}; {s['setup']})"
+        src = f"{s['publication']}, “{s['title']}” ({s['address']}; {s['setup']})"
         v, c = pub["values"], pub["config"]
         values = {
             "top_bars": v["top_bars"],
@@ -152,7 +154,7 @@ def gpt2_published(pub: dict, path: Path) -> dict:
         }
         out = {k: wrap(values[k], "published", src) for k in KEYS}
         cfg_src = f"{c['source']} (via {rel(path)})"
-        out["n_params"] = wrap(gpt2_param_count(c), "config", cfg_src)
+        out["n_params"] = wrap(gpt2_param_count(c), "computed", cfg_src)  # counted from the config, not in it
         out["config"] = {
             k: wrap(val, "config", cfg_src) for k, val in {
                 "model_type": c["model_type"], "n_layer": c["n_layer"], "n_head": c["n_head"], "n_kv_heads": c["n_head"],
@@ -176,7 +178,7 @@ def llama3_published(pub: dict, path: Path) -> dict:
     try:
         rec = pub["llama3"]
         s = rec["source"]
-        src = f"{s['publication']}, \"{s['title']}\" ({s['year']}), {s['where']}: {s['url']}"
+        src = f"{s['publication']}, “{s['title']}” ({s['year']}), {s['where']}: {s['url']}"
         out = {k: wrap(rec[k], "published", src) | {"anchor": "published-llama-3"}
                for k in ("vocab_size", "n_layer", "n_params")}
         out["n_ctx"] = wrap(rec["n_ctx"], "published", src.replace(s["where"], rec["n_ctx_where"])) | {"anchor": "published-llama-3"}
@@ -198,7 +200,9 @@ def facts_published(pub: dict, path: Path) -> dict:
         # quoted from the walk-through whether or not this build measured GPT-2: no run can show them
         v, src = pub["values"], gpt2_published(pub, path)["provenance"]["source"]
         out["gpt2"] |= {"training_text_gb": wrap({"about": v["training_text_gb_about"]}, "published", src) | {"anchor": "published-model-facts"},
-                        "paper_top_k": wrap(v["paper_top_k"], "published", src) | {"anchor": "published-model-facts"}}
+                        # the k of the GPT-2 paper's samples: the paper's own figure (the walk-through quotes it)
+                        "paper_top_k": wrap(v["paper_top_k"], "published", pub["released"]["gpt2"]["source"])
+                        | {"anchor": "published-model-facts"}}
     except (KeyError, TypeError) as exc:
         raise StageError(f"{rel(path)}: missing or malformed released/smollm2 entry ({exc!r})") from None
     return out

@@ -187,5 +187,5 @@ def published_badge(rec: dict) -> dict:
     """A published record's badge: {status, source, anchor} for numbers.py's `status` filter."""
     s = rec["source"]
     year = f" ({s['year']})" if s.get("year") else ""
-    return {"status": "published", "source": f"{s['publication']}, \"{s['title']}\"{year}, {s['where']}: {s['url']}",
+    return {"status": "published", "source": f"{s['publication']}, “{s['title']}”{year}, {s['where']}: {s['url']}",
             "anchor": "published-around"}

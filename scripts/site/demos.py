@@ -97,9 +97,10 @@ def demo_name(entry) -> str:
     return entry[len(LATER):] if isinstance(entry, str) and entry.startswith(LATER) else entry
 
 
-def plan(page: str, demos: list[str], scripts: dict[str, Script]) -> Plan:
-    """The <script> paths of a page that shows `demos`, in an order where each comes after its needs, and
-    for each `later:` demo the names of the scripts it loads on demand (those not on the page already)."""
+def plan(page: str, demos: list[str], scripts: dict[str, Script], extra: tuple[str, ...] = ()) -> Plan:
+    """The <script> paths of a page that shows `demos` (and the scripts named in `extra`, such as the
+    provenance marks'), in an order where each comes after its needs, and for each `later:` demo the names
+    of the scripts it loads on demand (those not on the page already)."""
     order: list[str] = []
     done: set[str] = set()
 
@@ -133,6 +134,8 @@ def plan(page: str, demos: list[str], scripts: dict[str, Script]) -> Plan:
     deferred = [demo_name(e) for e in demos if e != demo_name(e)]
     for demo in [e for e in demos if e == demo_name(e)]:
         visit("demos." + demo, None, (), order)
+    for name in extra:
+        visit(name, None, (), order)
     if deferred:
         visit(LOADER, None, (), order)
     with_companions(visit, order, done, scripts)

@@ -121,10 +121,11 @@ def test_no_typed_numbers_and_every_numbered_section_has_a_status(context):
 def test_published_figures_have_a_schema_and_sources(context):
     pub = read_json(SITE_DATA / "around" / "published.json")
     jsonschema.validate(pub, read_json(SITE_DATA / "schema" / "around_published.schema.json"))
-    out = render(context)
+    unkeyed = re.compile(r' data-key="[^"]*"')  # the same figure printed from another data path keeps its status and source
+    out = unkeyed.sub("", render(context))
     for key, badge in context["around"]["published"].items():
         assert pub["records"][key]["source"]["url"] in badge["source"]
-        assert numbers.status(badge) in out, key  # each published figure is printed with its badge
+        assert unkeyed.sub("", numbers.status(badge)) in out, key  # each published figure is printed with its badge
 
 
 def test_every_link_to_the_sources_page_lands_on_an_entry():

@@ -135,7 +135,7 @@ def test_a_model_number_without_its_status_fails_the_build(tmp_path):
 
 def test_two_counting_bases_on_one_page_fail_the_build(tmp_path):
     # the attention page counts heads from one; a head counted from zero on it fails
-    page, at = planted(tmp_path, "attention.md", "## Demo: attention decides", "The subject head is head [[ sh ]].")
+    page, at = planted(tmp_path, "attention.md", "## Score, mask, softmax, mix", "The subject head is head [[ sh ]].")
     message = build_fails(page)
     assert f"attention.md: line {at}: heads are counted from 1 on line" in message and "and from 0 here" in message
     # a table column counts too: snapshots from zero in a table, from one in the prose
@@ -183,3 +183,37 @@ def test_the_table_of_demos_lists_every_demo_of_every_page():
     for page in table:
         if page["demos"]:
             assert f'href="{page["page"].replace(".md", ".html")}"' in text, page["page"]
+
+
+def test_a_status_mark_standing_for_a_word_fails_the_build(tmp_path):
+    page, at = planted(tmp_path, "sampling.md", "## Top-k and top-p", "Every number in this table is [[ smollm2.top_bars | status ]].")
+    assert f"sampling.md: line {at}: a status mark stands where a word is needed" in build_fails(page)
+    # two marks joined by "and" (through a loop), and a mark at a paragraph's end, fail too
+    body = "The first rows are [% for e in rows %][[ e.badge | status ]][% if not loop.last %] and [% endif %][% endfor %]\n\nNext."
+    assert [e.split(":")[0] for e in checks.status_word_errors(body)] == ["line 1"]
+    # a mark after the number it labels, with the status in words, passes
+    assert checks.status_word_errors("The figures are published: [[ x.value ]] GB [[ x | status ]].") == []
+
+
+@pytest.mark.parametrize("typed, phrase", [("The two heads split the work.", "two heads"),
+                                           ("The first two rows are published.", "first two rows")])
+def test_a_count_typed_as_a_word_where_the_data_has_it_fails_the_build(tmp_path, typed, phrase):
+    page, at = planted(tmp_path, "block.md", "## Layers", typed)
+    assert f"block.md: line {at}: the count “{phrase}” is typed as a word" in build_fails(page)
+    # in a figure's caption (a template string) too; a count the data does not hold passes ("two rows" compared)
+    counts = {"heads": [("tiny.n_head", 2)]}
+    assert checks.count_word_errors('[[ figure("x", "The tiny model\'s two heads.") ]]', counts)[0].startswith("line 1: the count “two heads”")
+    assert checks.count_word_errors("Compare two rows; the three heads of another model.", counts) == []
+    assert checks.count_word_errors("The [[ tiny.n_head ]] heads split the work.", counts) == []
+
+
+def test_a_sentence_over_forty_words_fails_the_build(tmp_path):
+    long = " ".join(["word"] * 37) + " [[ tiny.n_head ]] and `code` end."  # 41 words: an expression and code count as one each
+    page, at = planted(tmp_path, "training.md", "## The loss", long)
+    assert f"training.md: line {at}: a sentence of 41 words (over 40)" in build_fails(page)
+    short = " ".join(["word"] * 37) + " [[ tiny.n_head ]] and `code`. " + " ".join(["Next"] * 30) + "."
+    assert checks.long_sentences(short) == []
+    # a list item is its own sentence even without a full stop before it; tables and code are not prose
+    items = "\n".join("- " + " ".join(["w"] * 30) for _ in range(3))
+    table = "| " + " | ".join(["cell"] * 60) + " |"
+    assert checks.long_sentences(items + "\n\n" + table + "\n\n```\n" + " ".join(["x"] * 60) + "\n```") == []

@@ -28,10 +28,11 @@ And one on the real-model prompts' labels (scripts/config/real_prompts.json), be
                 what the measured bars show (scripts/real/page_variables.py's distribution_shape).
 And one on every page's HTML once the numbers and their source lines are in (on_page_content, run after
 numbers.py's, which writes them: scripts/site/citations.py):
-  citations     each source marker (sup.nt-cite, from numbers.py's `status` filter) is a link with a
-                non-empty title and no attribute other than href and title (a quote in the source that was
-                not escaped splits it into stray attributes), whose target is a source line on the page
-                that reads exactly its title (the status and the whole source); no placeholder is left.
+  citations     each mark (button.nt-mark-btn, from numbers.py's `status` filter) has no attribute but its own
+                (a quote in the source that was not escaped splits it into stray attributes) and is
+                described by its popover, which says the status and the whole source and links to a source
+                line of the page's one "Where these numbers come from" that reads exactly the same; no
+                placeholder is left.
 Any failure raises PluginError naming the page and line.
 """
 from __future__ import annotations
@@ -51,9 +52,12 @@ if str(ROOT) not in sys.path:  # MkDocs loads hooks by path: make `scripts` impo
     sys.path.insert(0, str(ROOT))
 
 from scripts.real.page_variables import distribution_shape, load_real_models  # noqa: E402
+from scripts.site.citations import WORDS as STATUS_WORDS_BY_STATUS  # noqa: E402
+STATUS_WORDS = list(STATUS_WORDS_BY_STATUS.values()) + ["computed by this build"]  # how a popover starts
 ALLOWLIST = ROOT / "scripts" / "site" / "prose_allowlist.yaml"
 LABELS = ROOT / "scripts" / "config" / "real_prompts.json"
 DISTRIBUTIONS = ROOT / "site_data" / "smollm2" / "distributions"
+TINY = ROOT / "site_data" / "tiny" / "config.json"
 FRONT_KEYS = ("title", "description")
 
 # What is not prose, in the order it is masked (after the templates, see _mask_templates).
@@ -347,6 +351,124 @@ def status_errors(body: str, numbers: ModelNumbers, first_line: int = 1) -> list
     return errors
 
 
+# ---- a status mark standing where a word is needed ---------------------------------------------------
+
+COPULA = re.compile(r"\b(?:is|are|was|were|be|been)\s+", re.I)
+STATEMENT = re.compile(r"\[%.*?%\]", re.S)
+MARK_ONLY = re.compile(r"\s*\[\[[^\]]*?\|\s*status\s*\]\](?:\s*(?:and|,)\s*\[\[[^\]]*?\|\s*status\s*\]\])*"
+                       r"(?:\s*(?:and|,))?\s*(?:[.;:!?)]|\n\s*\n|\Z)")
+
+
+def status_word_errors(body: str, first_line: int = 1) -> list[str]:
+    """'line N: ...' where a status mark stands in for the status word ("Every number here is [[ x | status ]]."):
+    the reader sees a thin mark where the sentence needs "measured" or "published"."""
+    errors = []
+    for m in COPULA.finditer(body):
+        rest = STATEMENT.sub("", body[m.end():m.end() + 400])
+        if MARK_ONLY.match(rest):
+            line = _line_of(body, m.start(), first_line)
+            text = body.split("\n")[line - first_line].strip()
+            errors.append(f"line {line}: a status mark stands where a word is needed (“{text[:90]}”): say "
+                          "measured, computed or published in words and put the mark after the number")
+    return errors
+
+
+# ---- a count typed as a word where the data has it ---------------------------------------------------
+
+NUMBER_WORDS = {w: n for n, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+COUNT_WORD = re.compile(r"\b(" + "|".join(w for w in NUMBER_WORDS if NUMBER_WORDS[w] >= 2) + r")\s+"
+                        r"((?:[a-z/-]+\s+)?)(heads|layers|blocks|beams|positions|dimensions)\b", re.I)
+FIRST_ROWS = re.compile(r"\b(?:first|last)\s+(" + "|".join(w for w in NUMBER_WORDS if NUMBER_WORDS[w] >= 2) + r")\s+"
+                        r"(rows|columns|entries|bars|tokens|prompts|steps)\b", re.I)
+
+
+def data_counts(tiny: dict, real: dict) -> dict[str, list[tuple[str, int]]]:
+    """The counts the data holds, by the noun a page would count them with: (data key, value)."""
+    def cfg(model, key):
+        w = real.get(model, {}).get("config", {}).get(key)
+        return [(f"{model}.config.{key}", w["value"])] if isinstance(w, dict) and isinstance(w.get("value"), int) else []
+    heads = [("tiny.n_head", tiny["n_head"])] + cfg("gpt2", "n_head") + cfg("smollm2", "n_head") + cfg("smollm2", "n_kv_heads")
+    layers = [("tiny.n_layer", tiny["n_layer"])] + cfg("gpt2", "n_layer") + cfg("smollm2", "n_layer")
+    return {"heads": heads, "layers": layers, "blocks": layers,
+            "positions": [("tiny.n_ctx", tiny["n_ctx"])],
+            "dimensions": [("tiny.n_embd", tiny["n_embd"]), ("tiny.d_head", tiny["d_head"])]}
+
+
+def _prose_and_strings(body: str) -> str:
+    """The page's prose with everything else blanked (as the digit check masks it), plus the quoted strings
+    of template expressions (figure captions), kept where they stand so that lines keep their numbers."""
+    code = MASKS[0].sub(_blank, body)
+    strings = list(code)
+    for m in TEMPLATE.finditer(code):
+        keep = {i for q in STRING.finditer(m.group(0)) for i in range(m.start() + q.start() + 1, m.start() + q.end() - 1)}
+        for i in range(m.start(), m.end()):
+            if i not in keep and strings[i] != "\n":
+                strings[i] = " "
+    masked = _mask_templates(body)
+    for mask in MASKS:
+        masked = mask.sub(_blank, masked)
+    return "".join(s if s.strip() else t for s, t in zip(masked, strings))
+
+
+def count_word_errors(body: str, counts: dict, first_line: int = 1) -> list[str]:
+    """'line N: ...' for a count typed as a word that the data holds ("two heads" where the tiny model's
+    n_head is 2; "the first two rows" of a table the data fills): print it from the data instead."""
+    text, lines = _prose_and_strings(body), body.split("\n")
+    errors = []
+    for m in COUNT_WORD.finditer(text):
+        n, noun = NUMBER_WORDS[m.group(1).lower()], m.group(3).lower()
+        keys = [k for k, v in counts.get(noun, []) if v == n]
+        if keys:
+            line = _line_of(text, m.start(), first_line)
+            errors.append(f"line {line}: the count “{m.group(0)}” is typed as a word, but the data has it "
+                          f"({', '.join(keys)}) in “{lines[line - first_line].strip()[:90]}”: print it from the data")
+    for m in FIRST_ROWS.finditer(text):
+        line = _line_of(text, m.start(), first_line)
+        errors.append(f"line {line}: the count “{m.group(0)}” is typed as a word, but the data decides how many "
+                      f"there are (“{lines[line - first_line].strip()[:90]}”): print it from the data")
+    return errors
+
+
+# ---- sentences a newcomer reads through --------------------------------------------------------------
+
+LONG = 40
+BREAK = "\u00b6"  # stands for a break no punctuation shows: a list item's start, a paragraph's end
+SENTENCE_END = re.compile(r"(?<=[.!?…])[”’)\]*_]*\s+(?=[A-Z“‘(\[`*_·\w])|\n[ \t]*\n|" + BREAK)
+
+
+def _word(m: re.Match) -> str:
+    """A masked span that reads as one word (a number printed by the template, a formula, inline code)."""
+    return "w" + re.sub(r"[^\n]", " ", m.group(0))[1:]
+
+
+def long_sentences(body: str, first_line: int = 1, limit: int = LONG) -> list[str]:
+    """'line N: a sentence of W words ...' for each prose sentence over `limit` words. A template expression,
+    a formula and inline code count as one word each; fenced code, tables, headings, HTML tags and template
+    statements are left out."""
+    text = re.sub(r"\[\[.*?\]\]", _word, body, flags=re.S)
+    text = re.sub(r"\[%.*?%\]|\[#.*?#\]", _blank, text, flags=re.S)
+    text = MASKS[0].sub(_blank, text)                                          # fenced code
+    text = MASKS[1].sub(_word, text)                                           # math
+    text = MASKS[2].sub(_word, text)                                           # inline code
+    for mask in MASKS[3:]:                                                     # tags, attributes, links, headings
+        text = mask.sub(_blank, text)
+    text = re.sub(r"^[ \t]*\|.*$|^[ \t]*(?:!!!|\?\?\?\+?).*$", _blank, text, flags=re.M)  # tables, admonitions' heads
+    text = re.sub(r"^([ \t]*)(?:[-*+]|\d+\.)[ \t]+", lambda m: m.group(1) + BREAK + " " * (len(m.group(0)) - len(m.group(1)) - 1),
+                  text, flags=re.M)                                            # a list item starts a sentence
+    errors, start = [], 0
+    lines = body.split("\n")
+    for m in list(SENTENCE_END.finditer(text)) + [None]:
+        end = m.start() if m else len(text)
+        words = re.findall(r"\w[\w’'-]*", text[start:end])
+        if len(words) > limit:
+            at = start + len(text[start:end]) - len(text[start:end].lstrip())
+            line = _line_of(text, at, first_line)
+            errors.append(f"line {line}: a sentence of {len(words)} words (over {limit}) begins "
+                          f"“{lines[line - first_line].strip()[:70]}”: split it, or fold the caveat into <details>")
+        start = m.end() if m else end
+    return errors
+
+
 # ---- one counting base per page --------------------------------------------------------------------
 
 KINDS = ("position", "head", "layer", "snapshot", "step", "token")
@@ -412,15 +534,28 @@ def description_errors(source: str) -> list[str]:
 _numbers: ModelNumbers | None = None
 
 
-def page_errors(source: str, page: str, allow: list[dict], numbers: ModelNumbers | None = None) -> list[str]:
-    global _numbers
+_counts: dict | None = None
+# Pages whose prose another branch rewrites this round (issue 29's round: i31-real owns real-models.md): the
+# long-sentence and status-word checks skip them until that rewrite is merged; then delete the entry.
+REWRITTEN_ELSEWHERE = {"real-models.md"}
+
+
+def page_errors(source: str, page: str, allow: list[dict], numbers: ModelNumbers | None = None,
+                counts: dict | None = None) -> list[str]:
+    global _numbers, _counts
     if numbers is None:
         _numbers = _numbers or ModelNumbers()
         numbers = _numbers
+    if counts is None:
+        _counts = _counts or data_counts(json.loads(TINY.read_text(encoding="utf-8"))["model"], numbers.real)
+        counts = _counts
     _, body, offset = split_front_matter(source)
+    words = [] if page in REWRITTEN_ELSEWHERE else status_word_errors(body, offset + 1)
     statuses = [] if page in SOURCE_PAGES else status_errors(body, numbers, offset + 1)
+    long = [] if page in SOURCE_PAGES or page in REWRITTEN_ELSEWHERE else long_sentences(body, offset + 1)
     return (front_matter_errors(source) + description_errors(source) + prose_digits(body, allow, page, offset + 1)
-            + hidden_digits(body, allow, page, offset + 1) + statuses + counting_errors(body, offset + 1))
+            + hidden_digits(body, allow, page, offset + 1) + statuses + counting_errors(body, offset + 1)
+            + words + count_word_errors(body, counts, offset + 1) + long)
 
 
 # ---- the prompts' labels against their measured bars -----------------------------------------------
@@ -451,69 +586,99 @@ def label_errors(config: Path, dists: Path) -> list[str]:
     return errors
 
 
+MARK_ATTRS = {"type", "class", "aria-expanded", "aria-controls", "aria-describedby"}
+
+
 class _Citations(HTMLParser):
-    """Collects each marker's link (sup.nt-cite > a) and each source line (li.nt-src): attributes, text, line."""
+    """Collects each mark's button (button.nt-mark-btn), each popover (span.nt-pop: its id, attributes, the
+    status it says, its link) and each source line (li.nt-src: its id and the text of its .nt-src-text)."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.markers: list[dict] = []
+        self.buttons: list[dict] = []
+        self.pops: dict[str, dict] = {}
         self.sources: dict[str, str] = {}
         self.raw = 0
-        self._sup = False
-        self._open: dict | None = None
-        self._src: list | None = None  # [id, text, depth]
+        self.wheres = 0
+        self._stack: list[tuple] = []  # (tag, what it collects into, opens a popover, opens a source line)
+        self._pop: dict | None = None
+        self._src: str | None = None
 
     def handle_starttag(self, tag, attrs):
-        classes = (dict(attrs).get("class") or "").split()
+        a = dict(attrs)
+        classes = (a.get("class") or "").split()
+        line = self.getpos()[0]
         if "nt-cite-raw" in classes:
             self.raw += 1
-        if self._src is not None:
-            self._src[2] += 1
-        if tag == "li" and "nt-src" in classes:
-            self._src = [dict(attrs).get("id", ""), "", 0]
-        elif tag == "sup" and "nt-cite" in classes:
-            self._sup = True
-        elif tag == "a" and self._sup:
-            self._open = {"attrs": attrs, "text": "", "line": self.getpos()[0]}
+        if tag == "details" and a.get("id") == "nt-where":
+            self.wheres += 1
+        what = None
+        if tag == "button" and "nt-mark-btn" in classes:
+            self.buttons.append({"attrs": attrs, "line": line})
+        elif tag == "span" and "nt-pop" in classes:
+            self._pop = {"attrs": attrs, "said": "", "href": None, "line": line}
+            self.pops[a.get("id", "")] = self._pop
+        elif tag == "span" and "nt-pop-said" in classes and self._pop is not None:
+            what = "said"
+        elif tag == "a" and self._pop is not None:
+            self._pop["href"] = a.get("href")
+        elif tag == "li" and "nt-src" in classes:
+            self._src = a.get("id", "")
+            self.sources[self._src] = ""
+        elif tag == "span" and "nt-src-text" in classes and self._src is not None:
+            what = "src"
+        if tag not in ("br", "img", "input", "meta", "link", "hr", "wbr"):
+            self._stack.append((tag, what, "nt-pop" in classes, tag == "li" and "nt-src" in classes))
 
     def handle_data(self, data):
-        if self._open is not None:
-            self._open["text"] += data
-        if self._src is not None:
-            self._src[1] += data
+        collecting = [w for _, w, _, _ in self._stack if w]
+        if "said" in collecting and self._pop is not None:
+            self._pop["said"] += data
+        if "src" in collecting and self._src is not None:
+            self.sources[self._src] += data
 
     def handle_endtag(self, tag):
-        if tag == "a" and self._open is not None:
-            self.markers.append(self._open)
-            self._open = None
-        elif tag == "sup":
-            self._sup = False
-        if self._src is not None:
-            if self._src[2] == 0:
-                self.sources[self._src[0]] = self._src[1]
+        while self._stack:
+            t, _, pop, src = self._stack.pop()
+            if pop:
+                self._pop = None
+            if src:
                 self._src = None
-            else:
-                self._src[2] -= 1
+            if t == tag:
+                break
 
 
 def citation_errors(html_text: str) -> list[str]:
+    """Each mark is a button named by hidden text and described by its popover (no stray attribute: a quote in a
+    source left unescaped would split it into some), whose popover says a status and a whole source and links to
+    the source line, in the page's one closed "Where these numbers come from", that reads exactly the same."""
     parser = _Citations()
     parser.feed(html_text)
-    errors = [f"{parser.raw} source markers were never resolved to a source line"] if parser.raw else []
-    for m in parser.markers:
-        attrs = dict(m["attrs"])
-        where = f"HTML line {m['line']}: source marker {m['text'].strip()[:40]!r}"
-        stray = [k for k, _ in m["attrs"] if k not in ("href", "title")]
+    errors = [f"{parser.raw} source markers were never resolved to a mark"] if parser.raw else []
+    if parser.buttons and parser.wheres != 1:
+        errors.append(f"the page has {len(parser.buttons)} marks and {parser.wheres} “Where these numbers come from” blocks (one is needed)")
+    for b in parser.buttons:
+        attrs = dict(b["attrs"])
+        where = f"HTML line {b['line']}: mark"
+        stray = [k for k, _ in b["attrs"] if k not in MARK_ATTRS]
         if stray:
             errors.append(f"{where} has stray attributes {stray}: its source was cut at a quote")
-        title = (attrs.get("title") or "").strip()
-        target = (attrs.get("href") or "").removeprefix("#")
-        if not title:
-            errors.append(f"{where} names no source")
+            continue
+        pop = parser.pops.get(attrs.get("aria-describedby") or "")
+        if pop is None or attrs.get("aria-controls") != attrs.get("aria-describedby"):
+            errors.append(f"{where} is described by no popover ({attrs.get('aria-describedby')!r})")
+            continue
+        stray = [k for k, _ in pop["attrs"] if k not in ("class", "id")]
+        said = pop["said"].strip()
+        target = (pop["href"] or "").removeprefix("#")
+        if stray:
+            errors.append(f"{where}: its popover has stray attributes {stray}: its source was cut at a quote")
+        elif not said.lower().startswith(tuple(STATUS_WORDS)):
+            errors.append(f"{where}: its popover names no status and source")
         elif target not in parser.sources:
-            errors.append(f"{where} links to no source line ({attrs.get('href')!r})")
-        elif parser.sources[target].split(" ", 1)[-1].strip() != title:
-            errors.append(f"{where}: its source line does not name its whole source ({title!r})")
+            errors.append(f"{where}: its popover links to no source line ({pop['href']!r})")
+        elif parser.sources[target].strip() != said[:1].lower() + said[1:]:
+            errors.append(f"{where}: its source line does not name its whole source ({said!r})")
     return errors
 
 

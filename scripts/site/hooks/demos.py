@@ -5,7 +5,7 @@ script those demos need, in dependency order, for overrides/main.html to write; 
 listed as `later:NAME` gains data-later, the scripts docs/js/ui.js loads for it on demand. A front matter that
 still lists `scripts:` by hand, a demo with no container (or a container with no listed demo), a need
 that no script provides, or a script whose define() call is malformed fails the build with one line
-naming the page and the script. After the build, the copied scripts under the site's js/ lose their
+naming the page and the script. A page whose numbers carry provenance marks also loads docs/js/marks.js. After the build, the copied scripts under the site's js/ lose their
 whole-line comments (demos.blank_comments).
 """
 from __future__ import annotations
@@ -22,6 +22,7 @@ if str(ROOT) not in sys.path:  # MkDocs loads hooks by path: make `scripts` impo
 from scripts.site import demos  # noqa: E402
 
 _scripts: dict[str, demos.Script] = {}
+MARKS = "marks"  # docs/js/marks.js: the provenance marks' popovers and the auditor's view
 
 
 _docs: list[Path] = []
@@ -41,9 +42,11 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
         if not isinstance(listed, list):
             raise demos.ManifestError(f"{where}: demos: must be a list of demo names")
         demos.check_containers(where, listed, markdown)
-        if listed and not _scripts:
+        # a page whose numbers carry provenance marks (numbers.py ran first) loads their small script too
+        extra = (MARKS,) if "nt-cite-raw" in markdown else ()
+        if (listed or extra) and not _scripts:
             _scripts.update(demos.scan(_docs[0]))
-        got = demos.plan(where, listed, _scripts) if listed else demos.Plan([], {})
+        got = demos.plan(where, listed, _scripts, extra) if listed or extra else demos.Plan([], {})
         page.meta["nt_scripts"] = got.scripts
     except demos.ManifestError as e:
         raise PluginError(f"demo manifest: {e}") from None

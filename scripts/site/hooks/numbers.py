@@ -95,10 +95,33 @@ def fix(x, digits: int = 2) -> str:
     return text.lstrip("-") if float(text) == 0 else text.replace("-", "\u2212")
 
 
+def data_keys(tree: dict, prefix: str) -> None:
+    """Names every wrapped number ({status, source, ...}) under `tree` with its path, as `data_key`: the data
+    key a mark's popover names (gpt2.config.n_layer). A number reached by two paths keeps the shorter; a
+    section's own `status` entry (the around page's) is named by its section."""
+    found: dict[int, tuple[dict, str]] = {}
+
+    def walk(node, path: str) -> None:
+        if isinstance(node, dict):
+            if "status" in node and "source" in node:
+                key = path.removesuffix(".status")
+                if id(node) not in found or len(key) < len(found[id(node)][1]):
+                    found[id(node)] = (node, key)
+            for k, v in node.items():
+                if k != "value":
+                    walk(v, f"{path}.{k}")
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                walk(v, f"{path}[{i}]")
+    walk(tree, prefix)
+    for node, key in found.values():
+        node["data_key"] = key
+
+
 def status(wrapped: dict) -> str:
-    """A footnote marker saying where a real-model number comes from (scripts/site/citations.py): the page's
-    HTML gets one source line per section or table, each naming the whole source."""
-    return marker(wrapped)
+    """A thin mark saying where a real-model number comes from (scripts/site/citations.py): its popover names the
+    status, the source and the data key; the page's end gets one "Where these numbers come from"."""
+    return marker(wrapped, wrapped.get("data_key", ""))
 
 
 def strip(values, label: str = "vector", digits: int = 2) -> str:
@@ -220,6 +243,8 @@ def build_context() -> dict:
         "experiments": {e["prompt"]: e for e in _read(SITE_DATA / "parity" / "experiments.json")["prompts"]},
     }
     ctx["file_bytes"] = file_bytes
+    for root in ("gpt2", "smollm2", "llama3", "around"):
+        data_keys(ctx[root], root)
     ctx["llm_copies"] = llm_copies(ROOT / "docs" / "js" / "data" / "llm")
     ctx["dist_shape"] = {k: distribution_shape(d) for k, d in ctx["smollm2_dist"].items()}
     ctx["dist_shape_rule"] = {"peaked": PEAKED, "spread": SPREAD}
