@@ -102,7 +102,7 @@ def test_bad_corpora_leave_the_built_model(open_page):
         page.wait_for_function("document.querySelector('.nt-demo[data-demo=\"train-yours\"] button[data-role=train]').disabled", timeout=10000)
         why = page.evaluate("""() => { const b = document.querySelector('.nt-demo[data-demo="train-yours"] button[data-role=train]');
             return document.getElementById(b.getAttribute('aria-describedby')).textContent.trim(); }""")
-        assert why.startswith("Nothing to train on: ") and "\n" not in why, (name, why)
+        assert why.startswith("Nothing to train on until the corpus is fixed: ") and "\n" not in why, (name, why)
         assert page.evaluate(f"localStorage.getItem('{KEY}')") is None, name
     page.reload(wait_until="load")
     assert page.locator(".nt-model-switch").count() == 0

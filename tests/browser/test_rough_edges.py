@@ -107,7 +107,7 @@ def test_train_is_disabled_over_a_bad_corpus_and_the_last_curve_shows_only_besid
         page.wait_for_function(f"document.querySelector('{sel} button[data-role=train]').disabled", timeout=10_000)
         why = page.evaluate(f"""() => {{ const b = document.querySelector('{sel} button[data-role=train]');
             return document.getElementById(b.getAttribute('aria-describedby')).textContent.trim(); }}""")
-        assert why.startswith("Nothing to train on: ") and "\n" not in why, (bad, why)
+        assert why.startswith("Nothing to train on until the corpus is fixed: ") and "\n" not in why, (bad, why)
         assert root.locator(".nt-chart svg").count() == 0, bad
         status = root.locator(".nt-train-status").inner_text()
         assert status.startswith("Not trained on this corpus yet.") and "still saved" in status, (bad, status)

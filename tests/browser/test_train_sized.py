@@ -113,7 +113,8 @@ def test_bad_corpora_are_refused_in_one_line_and_the_previous_model_stays(open_p
     for name, text in BAD.items():  # issue 29: Train turns disabled, saying why in one line; the last run's curve goes
         root = demo(page, "train-yours")
         root.locator("textarea").fill(text)
-        line = refused_why(page)
+        assert refused_why(page).startswith("Nothing to train on until the corpus is fixed"), name
+        line = root.locator("[data-role=sizes]").inner_text().strip()  # what is wrong, in one line
         assert line and "\n" not in line, name
         assert root.locator(".nt-chart svg").count() == 0, name
         assert not root.locator(".nt-train-status").inner_text().startswith("Trained:"), name

@@ -138,7 +138,7 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
     function reflect(p) {
       if (running) return;
       blocked = !(p.ok && p.sized);
-      ui.setDisabled(trainBtn, blocked ? "Nothing to train on: " + (p.message || "the corpus has no usable line.") : "");
+      ui.setDisabled(trainBtn, blocked ? "Nothing to train on until the corpus is fixed: " + (p.message ? "see the line above." : "it has no usable line.") : "");
       if (last && last.text === area.value) {
         drawCurve(last.losses);
         bar.value = steps;
