@@ -39,7 +39,7 @@ nexttoken.define("demos.one-roll", ["ui", "runtime.kernels", "runtime.sampling",
     rollBtn.setAttribute("data-role", "roll");
     manyBtn.setAttribute("data-role", "roll-many");
     var readout = el("p", { class: "nt-readout", "data-role": "rolled", "aria-live": "polite" });
-    var tallyLine = el("p", { class: "nt-readout", "data-role": "tally", "aria-live": "polite" });
+    var tallyLine = el("p", { class: "nt-readout", "data-role": "tally", "aria-live": "polite", hidden: true });  // shown from the first roll
     var about = el("p", { class: "nt-small", "data-role": "about" });
     live.appendChild(sentence);
     live.appendChild(canvas);
@@ -76,6 +76,7 @@ nexttoken.define("demos.one-roll", ["ui", "runtime.kernels", "runtime.sampling",
       readout.textContent = "Roll " + ui.count(rolls) + " (seed " + SEED + "): u = " + u.toFixed(4) + " fell on rank " + ui.count(last + 1) +
         ", " + pieceAt(last) + ", which holds " + ui.pct(probs[last], 2) + " of the probability.";
       var ranked = Object.keys(tally).map(Number).sort(function (a, b) { return tally[b] - tally[a] || a - b; });
+      tallyLine.hidden = false;
       tallyLine.textContent = ui.count(rolls) + (rolls === 1 ? " roll" : " rolls") + " so far, " + ui.count(ranked.length) +
         " different winners: " + ranked.slice(0, TOP).map(function (r) {
           return (r < d.head.pieces.length ? show(d.head.pieces[r]) : "rank " + ui.count(r + 1)) + " " + tally[r];
