@@ -103,6 +103,7 @@ def figures(probe: dict) -> dict:
 
 def measure(pages: list[str], site: Path = SITE) -> dict[str, dict[str, dict]]:
     from playwright.sync_api import sync_playwright
+
     from scripts.quality.screens import CHROMIUM
     out: dict[str, dict[str, dict]] = {p: {} for p in pages}
     with sync_playwright() as pw:

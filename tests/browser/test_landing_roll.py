@@ -31,7 +31,7 @@ def loaded(page) -> None:
 def test_the_first_demo_is_every_bar_near_the_top_of_the_page(open_page, mode, width, height, screens):
     page = open_page(PAGE, mode, width=width, height=height, lazy=True)
     page.evaluate("() => window.scrollTo(0, 0)")
-    first = page.evaluate(f"() => document.querySelector('article .nt-demo').getAttribute('data-demo')")
+    first = page.evaluate("() => document.querySelector('article .nt-demo').getAttribute('data-demo')")
     assert first == "one-roll"
     got = figures(page.evaluate(PROBE))
     assert got["demo_screens"] < screens, got

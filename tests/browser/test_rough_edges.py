@@ -7,7 +7,6 @@ with no line to a cosine of 0.00; spaces around a prompt are said. (·cou: tests
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import numpy as np
@@ -95,7 +94,7 @@ def test_train_is_disabled_over_a_bad_corpus_and_the_last_curve_shows_only_besid
     forget(page)
     sel = '.nt-demo[data-demo="train-yours"]'
     root = demo(page, "train-yours")
-    good = "\n".join(["a fox ran.", "the fox ate a hen.", "a hen ran to the den.", "the fox saw the hen."])
+    good = "a fox ran.\nthe fox ate a hen.\na hen ran to the den.\nthe fox saw the hen."
     root.locator("textarea").fill(good)
     root.locator('button[data-role="train"]').click()
     page.wait_for_function(f"document.querySelector('{sel}').getAttribute('data-trained') === 'yes'", timeout=120_000)
@@ -140,7 +139,7 @@ def test_embedding_neighbours_are_words_first_fragments_on_request_and_no_line_t
         assert listed() == want, name
         assert all(word[names.index(t)] for t in listed()), name
         assert lines() == [t for t in want if cos[i, names.index(t)] >= 0.005], name  # none to a cosine shown as 0.00 or less
-        assert "words to " + name in root.locator("[data-role=near-of]").inner_text()
+        assert f"words to {name}" in root.locator("[data-role=near-of]").inner_text()
     # fragments on request: the whole vocabulary, as before
     i = names.index("·mat")
     root.locator("select").select_option(str(i))

@@ -1,5 +1,12 @@
 """The first-minute figures' pure parts: words, sentences, build-file paragraphs, the table."""
-from scripts.quality.first_minute import build_file_blocks, figures, long_sentences, sentences, table, words
+from scripts.quality.first_minute import (
+    build_file_blocks,
+    figures,
+    long_sentences,
+    sentences,
+    table,
+    words,
+)
 
 
 def test_words_count_runs_holding_a_letter_or_digit_and_skip_symbols():
