@@ -41,6 +41,7 @@ DEMO_PARTS = {
     "temperature": "logits softmax pick", "generate": "loop", "context-window": "embed loop", "snapshots": "all",
     "train-yours": "all", "real-distribution": "logits softmax pick", "real-ask": "logits softmax pick",
     "real-inside": "block", "real-writers": "pick loop",
+    "one-roll": "softmax pick",
 }
 
 

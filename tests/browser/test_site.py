@@ -246,7 +246,7 @@ def test_temperature_demo_t0_always_top(open_page):
     clean(page)
 
 
-def test_temperature_demo_at_t0_keeps_the_t1_ranking_and_shows_the_seed_it_used(open_page):
+def test_temperature_demo_at_t0_keeps_the_t1_ranking_and_says_which_draw_of_which_seed(open_page):
     page = open_page(DEMO_PAGES["temperature"])
     root = demo(page, "temperature")
     slider = root.locator("input[type=range]").first
@@ -259,11 +259,11 @@ def test_temperature_demo_at_t0_keeps_the_t1_ranking_and_shows_the_seed_it_used(
     assert [t.split()[0] for t in before[:3]] == expected
     assert "greedy decoding" in root.locator(".nt-output .nt-small").first.inner_text()
     seed = root.locator("input[data-role=seed]")
-    for _ in range(3):
+    for n in range(1, 4):  # the draw rule (issue 29): Draw n takes the n-th number of one seed
         root.get_by_role("button", name="Draw").click()
-        shown = re.search(r"Seed (\d+):", root.locator(".nt-pick").inner_text()).group(1)
-        assert seed.input_value() == shown, "the seed box shows the seed of the pick on show"
-    assert shown == "3"
+        shown = re.search(r"Draw (\d+) with seed (\d+):", root.locator(".nt-pick").inner_text()).groups()
+        assert shown == (str(n), seed.input_value()), "the pick says which draw of which seed, the seed box that seed"
+    assert shown == ("3", "1")
     clean(page)
 
 

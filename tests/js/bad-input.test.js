@@ -68,3 +68,14 @@ test("malformed model data is a TypeError that names the tensor or setting, not 
   const cfg = Object.assign({}, data["tiny-model"].config.model, { n_head: 3 });
   assert.throws(() => runtime.model.create({ config: cfg, weights: data["tiny-model"].weights }), /split evenly/);
 });
+
+test("a seed below 0, with a fraction or too large is said, never silently folded into another seed", () => {
+  for (const [seed, used] of [[-1, 0], [-7, 0], [2.5, 2], [2 ** 32, 4294967295]]) {
+    const v = runtime.sampling.validate({ seed }, V);
+    assert.strictEqual(v.opts.seed, used, String(seed));
+    assert.strictEqual(v.warnings.length, 1, String(seed));
+    assert.match(v.warnings[0], /^A seed is a whole number from 0 to 4,294,967,295; \S+ is not one, so seed \d+ is used\.$/);
+  }
+  assert.ok(v0(0) && v0(1) && v0(4294967295));
+  function v0(seed) { const v = runtime.sampling.validate({ seed }, V); return v.warnings.length === 0 && v.opts.seed === seed; }
+});

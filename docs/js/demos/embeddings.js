@@ -97,31 +97,40 @@ nexttoken.define("demos.embeddings", ["ui", "runtime.active", "runtime.kernels",
     var caption = ui.el("p", { class: "nt-hint nt-embed-caption", "data-shares": map.share.join(" "),
       text: "Across: the direction in which the " + V + " rows' directions vary most, " + shares[0] + " of their variance; up: the next, " + shares[1] +
         " (principal components of the rows scaled to length 1, computed in your browser). Together the two axes keep " + ui.pct(map.share[0] + map.share[1], 0) +
-        " of the differences, so two points can sit close here and still differ in the rest: the lines join the picked token to its " + NEAR +
-        " nearest rows by cosine, wherever they land." });
+        " of the differences, so two points can sit close here and still differ in the rest: the lines join the picked token to those of its " + NEAR +
+        " nearest rows by cosine with a cosine above 0.00, wherever they land." });
     var crowd = ui.el("p", { class: "nt-hint nt-embed-caption", "data-unused": unused.length, text: pairs
       ? "Faint, unlabelled: single characters and the " + unused.length + " tokens the training sentences never use whole (letters, parts of words). " +
         "Training only ever pushed those down as wrong answers" + (together / pairs > 0.5
           ? ", all the same way, so their rows point almost alike (mean cosine " + ui.fix(together / pairs, 2) + ") and crowd one spot."
           : " (their rows' mean cosine: " + ui.fix(together / pairs, 2) + ").")
       : "Faint, unlabelled: the single characters." });
-    live.appendChild(ui.el("div", { class: "nt-controls" }, [pick.wrap]));
+    // Neighbours are words first: the faint rows (letters, parts of words) all point alike, so they would
+    // crowd every untrained word's list; the box lists them too, on request.
+    var withFragments = false, current = start < 0 ? 0 : start;
+    var fragBox = ui.checkbox("Also list letters and parts of words (rows training never used whole)", false, function (v) { withFragments = v; show(current); });
+    fragBox.input.setAttribute("data-role", "fragments");
+    live.appendChild(ui.el("div", { class: "nt-controls" }, [pick.wrap, faint.some(Boolean) ? fragBox.wrap : null]));
     live.appendChild(nearEl);
     live.appendChild(mapEl);
     live.appendChild(caption);
     live.appendChild(crowd);
 
     function show(id) {
+      current = id;
       var sims = wte.map(function (row, j) { return j === id ? -Infinity : cosine(wte[id], row); });
-      var near = kernels.argsort(sims).slice(0, NEAR);
+      var ranked = sims.map(function (s, j) { return withFragments || !faint[j] ? s : -Infinity; });
+      var pool = ranked.filter(function (s) { return s > -Infinity; }).length;
+      var near = kernels.argsort(ranked).slice(0, Math.min(NEAR, pool));
       ui.clear(nearEl);
-      nearEl.appendChild(ui.el("p", { class: "nt-small", text: "Nearest " + NEAR + " of the other " + (V - 1) + " tokens to " + names[id] + " by cosine similarity (1 = same direction, 0 = unrelated, −1 = opposite):" }));
+      nearEl.appendChild(ui.el("p", { class: "nt-small", "data-role": "near-of", text: "Nearest " + near.length + " of the other " + pool + (withFragments ? " tokens" : " words") + " to " + names[id] +
+        " by cosine similarity (1 = same direction, 0 = unrelated, −1 = opposite)" + (withFragments ? ":" : "; letters and parts of words on request:") }));
       nearEl.appendChild(ui.bars(near.map(function (j) {
         var text = ui.numberButton(ui.fix(sims[j], 2), function () {
           return lines.cosine(active.data.weights, id, j, names[id], names[j]);
         }, { label: "cosine of " + names[id] + " and " + names[j] });
         return { label: names[j], value: sims[j], text: text, data: { token: names[j], cos: sims[j] } };
-      }), { label: "nearest tokens to " + names[id], axis: { lo: Math.min(0, sims[near[NEAR - 1]]), hi: 1 }, axisLabel: "cosine" }));
+      }), { label: "nearest tokens to " + names[id], axis: { lo: Math.min(0, sims[near[near.length - 1]]), hi: 1 }, axisLabel: "cosine" }));
       drawMap(id, near, sims);
     }
 
@@ -138,8 +147,9 @@ nexttoken.define("demos.embeddings", ["ui", "runtime.active", "runtime.kernels",
         near.map(function (j) { return names[j] + " " + ui.fix(sims[j], 2); }).join(", ") + ".");
       var isNear = {};
       near.forEach(function (j) { isNear[j] = true; });
-      // lines first, under the points: to each of the nearest rows by cosine, thicker for more similar
-      near.forEach(function (j) {
+      // lines first, under the points: to each of the nearest rows by cosine, thicker for more similar;
+      // none to a row whose cosine shows as 0.00 or less (unrelated is not near)
+      near.filter(function (j) { return sims[j] >= 0.005; }).forEach(function (j) {
         var ln = ui.svg("line", { x1: X(xy[id][0]).toFixed(1), y1: Y(xy[id][1]).toFixed(1), x2: X(xy[j][0]).toFixed(1), y2: Y(xy[j][1]).toFixed(1),
           class: "nt-embed-link", "data-token": names[j], "stroke-width": (1 + 3 * Math.max(0, sims[j])).toFixed(2) });
         svg.appendChild(ln);

@@ -1,7 +1,8 @@
 // Demo: temperature with top-k and top-p, and a seeded weighted draw. T = 0 is greedy.
 // Beside each other: the probabilities before temperature (T = 1), after T and the filters (each
 // opens to exp(logit/T)/Σ), and a histogram of 1,000 seeded draws. A 0-1 ruler split by cumulative
-// probability shows where the draw's u fell.
+// probability shows where the draw's u fell. The site's one draw rule (SmolLM2's Draw and the landing
+// page's roll follow it too): Draw n takes the n-th number of mulberry32(seed); a new seed starts over.
 nexttoken.define("demos.temperature", ["ui", "runtime.kernels", "runtime.active", "runtime.prompts", "runtime.model", "runtime.sampling", "explain.pass"], function (ui, kernels, active, prompts, model, sampling, pass) {
   "use strict";
   var SHOW = 12;
@@ -18,16 +19,21 @@ nexttoken.define("demos.temperature", ["ui", "runtime.kernels", "runtime.active"
     var kS = ui.slider("top-k", 0, V, 1, 0, function (v) { st.topK = v; hist = null; render(); }, function (v) { return v === 0 ? "off" : String(v); });
     var pS = ui.slider("top-p", 0.05, 1, 0.05, 1, function (v) { st.topP = v; hist = null; render(); }, function (v) { return v >= 1 ? "1 (off)" : v.toFixed(2); });
     var seedIn = ui.el("input", { type: "number", min: "0", max: "1000000", step: "1", value: "1", class: "nt-input nt-seed", "data-role": "seed" });
-    seedIn.addEventListener("change", function () { draw(false); });
-    var drawBtn = ui.button("Draw", function () { draw(true); }, { primary: true });
+    seedIn.addEventListener("change", function () { setSeed(); });
+    var drawBtn = ui.button("Draw", function () { draw(); }, { primary: true });
     var manyBtn = ui.button("Sample 1,000 times", function () { drawMany(); });
     var hist = null;  // counts of the last 1,000 draws, for the current settings
-    var drawn = null;  // the seed of the pick on show: Draw moves to the next seed only after it was used
+    var rng = sampling.mulberry32(st.seed), draws = 0;  // the seed's stream, and how many Draws took from it
+    var seedMsg = ui.message();
+    var rule = ui.el("p", { class: "nt-small", "data-role": "draw-rule",
+      text: "Draw n takes the n-th random number of the seed (as SmolLM2's Draw does); a new seed starts again from its first." });
     var barsEl = ui.el("div", { class: "nt-output", "aria-live": "polite" });
     var pickEl = ui.el("p", { class: "nt-pick", "aria-live": "polite" });
     var ruler = ui.el("div", { class: "nt-ruler-wrap" });
     live.appendChild(ui.el("div", { class: "nt-controls" }, [prompt.wrap, tS.wrap, kS.wrap, pS.wrap]));
     live.appendChild(ui.el("div", { class: "nt-controls nt-buttons" }, [ui.field("Seed", seedIn), drawBtn, manyBtn]));
+    live.appendChild(rule);
+    live.appendChild(seedMsg.node);
     live.appendChild(msg.node);
     live.appendChild(warn.node);
     live.appendChild(barsEl);
@@ -100,7 +106,7 @@ nexttoken.define("demos.temperature", ["ui", "runtime.kernels", "runtime.active"
             data: { token: t.tk.show(id), prob: p, rank: rank } };
         }), { label: "probabilities after temperature and filters" })]));
       if (hist) {
-        lanes.appendChild(ui.el("div", { class: "nt-lane", "data-hist": "" }, [ui.el("p", { class: "nt-lane-title", text: "1,000 draws (seeds " + hist.seed + " to " + (hist.seed + 999) + ")" }),
+        lanes.appendChild(ui.el("div", { class: "nt-lane", "data-hist": "" }, [ui.el("p", { class: "nt-lane-title", text: "1,000 draws (the first 1,000 numbers of seed " + hist.seed + ")" }),
           ui.bars(order.map(function (id) {
             return { label: t.tk.show(id), value: (hist.counts[id] || 0) / 1000, text: String(hist.counts[id] || 0), cls: "nt-bar-hist", data: { count: hist.counts[id] || 0 } };
           }), { label: "how often each token was drawn in 1,000 draws" })]));
@@ -133,34 +139,45 @@ nexttoken.define("demos.temperature", ["ui", "runtime.kernels", "runtime.active"
       ruler.appendChild(ui.el("p", { class: "nt-ruler-scale", "aria-hidden": "true" }, [ui.el("span", { text: "0" }), ui.el("span", { text: "0.5" }), ui.el("span", { text: "1" })]));
     }
 
-    function seedValue() {
-      var seed = Math.max(0, Math.floor(Number(seedIn.value) || 0));
-      seedIn.value = String(seed);
-      return seed;
+    // A seed is a whole number from 0 to the box's max; anything else is refused in one line and the
+    // seed in use stays. A new seed starts its stream again.
+    function setSeed() {
+      var raw = seedIn.value.trim(), v = Number(raw), max = Number(seedIn.max);
+      if (raw === "" || !isFinite(v) || v !== Math.floor(v) || v < 0 || v > max) {
+        seedMsg.show("A seed is a whole number from 0 to " + ui.count(max) + "; " + (raw === "" ? "the box held none" : "“" + raw + "” is not one") +
+          ", so the seed stays " + st.seed + ".", "warn");
+        seedIn.value = String(st.seed);
+        return;
+      }
+      seedMsg.clear();
+      st.seed = v;
+      rng = sampling.mulberry32(v);
+      draws = 0;
+      hist = null;
+      render();
     }
 
-    function draw(advance) {
+    function draw() {
       if (!st.logits) return;
-      var seed = seedValue();
-      if (advance && drawn === seed) { seed += 1; seedIn.value = String(seed); }
-      drawn = seed;
-      var res = sampling.sample(st.logits, { temperature: sampling.validate(opts(), V).opts.temperature, topK: opts().topK, topP: opts().topP, seed: seed });
+      var u = rng();
+      draws += 1;
+      var res = sampling.sample(st.logits, { temperature: sampling.validate(opts(), V).opts.temperature, topK: opts().topK, topP: opts().topP, rng: function () { return u; } });
       ui.clear(pickEl);
-      pickEl.appendChild(document.createTextNode("Seed " + seed + ": u = " + (res.u === undefined ? "–" : Number(res.u).toFixed(3)) + " → pick "));
+      pickEl.appendChild(document.createTextNode("Draw " + draws + " with seed " + st.seed + ": u = " + Number(res.u).toFixed(3) + " → pick "));
       pickEl.appendChild(ui.el("code", { class: "nt-pick-token", "data-id": res.id, text: t.tk.show(res.id) }));
       pickEl.appendChild(document.createTextNode(" (" + ui.pct(res.probs[res.id]) + ")"));
       drawRuler(res);
     }
 
-    // 1,000 draws with seeds seed .. seed+999: the same settings and seeds give the same counts.
+    // 1,000 draws: the first 1,000 numbers of the seed, so the same settings and seed give the same counts.
     function drawMany() {
       if (!st.logits) return;
-      var seed = seedValue(), counts = {}, o = opts(), T = sampling.validate(o, V).opts.temperature;
+      var counts = {}, o = opts(), T = sampling.validate(o, V).opts.temperature, stream = sampling.mulberry32(st.seed);
       for (var k = 0; k < 1000; k++) {
-        var id = sampling.sample(st.logits, { temperature: T, topK: o.topK, topP: o.topP, seed: seed + k }).id;
+        var id = sampling.sample(st.logits, { temperature: T, topK: o.topK, topP: o.topP, rng: stream }).id;
         counts[id] = (counts[id] || 0) + 1;
       }
-      hist = { seed: seed, counts: counts };
+      hist = { seed: st.seed, counts: counts };
       render();
     }
 

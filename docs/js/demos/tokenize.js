@@ -57,11 +57,13 @@ nexttoken.define("demos.tokenize", ["ui", "runtime.active", "runtime.prompts"], 
       if (!lowered.trim()) { fail("Type a word first."); return; }
       if (lowered !== raw) msg.show("Folded to lower case: the tiny model has no capital letters.", "info");
       var text = startOfText ? lowered.replace(/^\s+/, "") : (/^\s/.test(lowered) ? lowered : " " + lowered);
+      // the tokenizer counts in `text`; the reader counts in what they typed (a space added or taken off the front)
+      var shift = startOfText ? Array.from(lowered.match(/^\s*/)[0]).length : (text === lowered ? 0 : -1);
       var r = t.tk.mergeSteps(text);
       if (!r.ok) {
         var e = r.error || {};
         fail(e.kind === "unknown_char"
-          ? "The tiny vocabulary has no “" + e.char + "” (character " + ((e.index || 0) + 1) + "): it has only the characters of its training sentences, and no byte fallback."
+          ? "The tiny vocabulary has no “" + e.char + "” (character " + ((e.index || 0) + 1 + shift) + "): it has only the characters of its training sentences, and no byte fallback."
           : (e.message || "This text cannot be tokenized."));
         return;
       }

@@ -106,6 +106,7 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
       });
       if (p.lines.length > limits.maxSentences) list.appendChild(ui.el("li", { text: "… and " + (p.lines.length - limits.maxSentences) + " more lines" }));
       preview.appendChild(list);
+      reflect(p);
       if (!p.ok || !p.sized) { sizes.textContent = p.message || ""; return p; }
       var c = p.sized.config;
       if (running || untimed) {  // no timing while training runs; the last one stays while the text is the same
@@ -130,6 +131,25 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
         " (the longest line with its end marker), " + ui.count(active.paramCount(c)) + " weights" +
         (seconds === null ? "." : "; " + steps + " steps take about " + seconds.toFixed(1) + " s here (timed over " + n + " steps).");
     }
+    // What is on screen belongs to the corpus in the box: Train says why it cannot act on a corpus with
+    // a problem, and the last run's curve and status show only while the box holds the corpus it ran on.
+    var last = null;  // {text, losses, status} of the last finished run
+    var blocked = false;  // the corpus in the box has a problem: Train stays disabled, saying which
+    function reflect(p) {
+      if (running) return;
+      blocked = !(p.ok && p.sized);
+      ui.setDisabled(trainBtn, blocked ? "Nothing to train on until the corpus is fixed: " + (p.message ? "see the line above." : "it has no usable line.") : "");
+      if (last && last.text === area.value) {
+        drawCurve(last.losses);
+        bar.value = steps;
+        status.textContent = last.status;
+      } else if (last || Number(bar.value) > 0) {
+        ui.clear(chart);
+        bar.value = 0;
+        status.textContent = "Not trained on this corpus yet" + (p.ok && p.sized ? ": press Train (" + ui.count(steps) + " steps)." : ".") +
+          (mine ? " Your last model, trained on an earlier corpus, is still saved." : "");
+      }
+    }
     area.addEventListener("input", schedulePreview);
     schedulePreview();
 
@@ -145,7 +165,7 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
         try {
           tr = trainer.createTrainer(mcSized, trainer.seededWeights(mcSized, cfg.training.seed, cfg.training.init_std), sized.rows, cfg.training);
         } catch (e) { return refuse(e.message + "."); }
-        var lines0 = sized.lines.map(function (l) { return l.text; });
+        var lines0 = sized.lines.map(function (l) { return l.text; }), trainedText = area.value;
         status.textContent = "Training: tokenizer learned (" + sized.bpe.chars.length + " characters, " + sized.bpe.merges.length + " merges).";
         stopBtn.disabled = false;
         var t0 = performance.now(), moved = -Infinity, drawn = -Infinity, frame = 0, latest = null;
@@ -187,12 +207,14 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
                           trained: { steps: steps, loss_first: losses[0], loss_last: losses[losses.length - 1], seconds: seconds } };
             mine = { model: m, tk: tk, weights: weights };
             status.textContent = "Trained: " + ui.count(steps) + " steps in " + seconds.toFixed(1) + " s; loss " + losses[0].toFixed(3) + " → " + losses[losses.length - 1].toFixed(3) + ".";
+            last = { text: trainedText, losses: losses, status: status.textContent };
             try {
               active.save(saved);
               msg.show("Your model is saved in this browser and is now the one every demo uses; the switch below (and at the top of every page with a demo of the tiny model) goes back to the built model.", "info");
             } catch (e) { msg.show("Trained, but not saved: " + e.message + ".", "warn"); }
             root.setAttribute("data-trained", "yes");
             trainBtn.disabled = false;
+            schedulePreview();  // the box may have changed while it ran
             showSwitch(true);
             if (probe.input.value && !mine.tk.encode(probe.input.value.toLowerCase()).ok) probe.input.value = mcfg.prompts[0];
             compare();
@@ -213,7 +235,7 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
 
     function refuse(text) {
       msg.show(text, "error");
-      trainBtn.disabled = false;
+      trainBtn.disabled = blocked;
       root.setAttribute("data-refused", String(Number(root.getAttribute("data-refused") || 0) + 1));
     }
 

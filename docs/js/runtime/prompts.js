@@ -30,7 +30,30 @@ nexttoken.define("runtime.prompts", ["runtime.active"], function (active) {
     if (r.ids.length > maxTokens) {
       return { ok: false, message: "That is " + r.ids.length + " tokens; this demo takes at most " + maxTokens + " (the model's context window is " + nCtx + ")." };
     }
+    note = [note, spaces(t, lowered, r.ids)].filter(Boolean).join(" ");
     return { ok: true, ids: r.ids, tokens: r.ids.map(function (id) { return t.tk.show(id); }), note: note, text: lowered };
+  }
+
+  // Spaces around a prompt are kept (they are part of the text) but said: a leading one joins the
+  // first word (·the, not the), and a trailing one is a token of its own, which the training
+  // sentences may never have shown the model (then what it predicts after it is no lesson it learned).
+  function spaces(t, text, ids) {
+    var out = [], tk = t.tk;
+    if (/^\s/.test(text)) {
+      var bare = tk.encode(text.replace(/^\s+/, ""));
+      if (bare.ok && bare.ids.length && bare.ids[0] !== ids[0]) {
+        out.push("Your prompt starts with a space, so its first token is " + tk.show(ids[0]) + ", not " + tk.show(bare.ids[0]) + ".");
+      }
+    }
+    if (/\s$/.test(text)) {
+      var last = ids[ids.length - 1], seen = (t.config.corpus || []).some(function (line) {
+        var e = tk.encode(line);
+        return e.ok && e.ids.indexOf(last) >= 0;
+      });
+      out.push("Your prompt ends in a space, which is a token of its own here (" + tk.show(last) + ")" +
+        (seen ? "." : "; the training sentences never contain it, so what the model predicts after it is no lesson it learned."));
+    }
+    return out.join(" ");
   }
 
   // A demo's starting text: the page's (written for the built model) when the active model reads it

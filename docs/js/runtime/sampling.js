@@ -75,7 +75,12 @@ nexttoken.define("runtime.sampling", ["runtime.kernels"], function (kernels) {
     o.topP = p;
     var s = opts.seed === undefined ? 1 : num(opts.seed);
     if (!isFinite(s)) { w.push("The seed must be a whole number; using 1."); s = 1; }
-    o.seed = Math.floor(Math.abs(s)) >>> 0;
+    else if (s < 0 || s !== Math.floor(s) || s > 4294967295) {  // said, never silently folded into another seed
+      var whole = Math.min(4294967295, Math.max(0, Math.floor(s)));
+      w.push("A seed is a whole number from 0 to 4,294,967,295; " + String(s).replace("-", "\u2212") + " is not one, so seed " + whole + " is used.");
+      s = whole;
+    }
+    o.seed = s >>> 0;
     return { opts: o, warnings: w };
   }
 
