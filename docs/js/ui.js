@@ -354,8 +354,9 @@ nexttoken.define("ui", ["load"], function (load) {
   }
 
   function hashTarget() {
-    var id = decodeURIComponent(location.hash.slice(1));
-    return (id && document.getElementById(id)) || null;
+    var id = "";
+    try { id = decodeURIComponent(location.hash.slice(1)); } catch (e) { return null; }  // a malformed link is no anchor
+    return (id && id.length < 200 && document.getElementById(id)) || null;
   }
 
   // An in-page link to an id in (or on) a container builds it before the browser scrolls there.

@@ -1,0 +1,194 @@
+"""Share, embed, export (docs/js/ui/permalink.js, docs/js/ui/export.js, scripts/site/hooks/share.py): a demo's
+state set by its controls is in the page's link, and the link opened in a fresh page (served and from disk)
+shows the same numbers; a hostile or malformed link changes nothing, runs nothing and says so in one line;
+a download reads back to site_data's numbers; a demo's embed page builds inside a frame of another origin."""
+from __future__ import annotations
+
+import csv
+import functools
+import http.server
+import io
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+TRACES = {t["prompt"]: t for t in json.loads((ROOT / "site_data" / "tiny" / "traces.json").read_text())["traces"]}
+TEMP = '.nt-demo[data-demo="temperature"]'
+
+
+def fragment(page):
+    return page.evaluate("location.hash")
+
+
+def settle(page):
+    page.wait_for_timeout(700)  # the link is written a moment after the last input
+
+
+def bars(page, sel):
+    """The numbers a demo shows: every bar's label and value text, in order."""
+    return page.locator(f"{sel} .nt-bar:not(.nt-bar-axis)").evaluate_all(
+        "rows => rows.map(r => r.querySelector('.nt-bar-label').textContent + ' ' + r.querySelector('.nt-bar-value').textContent)")
+
+
+def set_temperature(page):
+    root = page.locator(TEMP)
+    inp = root.locator("input[data-role=prompt]")
+    inp.fill("the dog sat on the")
+    inp.press("Enter")
+    root.locator("input[type=range]").nth(0).fill("0.5")
+    root.locator("input[type=range]").nth(1).fill("4")
+    root.locator("input[data-role=seed]").fill("7")
+    root.locator("input[data-role=seed]").dispatch_event("change")
+    root.locator("button", has_text="Draw").first.click()
+    settle(page)
+
+
+def shown_temperature(page):
+    return bars(page, TEMP) + [page.locator(f"{TEMP} .nt-pick").inner_text()]
+
+
+@pytest.mark.parametrize("mode", ["http", "file"])
+def test_a_temperature_state_set_by_the_controls_comes_back_from_its_link(open_page, mode):
+    page = open_page("sampling.html", mode=mode)
+    set_temperature(page)
+    frag = fragment(page)
+    assert frag.startswith("#nt=1&d=temperature") and "T=0.5" in frag and "k=4" in frag and "seed=8" in frag, frag  # the seed typed, then Draw moved to the next
+    want = shown_temperature(page)
+    again = open_page("sampling.html" + frag, mode=mode)
+    assert again.locator(f"{TEMP} input[data-role=prompt]").input_value() == "the dog sat on the"
+    assert shown_temperature(again) == want
+    assert again.locator(f"{TEMP} .nt-live > .nt-msg").first.is_hidden()  # nothing to say about a good link
+    assert page.nt_problems == [] and again.nt_problems == [], page.nt_problems + again.nt_problems
+
+
+HOSTILE = {
+    "script": "#nt=1&d=temperature&prompt=%3Cimg%20src%3Dx%20onerror%3D%22window.__pwned%3D1%22%3E&T=%3Cscript%3Ewindow.__pwned%3D1%3C%2Fscript%3E",
+    "huge": "#nt=1&d=temperature&prompt=" + "a" * 5000,
+    "malformed": "#nt=1&d=temperature&T=%E0%A4%A&&=",
+    "other format": "#nt=9&d=temperature&T=0.5",
+    "unknown setting": "#nt=1&d=temperature&eval=alert(1)",
+    "out of range": "#nt=1&d=temperature&T=1e309",
+    "no such demo": "#nt=1&d=no-such-demo&T=0.5",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_a_bad_link_leaves_the_defaults_runs_nothing_and_says_so_in_one_line(open_page, name):
+    default = open_page("sampling.html")
+    want = shown_temperature_defaults(default)
+    page = open_page("sampling.html" + HOSTILE[name])
+    assert page.evaluate("window.__pwned") is None
+    note = page.locator(f"{TEMP} .nt-live > .nt-msg").first
+    assert note.is_visible() and "not used" in note.inner_text() and "\n" not in note.inner_text(), note.inner_text()
+    assert shown_temperature_defaults(page) == want
+    assert page.locator(f"{TEMP} img").count() == 0
+    assert page.nt_problems == [], page.nt_problems
+
+
+def shown_temperature_defaults(page):
+    return [page.locator(f"{TEMP} input[data-role=prompt]").input_value()] + bars(page, TEMP)
+
+
+def test_a_link_from_another_site_version_applies_its_settings_and_says_so(open_page):
+    page = open_page("sampling.html#nt=1&d=temperature&v=000000000000&T=0.5")
+    note = page.locator(f"{TEMP} .nt-live > .nt-msg").first
+    assert "another version of the site" in note.inner_text()
+    assert page.locator(f"{TEMP} input[type=range]").nth(0).input_value() == "0.5"
+
+
+def test_a_link_to_a_trained_model_this_browser_lacks_falls_back_to_the_built_one(open_page):
+    page = open_page("sampling.html#nt=1&d=temperature&m=yours&T=0.5")
+    note = page.locator(f"{TEMP} .nt-live > .nt-msg").first
+    assert "this browser does not have" in note.inner_text() and "built model" in note.inner_text()
+    assert page.locator(f"{TEMP} input[type=range]").nth(0).input_value() == "0.5"
+
+
+def download(page, sel, kind):
+    with page.expect_download() as got:
+        page.locator(f"{sel} .nt-share button", has_text=f"Download {kind}").click()
+    return Path(got.value.path()).read_text(encoding="utf-8"), got.value.suggested_filename
+
+
+def read_csv(text):
+    lines = [ln for ln in text.splitlines() if not ln.startswith("# ")]
+    return list(csv.reader(io.StringIO("\n".join(lines))))
+
+
+def test_the_temperature_csv_reads_back_to_site_datas_probabilities(open_page):
+    prompt = "the cat sat on the"
+    page = open_page("sampling.html#nt=1&d=temperature&prompt=" + prompt.replace(" ", "%20"))
+    text, name = download(page, TEMP, "CSV")
+    version = page.evaluate("document.querySelector('meta[name=nt-version]').content")
+    assert f"# version: {version}" in text and version in name and "# built: " in text
+    rows = read_csv(text)
+    assert rows[0] == ["id", "token", "logit", "p_T1", "p_after_T_and_filters"]
+    probs = TRACES[prompt]["probs"][-1] if isinstance(TRACES[prompt]["probs"][0], list) else TRACES[prompt]["probs"]
+    assert len(rows) - 1 == len(probs)
+    for r in rows[1:]:
+        assert float(r[3]) == pytest.approx(probs[int(r[0])], abs=1e-6)
+
+
+def test_an_export_of_a_state_that_no_longer_exists_says_so_in_one_line(open_page):
+    page = open_page("sampling.html")
+    inp = page.locator(f"{TEMP} input[data-role=prompt]")
+    inp.fill("zzzz qqqq")
+    inp.press("Enter")
+    page.locator(f"{TEMP} .nt-share button", has_text="Download CSV").click()
+    note = page.locator(f"{TEMP} .nt-share + .nt-msg")
+    note.wait_for(state="visible")
+    assert note.inner_text().startswith("Nothing to download:")
+    assert page.nt_problems == [], page.nt_problems
+
+
+@pytest.fixture(scope="module")
+def other_origin(tmp_path_factory):
+    """A second local server, another origin, serving a page that frames the site's embed page."""
+    folder = tmp_path_factory.mktemp("host")
+    handler = functools.partial(_Quiet, directory=str(folder))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield folder, f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.mark.parametrize("frag", ["#nt=1&d=temperature&T=0.5&k=4", ""])
+def test_an_embed_page_builds_its_demo_inside_a_frame_of_another_origin(browser_context, server, other_origin, frag):
+    folder, host = other_origin
+    host_page = f"host{len(frag)}.html"  # one file per case: the browser caches a page it has seen
+    (folder / host_page).write_text(f'<!doctype html><title>host</title><iframe id="f" width="900" height="800" '
+                                      f'src="{server}embed/temperature.html{frag}"></iframe>', encoding="utf-8")
+    page = browser_context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("response", lambda r: errors.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 and "favicon" not in r.url else None)
+    try:
+        page.goto(host + host_page)
+        frame = page.frame_locator("#f")
+        frame.locator(f"{TEMP}[data-ready]").wait_for(timeout=30_000)
+        assert frame.locator(f"{TEMP} .nt-bar").count() > 0
+        assert frame.locator(f"{TEMP} .nt-fallback").is_hidden()
+        slider = frame.locator(f"{TEMP} input[type=range]").nth(0).input_value()
+        assert slider == ("0.5" if frag else "1")
+        assert frame.locator(f"{TEMP} .nt-live > .nt-msg").first.is_hidden()  # no fragment: defaults, no message
+        assert frame.locator("nav, .md-header, .md-sidebar").count() == 0
+        assert errors == [], errors
+    finally:
+        page.close()
+
+
+def test_an_embed_page_opened_from_disk_builds_its_demo(open_page):
+    page = open_page("embed/temperature.html#nt=1&d=temperature&T=0.25", mode="file")
+    assert page.locator(f"{TEMP}[data-ready]").count() == 1
+    assert page.locator(f"{TEMP} input[type=range]").nth(0).input_value() == "0.25"
+    assert page.nt_problems == [], page.nt_problems
