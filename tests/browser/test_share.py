@@ -66,6 +66,86 @@ def test_a_temperature_state_set_by_the_controls_comes_back_from_its_link(open_p
     assert page.nt_problems == [] and again.nt_problems == [], page.nt_problems + again.nt_problems
 
 
+# What a demo shows: its controls' values and its text, without the share row and its note.
+SHOWN = """sel => {
+  const live = document.querySelector(sel + ' .nt-live');
+  const values = [...live.querySelectorAll('input, select, textarea')].filter(i => !i.closest('.nt-share') && !i.classList.contains('nt-share-text'))
+    .map(i => i.type === 'checkbox' || i.type === 'radio' ? String(i.checked) : i.value);
+  const copy = live.cloneNode(true);
+  copy.querySelectorAll('.nt-share, .nt-share + .nt-msg, .nt-share-text').forEach(n => n.remove());
+  return values.concat([copy.textContent.replace(/\\s+/g, ' ')]);
+}"""
+
+
+def demo(name):
+    return f'.nt-demo[data-demo="{name}"]'
+
+
+def prompt_enter(page, sel, text, role="prompt", nth=0):
+    inp = page.locator(f"{sel} input[data-role={role}]").nth(nth)
+    inp.fill(text)
+    inp.press("Enter")
+
+
+def set_generate(page, sel):
+    prompt_enter(page, sel, "the dog sat")
+    page.locator(f"{sel} input[type=range]").first.fill("4")
+    for _ in range(2):
+        page.locator(f"{sel} button", has_text="Next step").click()
+
+
+def set_two_heads(page, sel):
+    prompt_enter(page, sel, "the dog sat on the")
+    grid = page.locator(f"{sel} .nt-heat").nth(1)
+    grid.focus()
+    grid.press("ArrowUp")
+    grid.press("ArrowLeft")
+
+
+def set_attention(page, sel):
+    prompt_enter(page, sel, "the dog sat on the mat", nth=0)
+    page.locator(f"{sel} .nt-radios input").nth(0).check()
+    page.locator(f"{sel} [data-lane=b] button.nt-attn-tok").nth(1).click()
+
+
+def set_one_token(page, sel):
+    prompt_enter(page, sel, "the dog sat on")
+
+
+def set_tokenize(page, sel):
+    prompt_enter(page, sel, "catsat", role="text")
+    page.locator(f"{sel} input[type=checkbox]").check()
+    page.locator(f"{sel} button", has_text="Next merge").click()
+
+
+DEMOS = {  # demo: (page, how the test sets a state through the controls)
+    "generate": ("generation.html", set_generate),
+    "two-heads": ("block.html", set_two_heads),
+    "attention": ("attention.html", set_attention),
+    "one-token": ("index.html", set_one_token),
+    "tokenize": ("tokens.html", set_tokenize),
+}
+
+
+@pytest.mark.parametrize("mode", ["http", "file"])
+@pytest.mark.parametrize("name", sorted(DEMOS))
+def test_each_demos_state_set_by_its_controls_comes_back_from_its_link(open_page, name, mode):
+    where, act = DEMOS[name]
+    sel = demo(name)
+    page = open_page(where, mode=mode)
+    default = page.evaluate(SHOWN, sel)
+    act(page, sel)
+    settle(page)
+    frag = fragment(page)
+    assert frag.startswith(f"#nt=1&d={name}&"), frag
+    want = page.evaluate(SHOWN, sel)
+    assert want != default, "the test's actions changed nothing"
+    again = open_page(where + frag, mode=mode)
+    again.locator(f"{sel}[data-ready]").wait_for(timeout=30_000)
+    assert again.evaluate(SHOWN, sel) == want
+    assert page.nt_problems == [] and again.nt_problems == [], page.nt_problems + again.nt_problems
+
+
 HOSTILE = {
     "script": "#nt=1&d=temperature&prompt=%3Cimg%20src%3Dx%20onerror%3D%22window.__pwned%3D1%22%3E&T=%3Cscript%3Ewindow.__pwned%3D1%3C%2Fscript%3E",
     "huge": "#nt=1&d=temperature&prompt=" + "a" * 5000,
