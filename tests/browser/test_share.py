@@ -118,12 +118,22 @@ def set_tokenize(page, sel):
     page.locator(f"{sel} button", has_text="Next merge").click()
 
 
+def set_real_distribution(page, sel):
+    page.locator(f"{sel} .nt-choices button").nth(1).click()
+    page.wait_for_selector(f"{sel}[data-loaded=capital]")
+    page.locator(f"{sel} input[type=range]").nth(0).fill("1.5")
+    page.locator(f"{sel} input[type=range]").nth(1).fill("40")
+    page.locator(f"{sel} [data-role=draw-button]").click()
+    page.locator(f"{sel} [data-role=draw-button]").click()
+
+
 DEMOS = {  # demo: (page, how the test sets a state through the controls)
     "generate": ("generation.html", set_generate),
     "two-heads": ("block.html", set_two_heads),
     "attention": ("attention.html", set_attention),
     "one-token": ("index.html", set_one_token),
     "tokenize": ("tokens.html", set_tokenize),
+    "real-distribution": ("sampling.html", set_real_distribution),
 }
 
 
@@ -142,6 +152,7 @@ def test_each_demos_state_set_by_its_controls_comes_back_from_its_link(open_page
     assert want != default, "the test's actions changed nothing"
     again = open_page(where + frag, mode=mode)
     again.locator(f"{sel}[data-ready]").wait_for(timeout=30_000)
+    again.wait_for_timeout(500)  # a stored prompt's data loads on demand
     assert again.evaluate(SHOWN, sel) == want
     assert page.nt_problems == [] and again.nt_problems == [], page.nt_problems + again.nt_problems
 
@@ -271,4 +282,44 @@ def test_an_embed_page_opened_from_disk_builds_its_demo(open_page):
     page = open_page("embed/temperature.html#nt=1&d=temperature&T=0.25", mode="file")
     assert page.locator(f"{TEMP}[data-ready]").count() == 1
     assert page.locator(f"{TEMP} input[type=range]").nth(0).input_value() == "0.25"
+    assert page.nt_problems == [], page.nt_problems
+
+
+REAL = demo("real-distribution")
+ASK = demo("real-ask")
+
+
+def test_the_stored_distributions_csv_reads_back_to_site_data(open_page):
+    page = open_page("sampling.html#nt=1&d=real-distribution&key=capital")
+    page.wait_for_selector(f"{REAL}[data-loaded=capital]")
+    text, _ = download(page, REAL, "CSV")
+    rows = read_csv(text)
+    data = json.loads((ROOT / "site_data" / "smollm2" / "distributions" / "capital.json").read_text())
+    assert rows[0] == ["rank", "id", "token", "logit", "probability_at_T", "kept"]
+    assert len(rows) - 1 == data["vocab_size"]
+    head = data["head"]
+    for r, row in enumerate(rows[1:len(head["ids"]) + 1]):
+        assert int(row[1]) == head["ids"][r]
+        assert float(row[3]) == pytest.approx(head["logits"][r], abs=1e-4)
+        assert float(row[4]) == pytest.approx(head["probs"][r], rel=1e-3, abs=1e-7)
+    assert sum(float(r[4]) for r in rows[1:]) == pytest.approx(1, abs=1e-6)
+
+
+def test_a_link_to_a_live_smollm2_state_says_it_needs_the_model_and_offers_the_load_button(open_page):
+    page = open_page("sampling.html#nt=1&d=real-distribution&key=cat&T=0.7&live=1&text=The%20sky%20is&chat=0")
+    note = page.locator(f"{REAL} .nt-live > .nt-msg").first
+    assert "needs the model" in note.inner_text(), note.inner_text()
+    has_model = page.locator(f"{ASK} [data-role=ask-load]:not([disabled])").count() == 1
+    assert page.locator(f"{REAL} button", has_text="Load the model").count() == (1 if has_model else 0)
+    assert page.locator(f"{ASK} [data-role=ask-prompt]").input_value() == "The sky is"
+    assert page.locator(f"{REAL} input[type=range]").nth(0).input_value() == "0.7"
+    assert page.nt_problems == [], page.nt_problems
+
+
+def test_a_real_ask_link_puts_its_prompt_in_the_box_and_asks_for_the_model(open_page):
+    page = open_page("real-models.html#nt=1&d=real-ask&model=smollm2&text=Hello%20there&chat=1")
+    note = page.locator(f"{ASK} .nt-live > .nt-msg").first
+    assert "needs the model" in note.inner_text() or "does not hold" in note.inner_text(), note.inner_text()
+    assert page.locator(f"{ASK} [data-role=ask-prompt]").input_value() == "Hello there"
+    assert page.locator(f"{ASK} [data-role=ask-chat]").is_checked()
     assert page.nt_problems == [], page.nt_problems
