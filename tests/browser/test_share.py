@@ -127,6 +127,16 @@ def set_real_distribution(page, sel):
     page.locator(f"{sel} [data-role=draw-button]").click()
 
 
+def set_knockout(page, sel):
+    prompt_enter(page, sel, "the dog sat on the")
+    page.locator(f"{sel} input[data-knockout=head1]").check()
+    page.locator(f"{sel} input[data-knockout=mlp]").check()
+
+
+def set_lens(page, sel):
+    prompt_enter(page, sel, "the bird sat on the")
+
+
 DEMOS = {  # demo: (page, how the test sets a state through the controls)
     "generate": ("generation.html", set_generate),
     "two-heads": ("block.html", set_two_heads),
@@ -134,6 +144,8 @@ DEMOS = {  # demo: (page, how the test sets a state through the controls)
     "one-token": ("index.html", set_one_token),
     "tokenize": ("tokens.html", set_tokenize),
     "real-distribution": ("sampling.html", set_real_distribution),
+    "knockout": ("attention.html", set_knockout),
+    "lens": ("block.html", set_lens),
 }
 
 
@@ -323,3 +335,50 @@ def test_a_real_ask_link_puts_its_prompt_in_the_box_and_asks_for_the_model(open_
     assert page.locator(f"{ASK} [data-role=ask-prompt]").input_value() == "Hello there"
     assert page.locator(f"{ASK} [data-role=ask-chat]").is_checked()
     assert page.nt_problems == [], page.nt_problems
+
+
+TRAIN = demo("train-yours")
+WEIGHTS = json.loads((ROOT / "site_data" / "tiny" / "weights.json").read_text())["weights"]
+
+
+def test_the_model_download_holds_site_datas_weights_and_loads_back_as_your_model(open_page, tmp_path):
+    page = open_page("training.html")
+    try:
+        text, name = download(page, TRAIN, "JSON")
+        got = json.loads(text)
+        assert got["provenance"]["version"] and got["model"]["which"] == "built"
+        assert got["model"]["weights"] == WEIGHTS
+        assert got["model"]["config"]["corpus"] and got["model"]["tokenizer"]["vocab"]
+        rows = read_csv(download(page, TRAIN, "CSV")[0])
+        assert rows[0] == ["tensor", "flat_index", "value"]
+        values = {(r[0], int(r[1])): float(r[2]) for r in rows[1:]}
+        width = len(WEIGHTS["wte"][0])
+        assert values[("wte", 3 * width + 5)] == WEIGHTS["wte"][3][5]
+        assert len(values) == sum(1 for _ in _numbers(WEIGHTS))
+        # loaded back through the file box, it becomes "your model" and the page says so
+        saved = tmp_path / name
+        saved.write_text(text, encoding="utf-8")
+        with page.expect_navigation():
+            page.locator(f"{TRAIN} input[data-role=model-file]").set_input_files(str(saved))
+        page.wait_for_selector(".nt-model-switch[data-active-model=yours]")
+        bad = tmp_path / "bad.json"
+        bad.write_text('{"model": {"weights": 1}}', encoding="utf-8")
+        page.locator(f"{TRAIN}").scroll_into_view_if_needed()
+        page.wait_for_selector(f"{TRAIN}[data-ready]")
+        page.locator(f"{TRAIN} input[data-role=model-file]").set_input_files(str(bad))
+        page.wait_for_selector(f"{TRAIN} .nt-msg.nt-error")
+        assert page.locator(f"{TRAIN} .nt-msg.nt-error").inner_text().startswith("That file holds no model")
+        assert page.nt_problems == [], page.nt_problems
+    finally:
+        page.evaluate("() => { localStorage.removeItem('nexttoken.yourModel.v1'); localStorage.removeItem('nexttoken.activeModel'); }")
+
+
+def _numbers(x):
+    if isinstance(x, dict):
+        for v in x.values():
+            yield from _numbers(v)
+    elif isinstance(x, list):
+        for v in x:
+            yield from _numbers(v)
+    else:
+        yield x

@@ -45,17 +45,36 @@ nexttoken.define("ui.export", [], function () {
     return JSON.stringify(out);
   }
 
+  // A table given as {name, weights: {tensor: nested arrays}}: one row per number, tensor name and flat index.
+  function flatten(t) {
+    if (!t.weights) return t;
+    var rows = [];
+    (function walk(x, name) {
+      if (Array.isArray(x) && typeof x[0] !== "object") x.forEach(function (v, i) { rows.push([name, i, v]); });
+      else if (Array.isArray(x) && Array.isArray(x[0]) && typeof x[0][0] === "number") {
+        var n = x[0].length;
+        x.forEach(function (row, i) { row.forEach(function (v, j) { rows.push([name, i * n + j, v]); }); });
+      } else if (x && typeof x === "object") Object.keys(x).forEach(function (k) { walk(x[k], name ? name + "." + k : k); });
+    })(t.weights, "");
+    return { name: t.name, columns: ["tensor", "flat_index", "value"], rows: rows };
+  }
+
   function save(kind, root, spec, say) {
     var got;
     try { got = spec.tables(); } catch (e) { got = { error: e && e.message ? e.message : String(e) }; }
-    if (!got || got.error || !got.length) {
+    if (got && got.length && got.some(function (t) { return t.weights; })) {
+      var extra = got.extra;
+      got = kind === "csv" ? got.map(flatten) : got.filter(function (t) { return !t.weights; });
+      got.extra = extra;
+    }
+    if (!got || got.error || !(kind === "csv" ? got.length : got.length || got.extra)) {
       say("Nothing to download: " + (got && got.error ? got.error : "the demo shows no numbers now") + ".", "warn");
       return null;
     }
     var link = location.href.split("#")[0] + "#" + (location.hash.slice(1) || "");
     var prov = provenance(root, link);
     var body = kind === "csv" ? csv(got[0], prov) : json(got, prov, got.extra);
-    var name = "nexttoken-" + prov.demo + "-" + (kind === "csv" ? got[0].name : "all") + "-" + (prov.version || "local") + "." + kind;
+    var name = "nexttoken-" + prov.demo + "-" + (kind === "csv" ? got[0].name : got.length ? "all" : "model") + "-" + (prov.version || "local") + "." + kind;
     var blob = new Blob([body], { type: kind === "csv" ? "text/csv" : "application/json" });
     var a = document.createElement("a");
     a.href = URL.createObjectURL(blob);
@@ -64,7 +83,7 @@ nexttoken.define("ui.export", [], function () {
     document.body.appendChild(a);
     a.click();
     setTimeout(function () { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
-    say("Downloaded " + name + " (" + (kind === "csv" ? got[0].rows.length + " rows" : got.length + (got.length === 1 ? " table" : " tables")) + ").", "info");
+    say("Downloaded " + name + " (" + (kind === "csv" ? got[0].rows.length + " rows" : got.length + (got.length === 1 ? " table" : " tables") + (got.extra && got.extra.model ? " and the model" : "")) + ").", "info");
     return { name: name, text: body };
   }
 
