@@ -137,6 +137,23 @@ def set_lens(page, sel):
     prompt_enter(page, sel, "the bird sat on the")
 
 
+def set_embeddings(page, sel):
+    page.locator(f"{sel} select").select_option(index=7)
+
+
+def set_context_window(page, sel):
+    prompt_enter(page, sel, "the dog sat on the mat. the cat")
+    for _ in range(3):
+        page.locator(f"{sel} button", has_text="Add a token").click()
+
+
+def set_snapshots(page, sel):
+    page.locator(f"{sel} [data-role=load-snapshots]").click()
+    page.wait_for_selector(f"{sel}[data-snapshots=loaded]")
+    page.locator(f"{sel} input[type=range]").fill("2")
+    page.locator(f"{sel} select").select_option(index=1)
+
+
 DEMOS = {  # demo: (page, how the test sets a state through the controls)
     "generate": ("generation.html", set_generate),
     "two-heads": ("block.html", set_two_heads),
@@ -146,6 +163,9 @@ DEMOS = {  # demo: (page, how the test sets a state through the controls)
     "real-distribution": ("sampling.html", set_real_distribution),
     "knockout": ("attention.html", set_knockout),
     "lens": ("block.html", set_lens),
+    "embeddings": ("embeddings.html", set_embeddings),
+    "context-window": ("context.html", set_context_window),
+    "snapshots": ("training.html", set_snapshots),
 }
 
 
@@ -165,6 +185,8 @@ def test_each_demos_state_set_by_its_controls_comes_back_from_its_link(open_page
     again = open_page(where + frag, mode=mode)
     again.locator(f"{sel}[data-ready]").wait_for(timeout=30_000)
     again.wait_for_timeout(500)  # a stored prompt's data loads on demand
+    if name == "snapshots":
+        again.wait_for_selector(f"{sel}[data-snapshots=loaded]")
     assert again.evaluate(SHOWN, sel) == want
     assert page.nt_problems == [] and again.nt_problems == [], page.nt_problems + again.nt_problems
 
@@ -382,3 +404,11 @@ def _numbers(x):
             yield from _numbers(v)
     else:
         yield x
+
+
+def test_a_gpt2_tokenizer_link_puts_its_text_in_the_box_until_the_tokenizer_loads(open_page):
+    sel = demo("gpt2-tokenizer")
+    page = open_page("tokens.html#nt=1&d=gpt2-tokenizer&text=na%C3%AFve%20caf%C3%A9")
+    assert page.locator(f"{sel} input[data-role=text]").input_value() == "naïve café"
+    assert "load GPT-2's tokenizer" in page.locator(f"{sel} .nt-live > .nt-msg").first.inner_text()
+    assert page.nt_problems == [], page.nt_problems
