@@ -476,9 +476,17 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "runtime.kernels", "
         if (s.live !== "1" || !s.text) return "";
         // the live prompt goes into the panel above; it runs when the reader loads the model
         store.set("llm.stored", { key: state.key, text: s.text, chat: s.chat === "1" });
-        var load = document.querySelector('.nt-demo[data-demo="real-ask"] [data-role=ask-load]');
-        if (!load || load.disabled) return "This link shows SmolLM2 run live on a prompt of its own, which needs the model: this copy of the site cannot load it, so the stored prompt is shown.";
-        var go = ui.button("Load the model and run it", function () { go.remove(); load.scrollIntoView(); load.click(); }, { primary: true });
+        var ask = document.querySelector('.nt-demo[data-demo="real-ask"]'), copies = {};
+        try { copies = JSON.parse(ask.getAttribute("data-models") || "{}"); } catch (e) { copies = {}; }
+        if (!copies.smollm2) return "This link shows SmolLM2 run live on a prompt of its own, which needs the model: this page cannot load it, so the stored prompt is shown.";
+        var go = ui.button("Load the model and run it", function () {  // the panel above builds as it comes on screen
+          go.remove();
+          ask.scrollIntoView();
+          (function press(tries) {
+            var load = ask.querySelector("[data-role=ask-load]");
+            if (load && !load.disabled) load.click(); else if (tries) setTimeout(function () { press(tries - 1); }, 100);
+          })(50);
+        }, { primary: true });
         sourceLine.parentNode.insertBefore(go, sourceLine);
         return "This link shows SmolLM2 run live on a prompt of its own, which needs the model: load it (the button below, or Load above) to see it; the stored prompt shows meanwhile.";
       },
