@@ -418,3 +418,19 @@ def test_a_gpt2_tokenizer_link_puts_its_text_in_the_box_until_the_tokenizer_load
     assert page.locator(f"{sel} input[data-role=text]").input_value() == "naïve café"
     assert "load GPT-2's tokenizer" in page.locator(f"{sel} .nt-live > .nt-msg").first.inner_text()
     assert page.nt_problems == [], page.nt_problems
+
+
+def test_printed_a_page_keeps_its_figures_and_the_demos_fallbacks_and_drops_the_controls(open_page):
+    page = open_page("sampling.html")
+    assert page.locator(f"{TEMP} .nt-live").is_visible()
+    page.emulate_media(media="print")
+    try:
+        for root in page.locator(".nt-demo").all():
+            assert root.locator(".nt-live").count() == 0 or root.locator(".nt-live").first.is_hidden()
+            if root.locator(".nt-fallback").count():
+                assert root.locator(".nt-fallback").first.is_visible()
+        assert page.locator(".nt-share:visible, .md-header:visible, .md-sidebar:visible").count() == 0
+        figures = page.locator("figure.nt-figure img:visible")
+        assert figures.count() >= 1
+    finally:
+        page.emulate_media(media="screen")
