@@ -434,3 +434,19 @@ def test_printed_a_page_keeps_its_figures_and_the_demos_fallbacks_and_drops_the_
         assert figures.count() >= 1
     finally:
         page.emulate_media(media="screen")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_share_row_its_lines_and_an_embed_page_are_axe_clean_in_both_schemes(open_page, scheme):
+    import sys
+    sys.path.insert(0, str(ROOT / "tests"))
+    from helpers.axe import violations
+
+    page = open_page("sampling.html#nt=1&d=temperature&T=9")
+    page.emulate_media(color_scheme=scheme)
+    page.locator(f"{TEMP} .nt-share button", has_text="Embed").click()
+    page.locator(f"{TEMP} .nt-share + .nt-msg").wait_for(state="visible")
+    assert violations(page, TEMP) == []
+    embed = open_page("embed/temperature.html#nt=1&d=temperature&T=0.5")
+    embed.emulate_media(color_scheme=scheme)
+    assert violations(embed) == []
