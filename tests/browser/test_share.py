@@ -450,3 +450,16 @@ def test_the_share_row_its_lines_and_an_embed_page_are_axe_clean_in_both_schemes
     embed = open_page("embed/temperature.html#nt=1&d=temperature&T=0.5")
     embed.emulate_media(color_scheme=scheme)
     assert violations(embed) == []
+
+
+EMBEDS = sorted(p.stem for p in (ROOT / "build" / "site" / "embed").glob("*.html"))
+
+
+@pytest.mark.parametrize("name", EMBEDS)
+def test_every_embed_page_opened_from_disk_with_no_fragment_builds_its_demo_without_a_word(open_page, name):
+    page = open_page(f"embed/{name}.html", mode="file", width=360)
+    sel = demo(name)
+    page.locator(f"{sel}[data-ready]").wait_for(timeout=30_000)
+    assert page.locator(f"{sel} .nt-msg.nt-error:visible, {sel} .nt-msg.nt-warn:visible").count() == 0
+    assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 1
+    assert page.nt_problems == [], page.nt_problems

@@ -67,7 +67,7 @@ def test_containers_are_cut_whole_with_their_nested_divs():
     assert got[0][1].endswith("<div>in</div></div></div>") and "after" not in got[1][1]
 
 
-def test_each_demo_has_an_embed_page_with_its_fallback_scripts_and_no_navigation():
+def test_each_demo_has_an_embed_page_with_its_fallback_scripts_styles_and_no_navigation():
     demos = sorted({d for p in SITE.glob("*.html") for d in re.findall(r'data-demo="([a-z0-9-]+)"', p.read_text(encoding="utf-8"))})
     assert demos
     for demo in demos:
@@ -77,3 +77,7 @@ def test_each_demo_has_an_embed_page_with_its_fallback_scripts_and_no_navigation
         for src in re.findall(r'<script src="([^"]+)"', text):
             assert (SITE / "embed" / src).resolve().is_file(), (demo, src)
         assert f'src="../js/demos/{demo}.js"' in text
+        sheets = re.findall(r'<link rel="stylesheet" href="([^"]+)"', text)
+        assert any("assets/stylesheets/main." in h for h in sheets) and "../css/share.css" in sheets, (demo, sheets)
+        for href in sheets:
+            assert (SITE / "embed" / href).resolve().is_file(), (demo, href)

@@ -74,6 +74,8 @@ def on_post_build(config, **kwargs):
         page = found["page"]
         text = template.render(
             demo=demo, container=RELATIVE.sub(lambda m: f'{m.group(1)}="../{m.group(2)}"', found["html"]),
-            scripts=["../" + s for s in plan.scripts], css=["../" + c for c in css] + ["../" + c for c in config["extra_css"]],
+            # js/site.js too (extra_javascript): it lets the keyboard scroll a wide box
+            scripts=["../" + s for s in plan.scripts] + ["../" + str(s) for s in config["extra_javascript"]],
+            css=["../" + c for c in css] + ["../" + c for c in config["extra_css"]],
             page_title=page.title, page_url="../" + page.url, config=config)
         (site / "embed" / f"{demo}.html").write_text(text, encoding="utf-8")
