@@ -463,3 +463,24 @@ def test_every_embed_page_opened_from_disk_with_no_fragment_builds_its_demo_with
     assert page.locator(f"{sel} .nt-msg.nt-error:visible, {sel} .nt-msg.nt-warn:visible").count() == 0
     assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 1
     assert page.nt_problems == [], page.nt_problems
+
+
+def test_copy_link_in_a_frame_without_the_clipboard_shows_the_link_selected_to_copy_by_hand(browser_context, server, other_origin):
+    folder, host = other_origin
+    (folder / "copy.html").write_text(f'<!doctype html><title>host</title><iframe id="f" width="900" height="900" '
+                                      f'src="{server}embed/temperature.html#nt=1&d=temperature&T=0.25"></iframe>', encoding="utf-8")
+    page = browser_context.new_page()
+    try:
+        page.goto(host + "copy.html")
+        frame = page.frame_locator("#f")
+        frame.locator(f"{TEMP}[data-ready]").wait_for(timeout=30_000)
+        frame.locator(f"{TEMP} .nt-share button", has_text="Embed").click()
+        box = frame.locator(f"{TEMP} input.nt-share-text")
+        box.wait_for(state="visible", timeout=10_000)
+        snippet = box.input_value()
+        assert snippet.startswith('<iframe src="' + server + "embed/temperature.html#nt=1&d=temperature&") and "T=0.25" in snippet
+        frame.locator(f"{TEMP} .nt-share button", has_text="Copy link").click()
+        page.wait_for_timeout(300)
+        assert box.input_value().startswith(server + "embed/temperature.html#nt=1&d=temperature&")
+    finally:
+        page.close()

@@ -131,7 +131,7 @@ nexttoken.define("ui.share", ["ui", "later:ui.export"], function (ui, loadExport
     var site = tag ? tag.src.replace(/js\/nexttoken\.js(\?.*)?$/, "") : "";
     var demo = item.root.getAttribute("data-demo");
     copy(item, '<iframe src="' + site + "embed/" + demo + ".html#" + item.fragment() + '" title="nexttoken: the ' + demo +
-      ' demo" width="100%" height="720" style="border:0" loading="lazy"></iframe>');
+      ' demo" width="100%" height="720" style="border:0" loading="lazy" allow="clipboard-write"></iframe>');
   }
 
   function download(kind) {
