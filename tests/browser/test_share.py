@@ -246,8 +246,9 @@ def download(page, sel, kind):
 
 
 def read_csv(text):
-    lines = [ln for ln in text.splitlines() if not ln.startswith("# ")]
-    return list(csv.reader(io.StringIO("\n".join(lines))))
+    # split on "\n" only: a token may hold \x0c or \x85, which str.splitlines() would take for line ends
+    lines = [ln for ln in text.split("\n") if not ln.startswith("# ")]
+    return [r for r in csv.reader(io.StringIO("\n".join(lines), newline="")) if r]
 
 
 def test_the_temperature_csv_reads_back_to_site_datas_probabilities(open_page):
@@ -484,3 +485,28 @@ def test_copy_link_in_a_frame_without_the_clipboard_shows_the_link_selected_to_c
         assert box.input_value().startswith(server + "embed/temperature.html#nt=1&d=temperature&")
     finally:
         page.close()
+
+
+@pytest.mark.slow
+def test_a_live_link_loads_smollm2_by_its_button_and_its_csv_equals_the_builds_transformers_distribution(open_page, site):
+    """The live path end to end: a link to a live state, its Load button, the pass in the page, the CSV."""
+    from urllib.parse import quote
+
+    if not (site / "js" / "data" / "llm" / "smollm2" / "manifest.js").is_file():
+        pytest.fail("build/site has no js/data/llm/smollm2: build the site with the model (`make site`)", pytrace=False)
+    stored = json.loads((ROOT / "site_data" / "smollm2" / "distributions" / "cat.json").read_text())
+    page = open_page(f"real-models.html#nt=1&d=real-distribution&key=cat&live=1&chat={int(stored['chat'])}&text={quote(stored['text'])}")
+    page.set_default_timeout(600_000)
+    page.locator(f"{REAL} button", has_text="Load the model").click()
+    page.wait_for_selector(f"{REAL}[data-source=live]")
+    text, _ = download(page, REAL, "CSV")
+    rows = read_csv(text)
+    bad = [r for r in rows if len(r) != 6]
+    assert not bad, bad[:5]
+    assert len(rows) - 1 == stored["vocab_size"]
+    head = stored["head"]
+    assert int(rows[1][1]) == head["ids"][0]  # the same top token
+    live = {int(r[1]): float(r[4]) for r in rows[1:]}
+    for i, p in zip(head["ids"][:5], head["probs"][:5]):  # tolerance of tests/browser/test_real_ask_live.py
+        assert abs(live[i] - p) <= 1e-5 + 1e-3 * p, (i, live[i], p)
+    assert page.nt_problems == [], page.nt_problems
