@@ -356,8 +356,9 @@ nexttoken.define("ui", ["load"], function (load) {
   }
 
   function hashTarget() {
-    var id = decodeURIComponent(location.hash.slice(1));
-    return (id && document.getElementById(id)) || null;
+    var id = "";
+    try { id = decodeURIComponent(location.hash.slice(1)); } catch (e) { return null; }  // a malformed link is no anchor
+    return (id && id.length < 200 && document.getElementById(id)) || null;
   }
 
   // An in-page link to an id in (or on) a container builds it before the browser scrolls there.
@@ -563,6 +564,6 @@ nexttoken.define("ui", ["load"], function (load) {
     tickStep: tickStep, niceTicks: niceTicks, setDisabled: setDisabled, field: field,
     textInput: textInput, slider: slider, button: button, checkbox: checkbox, radios: radios,
     select: select, message: message, numberButton: numberButton, relabel: relabel,
-    reducedMotion: reducedMotion, start: start, section: section
+    reducedMotion: reducedMotion, start: start, section: section, INPUT_MAX: INPUT_MAX
   };
 });

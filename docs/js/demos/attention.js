@@ -2,7 +2,7 @@
 // the tokens it looks at by lines as wide as the weights (the last token's drawn in full at first),
 // the bars below read out the chosen token's weights and scores, then what they gather and the
 // model's top next tokens.
-nexttoken.define("demos.attention", ["ui", "runtime.kernels", "store", "runtime.active", "runtime.prompts", "runtime.model", "explain.pass", "attention-lines"], function (ui, kernels, store, active, prompts, model, pass, attnLines) {
+nexttoken.define("demos.attention", ["ui", "runtime.kernels", "store", "runtime.active", "runtime.prompts", "runtime.model", "explain.pass", "attention-lines", "ui.permalink"], function (ui, kernels, store, active, prompts, model, pass, attnLines, permalink) {
   "use strict";
 
   function signed(x, d) { return ui.fix(x, d).replace("-", "\u2212"); }
@@ -31,7 +31,7 @@ nexttoken.define("demos.attention", ["ui", "runtime.kernels", "store", "runtime.
         lane.msg.clear();
         ui.clear(lane.out);
         var r = prompts.encode(lane.prompt.input.value);
-        if (!r.ok) { lane.msg.show(r.message, "error"); return; }
+        if (!r.ok) { lane.sel = undefined; lane.msg.show(r.message, "error"); return; }
         if (r.note) lane.msg.show(r.note, "info");
         var tr = m.forward(r.ids, { knockout: store.get("knockout") || null });
         var last = r.ids.length - 1, explain = pass.of({ trace: tr, ids: r.ids, config: m.config, weights: active.data.weights, show: t.tk.show });
@@ -48,6 +48,9 @@ nexttoken.define("demos.attention", ["ui", "runtime.kernels", "store", "runtime.
         // The chosen position's weights and scores as bars, then what they gather: each visible
         // position's value vector, scaled by its weight, summed.
         function readOut(i) {
+          lane.sel = i;
+          lane.pick = function (k) { picture.select(k, true); readOut(k); };
+          lane.shown = { tokens: r.tokens, W: W, scores: tr.h[0].scores[head] };
           ui.clear(readout);
           var w = W[i];
           readout.appendChild(ui.el("p", { class: "nt-small", text: "Attention from " + r.tokens[i] + " (position " + i + "), head " + (head + 1) + ": weight, then score." }));
@@ -76,7 +79,11 @@ nexttoken.define("demos.attention", ["ui", "runtime.kernels", "store", "runtime.
           readout.appendChild(ui.legend(top, "colour scale"));
           readout.appendChild(ui.el("div", { class: "nt-scroll" }, [mixGrid]));
         }
-        readOut(last);
+        // a rerun of the same prompt (a knock-out changed) keeps the chosen token
+        var keep = lane.sel !== undefined && lane.text === r.text && lane.sel <= last ? lane.sel : last;
+        lane.text = r.text;
+        if (keep !== last) picture.select(keep, true);
+        readOut(keep);
 
         var probs = tr.probs[last];
         var order = kernels.argsort(probs).slice(0, 3);
@@ -95,5 +102,40 @@ nexttoken.define("demos.attention", ["ui", "runtime.kernels", "store", "runtime.
     live.appendChild(wrap);
     lanes.forEach(function (l) { l.run(); });
     store.subscribe("knockout", function () { lanes.forEach(function (l) { l.run(); }); });
+
+    // Its state in the page's link (both prompts, the head, each lane's chosen token), and the head's
+    // weights in both lanes as a download (js/ui/permalink.js).
+    var nCtx = m.config.n_ctx;
+    permalink.join(root, live, { model: active,
+      fields: { a: permalink.text(ui.INPUT_MAX), b: permalink.text(ui.INPUT_MAX), head: permalink.int(0, m.config.n_head - 1),
+        ia: permalink.int(0, nCtx - 1), ib: permalink.int(0, nCtx - 1) },
+      get: function () { return { a: lanes[0].prompt.input.value, b: lanes[1].prompt.input.value, head: head, ia: lanes[0].sel, ib: lanes[1].sel }; },
+      set: function (s) {
+        if (s.a !== undefined) lanes[0].prompt.input.value = s.a;
+        if (s.b !== undefined) lanes[1].prompt.input.value = s.b;
+        if (s.head !== undefined) {
+          head = s.head;
+          var radio = headPick.querySelector('input[value="' + head + '"]');
+          if (radio) radio.checked = true;
+        }
+        lanes.forEach(function (l, k) {
+          l.sel = undefined;
+          l.run();
+          var at = k === 0 ? s.ia : s.ib;
+          if (at !== undefined && l.sel !== undefined && at < l.shown.tokens.length) l.pick(at);
+        });
+      },
+      tables: function () {
+        var rows = [];
+        lanes.forEach(function (l, k) {
+          if (l.sel === undefined) return;
+          var x = l.shown;
+          x.W.forEach(function (row, i) {
+            for (var j = 0; j <= i; j++) rows.push([k === 0 ? "A" : "B", head + 1, i, j, x.tokens[i], x.tokens[j], row[j], x.scores[i][j]]);
+          });
+        });
+        if (!rows.length) throw new Error("neither prompt gives attention to export (fix them first)");
+        return [{ name: "attention-weights", columns: ["lane", "head", "query_pos", "key_pos", "query_token", "key_token", "weight", "score"], rows: rows }];
+      } });
   });
 });

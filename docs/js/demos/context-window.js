@@ -4,7 +4,7 @@
 // renumber as it moves. Beside it, what the model sees: the window's positions and what the KV cache
 // holds for each (a prefill, one new row, or, on a step where the window slid, the old cache shown
 // stale and rebuilt), and the model's top three next tokens from the window.
-nexttoken.define("demos.context-window", ["ui", "runtime.kernels", "runtime.active", "runtime.prompts", "runtime.model", "runtime.kvcache", "explain.pass"], function (ui, kernels, active, prompts, model, kvcache, pass) {
+nexttoken.define("demos.context-window", ["ui", "runtime.kernels", "runtime.active", "runtime.prompts", "runtime.model", "runtime.kvcache", "explain.pass", "ui.permalink"], function (ui, kernels, active, prompts, model, kvcache, pass, permalink) {
   "use strict";
   var MAX_PROMPT = 24;
 
@@ -167,5 +167,16 @@ nexttoken.define("demos.context-window", ["ui", "runtime.kernels", "runtime.acti
     }
 
     prepare();
+
+    // Its start text and the tokens added in the page's link; the steps as a download (js/ui/permalink.js).
+    permalink.join(root, live, { model: active,
+      fields: { prompt: permalink.text(ui.INPUT_MAX), added: permalink.int(0, 10 * MAX_PROMPT) },
+      get: function () { return { prompt: prompt.input.value, added: shown }; },
+      set: function (s) { if (s.prompt !== undefined) prompt.input.value = s.prompt; prepare(); if (s.added) reveal(s.added); },
+      tables: function () {
+        if (!base) throw new Error("the start text gives nothing to extend (fix it first)");
+        return [{ name: "steps", columns: ["step", "id", "token", "window_length"],
+          rows: steps.map(function (st, i) { return [i + 1, st.id, t.tk.show(st.id), st.window.length]; }) }];
+      } });
   });
 });

@@ -4,7 +4,7 @@
 // components), with lines from the picked token to its nearest rows by cosine: the flat map keeps
 // only part of the differences (the share of each axis is printed), so closeness on it alone can
 // mislead, and the lines say which rows really are nearest.
-nexttoken.define("demos.embeddings", ["ui", "runtime.active", "runtime.kernels", "explain.lines"], function (ui, active, kernels, lines) {
+nexttoken.define("demos.embeddings", ["ui", "runtime.active", "runtime.kernels", "explain.lines", "ui.permalink"], function (ui, active, kernels, lines, permalink) {
   "use strict";
   var NEAR = 5;
   var dot = kernels.dot, cosine = kernels.cosine;
@@ -204,6 +204,16 @@ nexttoken.define("demos.embeddings", ["ui", "runtime.active", "runtime.kernels",
     }
 
     show(start < 0 ? 0 : start);
+
+    // The picked token in the page's link; every token's cosine to it, and its map position, as a download (js/ui/permalink.js).
+    permalink.join(root, live, { model: active,
+      fields: { token: permalink.int(0, V - 1) },
+      get: function () { return { token: Number(pick.input.value) }; },
+      set: function (s) { if (s.token !== undefined) { pick.input.value = String(s.token); show(s.token); } },
+      tables: function () {
+        var id = Number(pick.input.value), rows = wte.map(function (row, j) { return [j, names[j], cosine(wte[id], row), xy[j][0], xy[j][1]]; });
+        return [{ name: "cosines-to-" + id, columns: ["id", "token", "cosine_to_picked", "map_x", "map_y"], rows: rows }];
+      } });
   });
 
   return { pca: pca, eigen: eigen };

@@ -4,7 +4,7 @@
 // step left behind, one per position, the rows the step computed marked (and flashing, row after row,
 // unless the reader asked for reduced motion): every row in the lane without a cache, one in the
 // other. Play steps on its own at the chosen speed; Pause, Next step and Reset do what they say.
-nexttoken.define("demos.generate", ["ui", "runtime.kernels", "runtime.active", "runtime.prompts", "runtime.model", "runtime.kvcache", "explain.pass"], function (ui, kernels, active, prompts, model, kvcache, pass) {
+nexttoken.define("demos.generate", ["ui", "runtime.kernels", "runtime.active", "runtime.prompts", "runtime.model", "runtime.kvcache", "explain.pass", "ui.permalink"], function (ui, kernels, active, prompts, model, kvcache, pass, permalink) {
   "use strict";
 
   var SPEEDS = [{ value: 1600, label: "slow (a step every 1.6 s)" }, { value: 800, label: "normal (every 0.8 s)" },
@@ -164,5 +164,28 @@ nexttoken.define("demos.generate", ["ui", "runtime.kernels", "runtime.active", "
     }
 
     prepare();
+
+    // Its state in the page's link, and the generation steps as a download (js/ui/permalink.js).
+    permalink.join(root, live, { model: active,
+      fields: { prompt: permalink.text(ui.INPUT_MAX), max: permalink.int(1, nCtx), speed: permalink.one(SPEEDS.map(function (o) { return String(o.value); })),
+        step: permalink.int(0, nCtx) },
+      get: function () { return { prompt: prompt.input.value, max: maxNew, speed: String(delay), step: shown }; },
+      set: function (s) {
+        if (s.prompt !== undefined) prompt.input.value = s.prompt;
+        if (s.max !== undefined) { maxNew = s.max; maxSlider.set(s.max); }
+        if (s.speed !== undefined) { delay = Number(s.speed); speed.input.value = s.speed; }
+        prepare();
+        if (s.step) reveal(s.step);
+      },
+      tables: function () {
+        if (!runs) throw new Error("the prompt gives nothing to generate from (fix it first)");
+        var rows = [];
+        runs.forEach(function (run) {
+          run.steps.forEach(function (st, i) {
+            rows.push([run.useCache ? "cache" : "no cache", i + 1, st.id, t.tk.show(st.id), st.rows, st.ops || 0, st.window.length]);
+          });
+        });
+        return [{ name: "generation-steps", columns: ["lane", "step", "id", "token", "kv_rows_computed", "multiply_adds", "window"], rows: rows }];
+      } });
   });
 });

@@ -1,6 +1,6 @@
 // GPT-2's real tokenizer, live: loads its 1 MB vocabulary only when the reader asks (through
 // nexttoken's loader, classic scripts that work from file://), so the page stays light until then.
-nexttoken.define("demos.gpt2-tokenizer", ["ui", "later:data.gpt2-vocab", "later:gpt2.tokenizer"], function (ui, loadVocab, loadTokenizer) {
+nexttoken.define("demos.gpt2-tokenizer", ["ui", "later:data.gpt2-vocab", "later:gpt2.tokenizer", "ui.permalink"], function (ui, loadVocab, loadTokenizer, permalink) {
   "use strict";
 
   ui.start("gpt2-tokenizer", function (root, live) {
@@ -26,6 +26,22 @@ nexttoken.define("demos.gpt2-tokenizer", ["ui", "later:data.gpt2-vocab", "later:
     live.appendChild(ui.el("div", { class: "nt-controls" }, [input.wrap, loadBtn]));
     live.appendChild(msg.node);
     live.appendChild(out);
+
+    // Its text in the page's link (a link's text waits for the Load button); the tokens as a download (js/ui/permalink.js).
+    permalink.join(root, live, {
+      fields: { text: permalink.text(2000) },
+      get: function () { return { text: input.input.value }; },
+      set: function (s) {
+        if (s.text === undefined) return "";
+        input.input.value = s.text;
+        if (tk) { run(); return ""; }
+        return "This link's text is in the box: load GPT-2's tokenizer to see its tokens.";
+      },
+      tables: function () {
+        if (!tk) throw new Error("GPT-2's tokenizer is not loaded yet (press Load)");
+        var r = tk.encode(input.input.value);
+        return [{ name: "gpt2-tokens", columns: ["position", "id", "token"], rows: r.ids.map(function (id, i) { return [i, id, r.readable[i]]; }) }];
+      } });
 
     function run() {
       if (!tk) return;

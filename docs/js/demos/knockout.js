@@ -3,7 +3,7 @@
 // side. The head that finds the subject is named from the build's summary (or, for a model the
 // reader trained, from the same rule applied in the browser), never a fixed number.
 // Other demos on the page follow the store's "knockout" ({heads: [h, ...], mlp}), set on each change.
-nexttoken.define("demos.knockout", ["ui", "runtime.kernels", "store", "runtime.active", "runtime.prompts", "runtime.model", "explain.pass"], function (ui, kernels, store, active, prompts, model, pass) {
+nexttoken.define("demos.knockout", ["ui", "runtime.kernels", "store", "runtime.active", "runtime.prompts", "runtime.model", "explain.pass", "ui.permalink"], function (ui, kernels, store, active, prompts, model, pass, permalink) {
   "use strict";
 
   // scripts/tiny/export.summarise's rule: the head whose last position attends most to position 1.
@@ -72,12 +72,14 @@ nexttoken.define("demos.knockout", ["ui", "runtime.kernels", "store", "runtime.a
       msg.clear();
       ui.clear(out);
       store.set("knockout", { heads: state.heads.slice(), mlp: state.mlp });
+      shown = null;
       var r = prompts.encode(prompt.input.value);
       if (!r.ok) { msg.show(r.message, "error"); return; }
       if (r.note) msg.show(r.note, "info");
       var last = r.ids.length - 1;
       var full = m.forward(r.ids);
       var knocked = m.forward(r.ids, { knockout: state });
+      shown = { r: r, full: full, knocked: knocked };
       var a = kernels.argsort(full.probs[last])[0], b = kernels.argsort(knocked.probs[last])[0];
       out.appendChild(lane("Full model", full, r.ids, last, "nt-ko-full"));
       out.appendChild(lane("Switched off: " + describe(), knocked, r.ids, last, "nt-ko-knocked"));
@@ -88,6 +90,26 @@ nexttoken.define("demos.knockout", ["ui", "runtime.kernels", "store", "runtime.a
                : "Without " + describe() + " the answer changes from " + t.tk.show(a) + " to " + t.tk.show(b) + "." }));
       root.setAttribute("data-ms", (performance.now() - t0).toFixed(2));  // read by scripts/quality/bench_training.py
     }
+    var shown = null;  // the two passes on show, for the download
     run();
+
+    // Its prompt and knock-outs in the page's link (off=1.2: heads 1 and 2); both passes' probabilities as a download.
+    permalink.join(root, live, { model: active,
+      fields: { prompt: permalink.text(ui.INPUT_MAX), off: permalink.ints(1, H, H), mlp: permalink.flag() },
+      get: function () { return { prompt: prompt.input.value, off: state.heads.map(function (h) { return h + 1; }), mlp: state.mlp ? "1" : "0" }; },
+      set: function (s) {
+        if (s.prompt !== undefined) prompt.input.value = s.prompt;
+        if (s.off) state.heads = s.off.map(function (h) { return h - 1; }).filter(function (h, i, a) { return a.indexOf(h) === i; }).sort();
+        if (s.mlp !== undefined) state.mlp = s.mlp === "1";
+        boxes.forEach(function (c, hd) { c.input.checked = state.heads.indexOf(hd) >= 0; });
+        mlpBox.input.checked = state.mlp;
+        run();
+      },
+      tables: function () {
+        if (!shown) throw new Error("the prompt gives no pass to export (fix it first)");
+        var last = shown.r.ids.length - 1, rows = [];
+        for (var id = 0; id < shown.full.probs[last].length; id++) rows.push([id, t.tk.show(id), shown.full.probs[last][id], shown.knocked.probs[last][id]]);
+        return [{ name: "knockout", columns: ["id", "token", "p_full", "p_knocked_out"], rows: rows }];
+      } });
   });
 });

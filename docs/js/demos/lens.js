@@ -3,7 +3,7 @@
 // exactly as the real last stage is; a stage-by-position table whose last row, after the last MLP,
 // is the real answer. Follows the knock-outs of knockout.js (the store's "knockout") when both are on
 // a page.
-nexttoken.define("demos.lens", ["ui", "runtime.kernels", "store", "runtime.active", "runtime.prompts", "runtime.model", "explain.pass"], function (ui, kernels, store, active, prompts, model, pass) {
+nexttoken.define("demos.lens", ["ui", "runtime.kernels", "store", "runtime.active", "runtime.prompts", "runtime.model", "explain.pass", "ui.permalink"], function (ui, kernels, store, active, prompts, model, pass, permalink) {
   "use strict";
   var NAMES = { embeddings: "after the embeddings", attention: "after attention", mlp: "after the MLP" };
 
@@ -29,11 +29,13 @@ nexttoken.define("demos.lens", ["ui", "runtime.kernels", "store", "runtime.activ
       var t0 = performance.now();
       msg.clear();
       ui.clear(out);
+      shown = null;
       var r = prompts.encode(prompt.input.value);
       if (!r.ok) { msg.show(r.message, "error"); return; }
       if (r.note) msg.show(r.note, "info");
       var ko = store.get("knockout") || null;
       var res = m.lens(r.ids, ko ? { knockout: ko } : undefined);
+      shown = { r: r, res: res };
       var off = ko && (ko.mlp || ko.heads.length);
       var table = ui.el("table", { class: "nt-lens-table" });
       table.appendChild(ui.el("caption", { text: "Top next token at each position if the pass stopped at each stage" +
@@ -68,6 +70,24 @@ nexttoken.define("demos.lens", ["ui", "runtime.kernels", "store", "runtime.activ
         ", stopping after the last MLP is not stopping at all." }));
       root.setAttribute("data-ms", (performance.now() - t0).toFixed(2));
     }
+    var shown = null;  // the table on show, for the download
     run();
+
+    // Its prompt in the page's link; the lens table (every stage, position and top token) as a download (js/ui/permalink.js).
+    permalink.join(root, live, { model: active,
+      fields: { prompt: permalink.text(ui.INPUT_MAX) },
+      get: function () { return { prompt: prompt.input.value }; },
+      set: function (s) { if (s.prompt !== undefined) { prompt.input.value = s.prompt; run(); } },
+      tables: function () {
+        if (!shown) throw new Error("the prompt gives no lens table to export (fix it first)");
+        var rows = [];
+        shown.res.stages.forEach(function (st) {
+          st.probs.forEach(function (p, i) {
+            var id = kernels.argsort(p)[0];
+            rows.push([st.name, st.layer === null ? "" : st.layer + 1, i, shown.r.tokens[i], id, t.tk.show(id), p[id]]);
+          });
+        });
+        return [{ name: "lens", columns: ["stage", "block", "position", "token_at_position", "top_id", "top_token", "top_probability"], rows: rows }];
+      } });
   });
 });

@@ -1,7 +1,7 @@
 // Demo: one token, end to end. prompt -> tokens -> ids -> embedding strips -> attention -> MLP
 // -> logits -> probabilities -> the pick, all from one m.forward(ids) of the tiny model; above them the
 // same pass played stage by stage (ui.pass-player), lighting the map of the pass as it goes.
-nexttoken.define("demos.one-token", ["ui", "runtime.kernels", "runtime.active", "runtime.prompts", "runtime.model", "explain.pass", "ui.pass-player"], function (ui, kernels, active, prompts, model, pass, player) {
+nexttoken.define("demos.one-token", ["ui", "runtime.kernels", "runtime.active", "runtime.prompts", "runtime.model", "explain.pass", "ui.pass-player", "ui.permalink"], function (ui, kernels, active, prompts, model, pass, player, permalink) {
   "use strict";
 
   ui.start("one-token", function (root, live) {
@@ -28,6 +28,7 @@ nexttoken.define("demos.one-token", ["ui", "runtime.kernels", "runtime.active", 
     function run(text) {
       msg.clear();
       state.pick = null;
+      state.shown = null;
       var r = prompts.encode(text);
       if (!r.ok) { msg.show(r.message, "error"); ui.clear(out); played.empty(); played.node.hidden = true; ui.setDisabled(append, "Nothing to append: fix the prompt first."); return; }
       if (r.note) msg.show(r.note, "info");
@@ -43,6 +44,7 @@ nexttoken.define("demos.one-token", ["ui", "runtime.kernels", "runtime.active", 
     }
 
     function render(r, tr) {
+      state.shown = { r: r, tr: tr };
       ui.clear(out);
       var explain = pass.of({ trace: tr, ids: r.ids, config: m.config, weights: active.data.weights, show: t.tk.show });
       var n = r.ids.length, last = n - 1, L = tr.h.length - 1, h = tr.h[L];
@@ -115,5 +117,21 @@ nexttoken.define("demos.one-token", ["ui", "runtime.kernels", "runtime.active", 
     }
 
     run(prompt.input.value);
+
+    // Its prompt in the page's link; the pass's every probability, and the model's weights, as a download
+    // (js/ui/permalink.js).
+    permalink.join(root, live, { model: active,
+      fields: { prompt: permalink.text(ui.INPUT_MAX) },
+      get: function () { return { prompt: prompt.input.value }; },
+      set: function (s) { if (s.prompt !== undefined) { prompt.input.value = s.prompt; run(s.prompt); } },
+      tables: function () {
+        if (!state.shown) throw new Error("the prompt gives no pass to export (fix it first)");
+        var tr = state.shown.tr, last = state.shown.r.ids.length - 1, rows = [];
+        for (var id = 0; id < tr.probs[last].length; id++) rows.push([id, t.tk.show(id), tr.logits[last][id], tr.probs[last][id]]);
+        var got = [{ name: "probabilities", columns: ["id", "token", "logit", "probability"], rows: rows }];
+        got.extra = { prompt: state.shown.r.text, ids: state.shown.r.ids,
+          model: { which: active.which, config: active.data.config, tokenizer: active.data.tokenizer, weights: active.data.weights } };
+        return got;
+      } });
   });
 });

@@ -11,8 +11,8 @@
 //   "llm.prompt"   read: {text, chat} another demo asks the panel to run (real-inside's example)
 // Container: data-models, the copies the build found ({model: {bytes, files, arch}}; {} when none).
 nexttoken.define("demos.real-ask", ["ui", "store", "later:llm.engine", "later:llm.loader", "later:llm.runtime",
-  "later:llm.tokenizer", "later:data.smollm2-tokenizer", "later:gpt2.tokenizer", "later:data.gpt2-vocab"],
-  function (ui, store, loadEngine, loadLoader, loadRuntime, loadTokenizer, loadTokenizerData, loadGpt2Tokenizer, loadGpt2Vocab) {
+  "later:llm.tokenizer", "later:data.smollm2-tokenizer", "later:gpt2.tokenizer", "later:data.gpt2-vocab", "ui.permalink"],
+  function (ui, store, loadEngine, loadLoader, loadRuntime, loadTokenizer, loadTokenizerData, loadGpt2Tokenizer, loadGpt2Vocab, permalink) {
   "use strict";
 
   var el = ui.el;
@@ -133,6 +133,7 @@ nexttoken.define("demos.real-ask", ["ui", "store", "later:llm.engine", "later:ll
           } }).then(function (session) { return [session, got[1]]; });
       }).then(function (got) {
         state.controller = null;
+        state.fromLink = false;
         state.session = got[0];
         state.tokenizer = got[1];
         progress.hidden = true;
@@ -221,7 +222,7 @@ nexttoken.define("demos.real-ask", ["ui", "store", "later:llm.engine", "later:ll
       });
     }
 
-    box.addEventListener("input", function () { changed(false); });
+    box.addEventListener("input", function () { state.fromLink = false; changed(false); });
     box.addEventListener("keydown", function (e) {
       if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); changed(true); }
     });
@@ -232,7 +233,7 @@ nexttoken.define("demos.real-ask", ["ui", "store", "later:llm.engine", "later:ll
     }
     // A stored prompt on show: its text in the box (Enter runs it live), and no pass on the way.
     function showStored(s) {
-      if (!s) return;
+      if (!s || state.fromLink) return;  // a link's prompt waits in the box for the model
       if (state.running && state.session) { state.gen += 1; state.session.cancel(); state.running = 0; root.removeAttribute("data-busy"); }
       clearTimeout(state.timer);
       if (state.model === "gpt2" && s.chat) return;
@@ -256,5 +257,25 @@ nexttoken.define("demos.real-ask", ["ui", "store", "later:llm.engine", "later:ll
       changed(true);
     });
     store.set("llm", store.get("llm") || null);
+
+    // Its model, prompt and template in the page's link (js/ui/permalink.js); a link's prompt waits in
+    // the box for the reader to load the model, which runs it.
+    permalink.join(root, live, {
+      fields: { model: permalink.one(Object.keys(NAMES)), text: permalink.text(2000), chat: permalink.flag() },
+      get: function () { return { model: state.model || undefined, text: box.value, chat: chat.input.checked ? "1" : "0" }; },
+      set: function (s) {
+        if (s.model && models.indexOf(s.model) >= 0 && !state.session) {
+          state.model = s.model;
+          if (choice) choice.querySelector('input[value="' + s.model + '"]').checked = true;
+          labelButton();
+        }
+        if (s.text !== undefined) box.value = s.text;
+        if (s.chat !== undefined) chat.input.checked = s.chat === "1";
+        state.fromLink = !!s.text && !state.session;
+        if (s.model && models.indexOf(s.model) < 0) return "This link runs " + NAMES[s.model] + " live, which this copy of the site does not hold: its prompt is in the box, the stored prompts below still work.";
+        if (state.session) { changed(true); return ""; }
+        if (!state.model) return s.text ? "This link's prompt needs a model this copy of the site does not hold: it is in the box; the stored prompts below still work." : "";
+        return s.text ? "This link runs " + NAMES[state.model] + " on its prompt in this page, which needs the model: press " + loadButton.textContent + " above to run it." : "";
+      } });
   });
 });

@@ -9,8 +9,8 @@
 // its lens and heads), and "llm.sampling" to {T, k, p, seed} whenever a control moves.
 // Container attributes: data-prompt (the first stored prompt), data-choices (keys shown as one-click
 // buttons instead of the menu).
-nexttoken.define("demos.real-distribution", ["ui", "store", "runtime.kernels", "runtime.sampling", "data.smollm2-dist-index", "later:data.smollm2-dist-*"],
-  function (ui, store, kernels, sampling, index, loadPrompt) {
+nexttoken.define("demos.real-distribution", ["ui", "store", "runtime.kernels", "runtime.sampling", "data.smollm2-dist-index", "later:data.smollm2-dist-*", "ui.permalink"],
+  function (ui, store, kernels, sampling, index, loadPrompt, permalink) {
   "use strict";
 
   // Every rank's logit, sorted: the head as stored; a tail bucket's ranks evenly spaced between its
@@ -449,5 +449,55 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "runtime.kernels", "
 
     if (store.get("llm.pass")) setLive(store.get("llm.pass"));
     else load();
+
+    // Its state in the page's link: the stored prompt (or the live one, which needs the model loaded
+    // above), the controls and the draws; every rank's probability as a download (js/ui/permalink.js).
+    var radio = function (v) { var r = scale.querySelector('input[value="' + v + '"]'); if (r) r.checked = true; };
+    permalink.join(root, live, {
+      fields: { key: permalink.one(index.prompts.map(function (pr) { return pr.key; })), T: permalink.num(0.1, 3), k: permalink.int(0, 2000),
+        p: permalink.num(0.05, 1), scale: permalink.one(["log", "lin"]), seed: permalink.int(0, 4294967295), draws: permalink.int(0, 10000),
+        live: permalink.flag(), text: permalink.text(2000), chat: permalink.flag() },
+      get: function () {
+        var s = { key: state.key, T: state.T, k: state.k, p: state.p, scale: state.log ? "log" : "lin", seed: state.seed, draws: state.draws };
+        if (lp) { s.live = "1"; s.text = lp.pass.text; s.chat = lp.pass.chat ? "1" : "0"; }
+        return s;
+      },
+      set: function (s) {
+        if (s.T !== undefined) { state.T = s.T; tSlider.set(s.T); }
+        if (s.k !== undefined) { state.k = s.k; kSlider.set(s.k); }
+        if (s.p !== undefined) { state.p = s.p; pSlider.set(s.p); }
+        if (s.scale !== undefined) { state.log = s.scale === "log"; radio(s.scale); }
+        if (s.seed !== undefined) { state.seed = s.seed; seedInput.value = String(s.seed); }
+        rng = sampling.mulberry32(state.seed);
+        state.draws = s.draws || 0;
+        state.u = null;
+        for (var i = 0; i < state.draws; i++) state.u = rng();
+        choose(s.key || state.key);
+        if (s.live !== "1" || !s.text) return "";
+        // the live prompt goes into the panel above; it runs when the reader loads the model
+        store.set("llm.stored", { key: state.key, text: s.text, chat: s.chat === "1" });
+        var ask = document.querySelector('.nt-demo[data-demo="real-ask"]'), copies = {};
+        try { copies = JSON.parse(ask.getAttribute("data-models") || "{}"); } catch (e) { copies = {}; }
+        if (!copies.smollm2) return "This link shows SmolLM2 run live on a prompt of its own, which needs the model: this page cannot load it, so the stored prompt is shown.";
+        var go = ui.button("Load the model and run it", function () {  // the panel above builds as it comes on screen
+          go.remove();
+          ask.scrollIntoView();
+          (function press(tries) {
+            var load = ask.querySelector("[data-role=ask-load]");
+            if (load && !load.disabled) load.click(); else if (tries) setTimeout(function () { press(tries - 1); }, 100);
+          })(50);
+        }, { primary: true });
+        sourceLine.parentNode.insertBefore(go, sourceLine);
+        return "This link shows SmolLM2 run live on a prompt of its own, which needs the model: load it (the button below, or Load above) to see it; the stored prompt shows meanwhile.";
+      },
+      tables: function () {
+        if (!logits) throw new Error("no distribution is on show yet");
+        var rows = [];
+        for (var r = 0; r < V; r++) rows.push([r, idAt(r), pieceAt(r), logits[r], probs[r], r < cut.kept ? 1 : 0]);
+        var got = [{ name: "probabilities", columns: ["rank", "id", "token", "logit", "probability_at_T", "kept"], rows: rows }];
+        got.extra = { source: lp ? "live" : "stored", prompt: lp ? { text: lp.pass.text, chat: lp.pass.chat } : { key: state.key, text: d.text, chat: !!d.chat },
+          settings: { T: state.T, k: state.k, p: state.p, seed: state.seed, draws: state.draws } };
+        return got;
+      } });
   });
 });

@@ -3,7 +3,7 @@
 // and what that snapshot's model predicted at each position. The snapshots (js/data/tiny-snapshots.js,
 // most of the page's weight) load only when the reader asks for them. They are the built model's,
 // so this view uses the built tokenizer and weights even when the reader's own model is active.
-nexttoken.define("demos.snapshots", ["ui", "runtime.kernels", "runtime.active", "runtime.tokenizer", "runtime.snapshots", "loss-curve", "explain.pass", "later:data.tiny-snapshots"], function (ui, kernels, active, tokenizer, snapshots, lossCurve, pass, loadSnapshots) {
+nexttoken.define("demos.snapshots", ["ui", "runtime.kernels", "runtime.active", "runtime.tokenizer", "runtime.snapshots", "loss-curve", "explain.pass", "later:data.tiny-snapshots", "ui.permalink"], function (ui, kernels, active, tokenizer, snapshots, lossCurve, pass, loadSnapshots, permalink) {
   "use strict";
   function snapList(S) { return Array.isArray(S) ? S : (S.snapshots || []); }
 
@@ -17,11 +17,27 @@ nexttoken.define("demos.snapshots", ["ui", "runtime.kernels", "runtime.active", 
     load.setAttribute("data-role", "load-snapshots");
     live.appendChild(ui.el("div", { class: "nt-controls nt-buttons" }, [load]));
     live.appendChild(msg.node);
+    var shown = null, pending = null;  // the replay's state (once loaded), and a link's, waiting for the load
     function begin(S) {
       msg.clear();
       load.hidden = true;
-      try { replay(root, live, S); } catch (err) { msg.show("The snapshots could not be shown (" + err.message + ").", "error"); }
+      try { shown = replay(root, live, S); } catch (err) { msg.show("The snapshots could not be shown (" + err.message + ").", "error"); }
+      if (shown && pending) { shown.set(pending); pending = null; }
     }
+
+    // The snapshot and sentence in the page's link (a link loads the snapshots); each position's loss as a download.
+    permalink.join(root, live, {
+      fields: { snap: permalink.int(0, 10000), sentence: permalink.text(ui.INPUT_MAX) },
+      get: function () { return shown ? shown.get() : {}; },
+      set: function (st) {
+        if (st.snap === undefined && st.sentence === undefined) return "";
+        if (shown) shown.set(st); else { pending = st; if (!load.disabled) load.click(); }
+        return "";
+      },
+      tables: function () {
+        if (!shown) throw new Error("the snapshots are not loaded yet (press Load)");
+        return shown.tables();
+      } });
   });
 
   function replay(root, live, S) {
@@ -110,5 +126,17 @@ nexttoken.define("demos.snapshots", ["ui", "runtime.kernels", "runtime.active", 
 
     root.setAttribute("data-snapshots", "loaded");
     render();
+    return {
+      get: function () { return { snap: idx, sentence: sentence }; },
+      set: function (st) {
+        if (st.snap !== undefined) { idx = Math.min(st.snap, snaps.length - 1); snapSlider.set(idx); }
+        if (st.sentence !== undefined && sentences.some(function (o) { return o.value === st.sentence; })) { sentence = st.sentence; sentSel.input.value = st.sentence; }
+        render();
+      },
+      tables: function () {
+        return [{ name: "snapshot-" + stepOf(idx) + "-losses", columns: ["snapshot", "step", "corpus_loss"],
+          rows: snaps.map(function (_, i) { return [i, stepOf(i), lossOf(i)]; }) }];
+      }
+    };
   }
 });

@@ -3,7 +3,7 @@
 // opens to exp(logit/T)/Σ), and a histogram of 1,000 seeded draws. A 0-1 ruler split by cumulative
 // probability shows where the draw's u fell. The site's one draw rule (SmolLM2's Draw and the landing
 // page's roll follow it too): Draw n takes the n-th number of mulberry32(seed); a new seed starts over.
-nexttoken.define("demos.temperature", ["ui", "runtime.kernels", "runtime.active", "runtime.prompts", "runtime.model", "runtime.sampling", "explain.pass"], function (ui, kernels, active, prompts, model, sampling, pass) {
+nexttoken.define("demos.temperature", ["ui", "runtime.kernels", "runtime.active", "runtime.prompts", "runtime.model", "runtime.sampling", "explain.pass", "ui.permalink"], function (ui, kernels, active, prompts, model, sampling, pass, permalink) {
   "use strict";
   var SHOW = 12;
 
@@ -182,5 +182,27 @@ nexttoken.define("demos.temperature", ["ui", "runtime.kernels", "runtime.active"
     }
 
     compute();
+
+    // Its state in the page's link, and its numbers as a download (js/ui/permalink.js).
+    permalink.join(root, live, { model: active,
+      fields: { prompt: permalink.text(ui.INPUT_MAX), T: permalink.num(0, 2), k: permalink.int(0, V), p: permalink.num(0.05, 1),
+        seed: permalink.int(0, 1000000), drawn: permalink.flag(), many: permalink.flag() },
+      get: function () { return { prompt: prompt.input.value, T: st.T, k: st.topK, p: st.topP, seed: seedValue(), drawn: drawn === null ? "0" : "1", many: hist ? "1" : "0" }; },
+      set: function (s) {
+        if (s.prompt !== undefined) prompt.input.value = s.prompt;
+        if (s.T !== undefined) { st.T = s.T; tS.set(s.T); }
+        if (s.k !== undefined) { st.topK = s.k; kS.set(s.k); }
+        if (s.p !== undefined) { st.topP = s.p; pS.set(s.p); }
+        if (s.seed !== undefined) seedIn.value = String(s.seed);
+        compute();
+        if (s.drawn === "1") draw(false);
+        if (s.many === "1") drawMany();
+      },
+      tables: function () {
+        if (!st.logits) throw new Error("the prompt gives no pass to export (fix it first)");
+        var x = filtered(), before = sampling.softmax(st.logits, 1), rows = [];
+        for (var id = 0; id < V; id++) rows.push([id, t.tk.show(id), st.logits[id], before[id], x.f.probs[id]]);
+        return [{ name: "probabilities", columns: ["id", "token", "logit", "p_T1", "p_after_T_and_filters"], rows: rows }];
+      } });
   });
 });

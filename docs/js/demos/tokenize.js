@@ -2,7 +2,7 @@
 // Words are taken as mid-sentence words (with their leading space, drawn ·) unless "start of text" is
 // ticked. Beside it, the learned merges in rank order (ranked from 0, as the page counts them), the
 // ones this text uses marked as they are applied.
-nexttoken.define("demos.tokenize", ["ui", "runtime.active", "runtime.prompts"], function (ui, active, prompts) {
+nexttoken.define("demos.tokenize", ["ui", "runtime.active", "runtime.prompts", "ui.permalink"], function (ui, active, prompts, permalink) {
   "use strict";
 
   ui.start("tokenize", function (root, live) {
@@ -154,5 +154,20 @@ nexttoken.define("demos.tokenize", ["ui", "runtime.active", "runtime.prompts"], 
     }
 
     prepare();
+
+    // Its text, start-of-text and merge step in the page's link; the final tokens as a download (js/ui/permalink.js).
+    permalink.join(root, live, { model: active,
+      fields: { text: permalink.text(ui.INPUT_MAX), sot: permalink.flag(), merges: permalink.int(0, 100000) },
+      get: function () { return { text: input.input.value, sot: startOfText ? "1" : "0", merges: cur }; },
+      set: function (s) {
+        if (s.text !== undefined) input.input.value = s.text;
+        if (s.sot !== undefined) { startOfText = s.sot === "1"; sot.input.checked = startOfText; }
+        prepare();
+        if (s.merges) show(s.merges);
+      },
+      tables: function () {
+        if (!final) throw new Error("the text gives no tokens to export (fix it first)");
+        return [{ name: "tokens", columns: ["position", "id", "token"], rows: final.ids.map(function (id, i) { return [i, id, t.tk.show(id)]; }) }];
+      } });
   });
 });

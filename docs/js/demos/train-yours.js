@@ -6,7 +6,7 @@
 // count and a time estimate measured on this browser. The result is saved in this browser and becomes
 // "your model", which every demo then uses (js/runtime/active.js); a stopped run saves nothing.
 // corpus.js and trainer.js load when the demo starts (the preview needs them).
-nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active", "runtime.prompts", "runtime.model", "runtime.tokenizer", "loss-curve", "explain.lines", "explain.pass", "later:runtime.corpus", "later:runtime.trainer"], function (ui, kernels, active, prompts, model, tokenizer, lossCurve, lines, pass, loadCorpus, loadTrainer) {
+nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active", "runtime.prompts", "runtime.model", "runtime.tokenizer", "loss-curve", "explain.lines", "explain.pass", "later:runtime.corpus", "later:runtime.trainer", "ui.permalink"], function (ui, kernels, active, prompts, model, tokenizer, lossCurve, lines, pass, loadCorpus, loadTrainer, permalink) {
   "use strict";
   // The same rule as scripts/tiny/export.summarise: the head whose last position attends most to
   // position 1 (the subject) in the first configured prompt.
@@ -208,6 +208,7 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
             mine = { model: m, tk: tk, weights: weights };
             status.textContent = "Trained: " + ui.count(steps) + " steps in " + seconds.toFixed(1) + " s; loss " + losses[0].toFixed(3) + " → " + losses[losses.length - 1].toFixed(3) + ".";
             last = { text: trainedText, losses: losses, status: status.textContent };
+            lastSaved = saved;
             try {
               active.save(saved);
               msg.show("Your model is saved in this browser and is now the one every demo uses; the switch below (and at the top of every page with a demo of the tiny model) goes back to the built model.", "info");
@@ -286,5 +287,42 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
     }
 
     if (mine) { showSwitch(active.which === "yours"); compare(); }
+
+    // The probe in the page's link; the model (yours, else the built one) as a download with its corpus
+    // and config, which the file box below loads back as your model (js/ui/permalink.js, js/ui/export.js).
+    var lastSaved = null;
+    permalink.join(root, live, {
+      fields: { probe: permalink.text(ui.INPUT_MAX) },
+      get: function () { return { probe: probe.input.value }; },
+      set: function (s) { if (s.probe !== undefined) { probe.input.value = s.probe; compare(); } },
+      tables: function () {
+        var m = lastSaved || active.yours, which = m ? "yours" : "built";
+        m = m || { config: built.config, tokenizer: built.tokenizer, weights: built.weights, summary: built.summary };
+        var got = [{ name: which + "-model-weights", weights: m.weights }];
+        got.extra = { model: { which: which, config: m.config, tokenizer: m.tokenizer, weights: m.weights, summary: m.summary || {}, trained: m.trained || null } };
+        return got;
+      } });
+    var file = ui.el("input", { type: "file", accept: ".json,application/json", class: "nt-input", "data-role": "model-file" });
+    var loaded = ui.message();
+    file.addEventListener("change", function () {
+      var f = file.files && file.files[0];
+      if (!f) return;
+      if (f.size > 50e6) { loaded.show("That file is " + (f.size / 1e6).toFixed(0) + " MB: a model this page trains is far smaller, so it was not read.", "error"); return; }
+      var reader = new FileReader();
+      reader.onload = function () {
+        var m = null;
+        try { var got = JSON.parse(reader.result); m = got && got.model ? got.model : got; } catch (e) { m = null; }
+        if (!m || !active.valid(m)) { loaded.show("That file holds no model this page can use (a JSON download of this demo holds one); nothing changed.", "error"); return; }
+        try { active.save({ config: m.config, tokenizer: m.tokenizer, weights: m.weights, summary: m.summary || {}, trained: m.trained || null }); }
+        catch (e) { loaded.show("Read, but not saved: " + e.message + ".", "warn"); return; }
+        loaded.show("Loaded: it is now your model; the page reloads so every demo uses it.", "info");
+        setTimeout(function () { active.use("yours"); }, 600);
+      };
+      reader.onerror = function () { loaded.show("That file could not be read; nothing changed.", "error"); };
+      reader.readAsText(f);
+    });
+    live.appendChild(ui.el("div", { class: "nt-controls" }, [ui.field("Load a model downloaded from this demo (JSON)", file)]));
+    live.appendChild(loaded.node);
+    loaded.clear();
   });
 });

@@ -6,7 +6,7 @@
 // score and weight open to their arithmetic. Below, the rest of the attention half of the block at
 // the last position: each head's output (weights · V), the two side by side, the output projection
 // c_proj, and the residual add.
-nexttoken.define("demos.two-heads", ["ui", "store", "runtime.active", "runtime.prompts", "runtime.model", "explain.pass", "attention-lines"], function (ui, store, active, prompts, model, pass, attnLines) {
+nexttoken.define("demos.two-heads", ["ui", "store", "runtime.active", "runtime.prompts", "runtime.model", "explain.pass", "attention-lines", "ui.permalink"], function (ui, store, active, prompts, model, pass, attnLines, permalink) {
   "use strict";
 
   ui.start("two-heads", function (root, live) {
@@ -22,11 +22,14 @@ nexttoken.define("demos.two-heads", ["ui", "store", "runtime.active", "runtime.p
     live.appendChild(rest);
     var explain = null, tr = null;
     var cursor = { i: 0, j: 0 };
+    var movers = [], shownTokens = [];  // each map's cursor mover, and the tokens on show (for the link and the download)
 
     function run() {
       msg.clear();
       ui.clear(maps);
       ui.clear(rest);
+      var before = movers.map(function (mv) { return mv.at(); }), beforeTokens = shownTokens.join("\u0000");
+      movers = [];
       var r = prompts.encode(prompt.input.value);
       if (!r.ok) { msg.show(r.message, "error"); return; }
       if (r.note) msg.show(r.note, "info");
@@ -37,8 +40,11 @@ nexttoken.define("demos.two-heads", ["ui", "store", "runtime.active", "runtime.p
       explain = pass.of({ trace: tr, ids: r.ids, config: m.config, weights: active.data.weights, show: t.tk.show });
       var n = r.ids.length;
       cursor = { i: n - 1, j: 0 };
+      shownTokens = r.tokens;
       var W = tr.h[0].attn_weights;
       W.forEach(function (w, hd) { maps.appendChild(heatmap(w, hd, r.tokens)); });
+      // a rerun of the same prompt (a knock-out changed) keeps each map's cursor
+      if (r.tokens.join("\u0000") === beforeTokens) movers.forEach(function (mv, k) { if (before[k]) mv.move(before[k].i, before[k].j); });
       blockRest(r.tokens);
     }
 
@@ -128,10 +134,37 @@ nexttoken.define("demos.two-heads", ["ui", "store", "runtime.active", "runtime.p
         ui.el("p", { class: "nt-small", text: "The last token (" + tokens[n - 1] + ") looks most at " + tokens[top] + " (" + ui.pct(w[n - 1][top]) + ")." }),
         readout]);
       move(n - 1, top);
+      movers.push({ move: move, at: function () { return here; } });
       return lane;
     }
 
     run();
     store.subscribe("knockout", function () { run(); });
+
+    // Its state in the page's link (prompt and each map's cursor, c1=i.j for head 1), and both heads'
+    // weights as a download (js/ui/permalink.js).
+    var fields = { prompt: permalink.text(ui.INPUT_MAX) };
+    for (var hd = 0; hd < m.config.n_head; hd++) fields["c" + (hd + 1)] = permalink.ints(0, m.config.n_ctx - 1, 2);
+    permalink.join(root, live, { model: active, fields: fields,
+      get: function () {
+        var s = { prompt: prompt.input.value };
+        movers.forEach(function (mv, k) { var at = mv.at(); s["c" + (k + 1)] = [at.i, at.j]; });
+        return s;
+      },
+      set: function (s) {
+        if (s.prompt !== undefined) prompt.input.value = s.prompt;
+        run();
+        movers.forEach(function (mv, k) { var c = s["c" + (k + 1)]; if (c && c.length === 2) mv.move(c[0], c[1]); });
+      },
+      tables: function () {
+        if (!tr || !movers.length) throw new Error("the prompt gives no attention to export (fix it first)");
+        var rows = [], B = tr.h[0];
+        B.attn_weights.forEach(function (w, hd) {
+          w.forEach(function (row, i) {
+            for (var j = 0; j <= i; j++) rows.push([hd + 1, i, j, shownTokens[i], shownTokens[j], row[j], B.scores[hd][i][j]]);
+          });
+        });
+        return [{ name: "attention-weights", columns: ["head", "query_pos", "key_pos", "query_token", "key_token", "weight", "score"], rows: rows }];
+      } });
   });
 });

@@ -21,6 +21,7 @@ Context (see `build_context`):
   bpe_steps(word), encode(text)   the tiny tokenizer replayed here (tokens shown with ·)
   smollm2_dist, dist_shape   SmolLM2's stored distribution per prompt, and what each one's bars show,
              described from its measured rows (scripts/real/page_variables.py's distribution_shape)
+  cite       the site's title, version (content hash of site_data), date, BibTeX and plain citation
   demo_pages the nav's pages with the demos each holds (scripts/site/demo_table.py)
   file_bytes(path)   the size of a file under docs/ (the GPT-2 vocabulary script the tokens page offers)
 Filters: pct(x, digits=0), num(x), fix(x, digits=2), show(token) (leading space as ·), status(wrapped)
@@ -50,6 +51,7 @@ from scripts.site.citations import footnote, marker  # noqa: E402
 from scripts.site.facts import corpus_facts, decode_cost, derived_facts, encode, tied_rows  # noqa: E402
 from scripts.site.page_errors import one_line_errors, page_error  # noqa: E402
 from scripts.site.pass_diagram import block_figure  # noqa: E402
+from scripts.site.provenance import provenance  # noqa: E402
 from scripts.tiny.tokenizer import Tokenizer, show  # noqa: E402
 SITE_DATA = ROOT / "site_data"
 
@@ -245,6 +247,7 @@ def build_context() -> dict:
     ctx["file_bytes"] = file_bytes
     for root in ("gpt2", "smollm2", "llama3", "around"):
         data_keys(ctx[root], root)
+    ctx["cite"] = provenance(SITE_DATA)  # the site's version and date, for "Cite this" (scripts/site/provenance.py)
     ctx["llm_copies"] = llm_copies(ROOT / "docs" / "js" / "data" / "llm")
     ctx["dist_shape"] = {k: distribution_shape(d) for k, d in ctx["smollm2_dist"].items()}
     ctx["dist_shape_rule"] = {"peaked": PEAKED, "spread": SPREAD}

@@ -1,0 +1,81 @@
+"""MkDocs hook: the site's version for links and downloads, and each demo's page to embed.
+
+The version and date (scripts/site/provenance.py) go to `config.extra.nt_version` / `nt_built`, which
+overrides/main.html writes as <meta name="nt-version">, read by js/ui/permalink.js and js/ui/export.js.
+Each demo's container, as its first page in the nav renders it (its static fallback included), is kept;
+after the build every one is written to embed/<demo>.html through overrides/embed.html: the demo alone,
+with the theme's colours and the scripts it needs (scripts/site/demos.py), nothing else.
+"""
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+
+ROOT = Path(__file__).resolve().parents[3]
+if str(ROOT) not in sys.path:  # MkDocs loads hooks by path: make `scripts` importable from anywhere
+    sys.path.insert(0, str(ROOT))
+
+from scripts.site import demos  # noqa: E402
+from scripts.site.provenance import provenance  # noqa: E402
+
+OPEN = re.compile(r'<div class="nt-demo" data-demo="([a-z0-9-]+)"[^>]*>')
+TAG = re.compile(r"<(/?)div\b[^>]*>")
+RELATIVE = re.compile(r'\b(src|href)="(?![a-z]+:|#|/)([^"]+)"')
+LATER = re.compile(r' data-later="[^"]*"')
+
+_found: dict[str, dict] = {}
+
+
+def containers(html: str) -> list[tuple[str, str]]:
+    """Each demo container in a page's HTML, whole (nested <div>s balanced): [(demo, html)]."""
+    out = []
+    for m in OPEN.finditer(html):
+        depth = 0
+        for t in TAG.finditer(html, m.start()):
+            depth += -1 if t.group(1) else 1
+            if depth == 0:
+                out.append((m.group(1), html[m.start():t.end()]))
+                break
+    return out
+
+
+def on_config(config, **kwargs):
+    try:
+        prov = provenance(ROOT / "site_data")
+    except (OSError, ValueError, KeyError) as exc:
+        raise PluginError(f"share hook: site_data/manifest.json gives no version ({exc!r}): run `make data`") from None
+    config["extra"]["nt_version"] = prov["version"]
+    config["extra"]["nt_built"] = prov["date"]
+    _found.clear()
+    return config
+
+
+def on_page_content(html, page, config, files, **kwargs):
+    for demo, box in containers(html):
+        if demo not in _found:  # the first page in the nav that shows it
+            _found[demo] = {"html": LATER.sub("", box), "page": page}
+    return html
+
+
+def on_post_build(config, **kwargs):
+    site = Path(config["site_dir"])
+    scripts = demos.scan(Path(config["docs_dir"]))
+    css = sorted(p.relative_to(site).as_posix() for p in (site / "assets" / "stylesheets").glob("*.min.css"))
+    template = config["theme"].get_env().get_template("embed.html")
+    (site / "embed").mkdir(exist_ok=True)
+    for demo, found in sorted(_found.items()):
+        try:
+            plan = demos.plan(f"embed/{demo}.html", [demo], scripts)
+        except demos.ManifestError as exc:
+            raise PluginError(f"share hook: {exc}") from None
+        page = found["page"]
+        text = template.render(
+            demo=demo, container=RELATIVE.sub(lambda m: f'{m.group(1)}="../{m.group(2)}"', found["html"]),
+            # js/site.js too (extra_javascript): it lets the keyboard scroll a wide box
+            scripts=["../" + s for s in plan.scripts] + ["../" + str(s) for s in config["extra_javascript"]],
+            css=["../" + c for c in css] + ["../" + c for c in config["extra_css"]],
+            page_title=page.title, page_url="../" + page.url, config=config)
+        (site / "embed" / f"{demo}.html").write_text(text, encoding="utf-8")

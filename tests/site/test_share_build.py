@@ -1,0 +1,83 @@
+"""The site's version and "Cite this" (scripts/site/provenance.py), and the embed pages the share hook writes
+(scripts/site/hooks/share.py)."""
+from __future__ import annotations
+
+import html
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from scripts.site.hooks.share import containers
+from scripts.site.provenance import provenance
+
+ROOT = Path(__file__).resolve().parents[2]
+SITE = ROOT / "build" / "site"
+
+
+def test_the_version_is_the_content_hash_of_site_data_and_changes_with_it(tmp_path):
+    (tmp_path / "manifest.json").write_bytes((ROOT / "site_data" / "manifest.json").read_bytes())
+    first = provenance(tmp_path)
+    assert first == provenance(tmp_path) and re.fullmatch(r"[0-9a-f]{12}", first["version"])
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", first["date"])
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    stage = next(iter(manifest["stages"].values()))
+    path = next(iter(stage["outputs"]))
+    stage["outputs"][path] = "0" * 64
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    assert provenance(tmp_path)["version"] != first["version"]
+
+
+def _built(name: str) -> str:
+    if not (SITE / name).is_file():
+        pytest.fail(f"build/site/{name} not found: build the site first (`make site`)", pytrace=False)
+    return (SITE / name).read_text(encoding="utf-8")
+
+
+def test_the_bibtex_on_the_sources_page_parses_and_names_the_sites_version_and_date():
+    from pybtex.database import parse_string
+
+    page = _built("sources.html")
+    block = re.search(r'<div class="nt-cite">.*?<code>(.*?)</code>', page, re.S)
+    assert block, "no Cite this block on sources.html"
+    text = html.unescape(re.sub(r"<[^>]+>", "", block.group(1)))
+    entries = parse_string(text, "bibtex").entries
+    assert len(entries) == 1
+    (key, entry), = entries.items()
+    want = provenance(ROOT / "site_data")
+    assert entry.type == "misc" and key == f"nexttoken_{want['version']}"
+    assert entry.fields["version"] == want["version"] and entry.fields["date"] == want["date"]
+    assert want["title"] in entry.fields["title"]
+    assert want["plain"] in html.unescape(re.sub(r"<[^>]+>", "", page))
+
+
+def test_every_page_names_the_sites_version_for_links_and_downloads():
+    want = provenance(ROOT / "site_data")["version"]
+    for page in sorted(SITE.glob("*.html")):
+        assert f'<meta name="nt-version" content="{want}"' in page.read_text(encoding="utf-8"), page.name
+
+
+def test_containers_are_cut_whole_with_their_nested_divs():
+    page = ('<p>x</p><div class="nt-demo" data-demo="a" data-later="ui"><div class="nt-fallback"><div>in</div></div></div>'
+            '<div class="nt-demo" data-demo="b"></div><div>after</div>')
+    got = containers(page)
+    assert [d for d, _ in got] == ["a", "b"]
+    assert got[0][1].endswith("<div>in</div></div></div>") and "after" not in got[1][1]
+
+
+def test_each_demo_has_an_embed_page_with_its_fallback_scripts_styles_and_no_navigation():
+    demos = sorted({d for p in SITE.glob("*.html") for d in re.findall(r'data-demo="([a-z0-9-]+)"', p.read_text(encoding="utf-8"))})
+    assert demos
+    for demo in demos:
+        text = _built(f"embed/{demo}.html")
+        assert f'data-demo="{demo}"' in text and "data-later" not in text
+        assert "md-header" not in text and "md-sidebar" not in text and "md-nav" not in text
+        for src in re.findall(r'<script src="([^"]+)"', text):
+            assert (SITE / "embed" / src).resolve().is_file(), (demo, src)
+        assert f'src="../js/demos/{demo}.js"' in text
+        sheets = re.findall(r'<link rel="stylesheet" href="([^"]+)"', text)
+        assert any("assets/stylesheets/main." in h for h in sheets) and "../css/share.css" in sheets, (demo, sheets)
+        for href in sheets:
+            assert (SITE / "embed" / href).resolve().is_file(), (demo, href)
