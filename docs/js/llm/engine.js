@@ -73,7 +73,7 @@ function nexttokenLlmEngine() {
       else if (k && rows > 1) w.k = k;
       out[t.name] = w;
     });
-    return { tensors: out, kernels: k ? "wasm" : "js" };
+    return { tensors: out, kernels: k ? "wasm" : "js", k: k };
   }
 
   var ROW_BYTES = { F32: 4, Q4_1: 20 / BLOCK, Q8_0: 34 / BLOCK };
@@ -119,8 +119,9 @@ function nexttokenLlmEngine() {
 
   // The WebAssembly kernels (scripts/site/llm_kernels.wat) with room for `size` bytes of blocks in
   // their memory: float16 table at 0, then a tile of TILE tokens' x, their block sums and y, one
-  // widened row (scratch), then the blocks. Null where the browser lacks WebAssembly SIMD or refuses
-  // the memory: the JS kernels run instead.
+  // widened row (scratch), attention's room (one layer's keys and values, four queries' scores, q and
+  // output; where the manifest has a config), then the blocks. Null where the browser lacks
+  // WebAssembly SIMD or refuses the memory: the JS kernels run instead.
   var TILE = 64;  // a prompt's tokens per kernel call: x's tile (64 x 1,536 floats) stays in the L2 cache
   function wasmKernels(bytes, manifest, size) {
     if (typeof WebAssembly !== "object" || !WebAssembly.validate(bytes)) return null;
@@ -130,7 +131,10 @@ function nexttokenLlmEngine() {
     });
     var up = function (n) { return Math.ceil(n / 16) * 16; }, nb = cols / BLOCK;
     var yn = Math.max(4 * rows, TILE * cols);  // y's floats: four tokens of the widest matrix, a tile of the others
-    var X = 4 * 65536, XS = up(X + 4 * TILE * cols), Y = up(XS + 8 * TILE * nb), S = up(Y + 4 * yn), W = up(S + 144 * nb);
+    var c = manifest.config, hd = c ? c.n_embd / c.n_head : 0, kv = c ? hd * (c.n_kv_head || c.n_head) : 0, cap = c ? Math.min(CAP, c.n_ctx) : 0;
+    if (hd % 4) kv = cap = 0;  // the attention kernels read a head in chunks of four
+    var X = 4 * 65536, XS = up(X + 4 * TILE * cols), Y = up(XS + 8 * TILE * nb), S = up(Y + 4 * yn);
+    var AK = up(S + 144 * nb), AV = up(AK + 4 * cap * kv), SC = up(AV + 4 * cap * kv), AQ = up(SC + 16 * cap), AO = up(AQ + 16 * hd), W = up(AO + 16 * hd);
     if (W + size > 65536 * 65536) return null;  // past a 32-bit module's 4 GiB
     try {
       var inst = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}), mem = inst.exports.memory;
@@ -142,7 +146,9 @@ function nexttokenLlmEngine() {
     var buf = mem.buffer;
     new Float32Array(buf, 0, 65536).set(F16);
     return { e: inst.exports, buf: buf, W: W, X: X, XS: XS, Y: Y, S: S, yn: yn,
-             x: new Float32Array(buf, X, TILE * cols), xs: new Float64Array(buf, XS, TILE * nb), y: new Float32Array(buf, Y, yn) };
+             x: new Float32Array(buf, X, TILE * cols), xs: new Float64Array(buf, XS, TILE * nb), y: new Float32Array(buf, Y, yn),
+             att: cap ? { K: AK, V: AV, SC: SC, Q: AQ, O: AO, cap: cap, k: new Float32Array(buf, AK, cap * kv), v: new Float32Array(buf, AV, cap * kv),
+                          sc: new Float32Array(buf, SC, 4 * cap), q: new Float32Array(buf, AQ, 4 * hd), o: new Float32Array(buf, AO, 4 * hd) } : null };
   }
 
   // Through the WebAssembly kernels: one token by q4/q8; a prompt in tiles of up to TILE tokens (as
@@ -418,6 +424,34 @@ function nexttokenLlmEngine() {
     }
   }
 
+  // The same attention through the WebAssembly kernels (k: wasmKernels'; its att room holds the
+  // layer's keys and values, copied in once a call): scores and the values' mix in float32 lanes, as
+  // transformers computes them, four query positions at a time; the softmax as above.
+  function attentionWasm(k, q, kc, vc, T, p0, H, hd, kvDim, group, off, lH, att, headsOut) {
+    var A = k.att, C = H * hd, Tk = p0 + T, scale = 1 / Math.sqrt(hd), i, j, e;
+    if (SC.length < Tk) SC = new Float64Array(Tk);
+    A.k.set(kc.subarray(0, Tk * kvDim));
+    A.v.set(vc.subarray(0, Tk * kvDim));
+    for (var hh = 0; hh < H; hh++) {
+      var ko = 4 * Math.floor(hh / group) * hd, dead = off.indexOf(lH + hh) >= 0;
+      for (var t = 0; t < T; t += 4) {
+        var nq = Math.min(4, T - t), n0 = p0 + t + 1;
+        for (i = 0; i < nq; i++) A.q.set(q.subarray((t + i) * C + hh * hd, (t + i) * C + (hh + 1) * hd), i * hd);
+        k.e.scores(A.Q, nq, A.K + ko, 4 * kvDim, n0 + nq - 1, hd, scale, A.SC, 4 * A.cap);
+        for (i = 0; i < nq; i++) {
+          var so = i * A.cap, n = n0 + i;
+          for (j = 0; j < n; j++) SC[j] = A.sc[so + j];
+          softmax(SC, 0, n, headsOut && t + i === T - 1 ? headsOut : null, hh * Tk);
+          for (j = 0; j < n; j++) A.sc[so + j] = SC[j];
+        }
+        var base = t * C + hh * hd;
+        if (dead) { for (i = 0; i < nq; i++) for (e = 0; e < hd; e++) att[base + i * C + e] = 0; continue; }
+        k.e.mix(A.SC, 4 * A.cap, nq, A.V + ko, 4 * kvDim, n0, hd, A.O);
+        for (i = 0; i < nq; i++) att.set(A.o.subarray(i * hd, (i + 1) * hd), base + i * C);
+      }
+    }
+  }
+
   // Softmax in place of n scores from sc[o]; the weights also to out[oo...] when out is given.
   function softmax(sc, o, n, out, oo) {
     var mx = -Infinity, z = 0, j;
@@ -465,6 +499,7 @@ function nexttokenLlmEngine() {
     this.config = c;
     this.w = ts.tensors;
     this.kernels = ts.kernels;
+    this.att = ts.k && ts.k.att ? ts.k : null;  // attention through the WebAssembly kernels
     this.peers = opts.peers || [];
     this.mine = new Float32Array(0);  // this worker's rows of a several-token product, reused
     var split = manifest.tensors.filter(function (t) { return t.parts; });
@@ -612,7 +647,8 @@ function nexttokenLlmEngine() {
         }
         kc.set(k, p0 * kvDim); vc.set(v, p0 * kvDim);
         var headsOut = out.heads ? new Float32Array(H * (p0 + T)) : null;
-        attention(q, kc, vc, T, p0, H, hd, kvDim, H / c.n_kv_head, this.knockout.heads, l * H, att, headsOut);
+        if (this.att) attentionWasm(this.att, q, kc, vc, T, p0, H, hd, kvDim, H / c.n_kv_head, this.knockout.heads, l * H, att, headsOut);
+        else attention(q, kc, vc, T, p0, H, hd, kvDim, H / c.n_kv_head, this.knockout.heads, l * H, att, headsOut);
         if (headsOut) out.heads.push(headsOut);
         await this.mul([[pre + "attn.c_proj.weight", proj, this.llama ? null : w[pre + "attn.c_proj.bias"].f32]], att, T);
         for (i = 0; i < T * C; i++) x[i] += proj[i];
