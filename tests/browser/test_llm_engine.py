@@ -247,6 +247,35 @@ def test_a_helper_worker_crashing_is_one_line_and_reopening_works(harness, page)
     assert got == {"made": 3, "stopped": [0, 1, 2], "first": line, "after": line, "workers": 3, "n": 49152}
 
 
+@pytest.mark.parametrize("who", [0, 1])
+def test_a_worker_killed_mid_prefill_of_a_long_prompt_is_one_line_and_reopening_works(harness, page, who):
+    """A worker killed from outside while a 1,000-token prompt runs (the leader, 0, or the helper, 1)
+    fires no event: the watchdog (open's `stall`, 3 s here) stops every worker, the call and the
+    next reject with one line, and opening the model again works."""
+    page.goto(harness["file"])
+    got = page.evaluate("""async (who) => {
+      const made = [], Real = Worker;
+      window.Worker = function (url) { const w = new Real(url); made.push(w); return w; };
+      const s = await nexttoken.llm.open({base: "js/data/llm/", model: "smollm2", workers: 2, stall: 3000});
+      window.Worker = Real;
+      const t0 = performance.now();
+      const running = s.prefill(Array.from({length: 1000}, (_, i) => 504 + i), {});
+      await new Promise((r) => setTimeout(r, 300));
+      made[who].terminate();
+      let first, after;
+      try { await running; first = "finished"; } catch (e) { first = e.message; }
+      const waited = performance.now() - t0;
+      try { await s.decode(5, {}); after = "ran"; } catch (e) { after = e.message; }
+      const again = await nexttoken.llm.open({base: "js/data/llm/", model: "smollm2"});
+      const r = await again.prefill([504, 3575, 282, 4649, 314], {});
+      again.close();
+      return {first, after, n: r.logits.length, waited};
+    }""", who)
+    line = "the model's worker stopped (it has not answered for 3 s): load the model again to retry"
+    assert {k: got[k] for k in ("first", "after", "n")} == {"first": line, "after": line, "n": 49152}
+    assert got["waited"] < 60_000
+
+
 def test_a_bad_worker_count_is_one_line(harness, page):
     page.goto(harness["file"])
     msg = page.evaluate("""async () => {

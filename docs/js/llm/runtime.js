@@ -27,7 +27,9 @@
 // session.cancel()  the running call rejects with "cancelled" at the next block; the cache is kept
 // session.close()   stops every worker; session.config is the model's shape
 // Every failure is an Error with a one-line message; any worker stopping stops them all and every
-// call says "the model's worker stopped (...)": open again to retry.
+// call says "the model's worker stopped (...)": open again to retry. A worker killed without an
+// event is found by a watchdog: while a call waits, one that leaves a ping unanswered for `stall` ms
+// (open's option, 30 s by default) counts as stopped.
 (function (root) {
   "use strict";
   var nexttoken = root.nexttoken = root.nexttoken || {};
@@ -107,6 +109,7 @@
     }
     self.onmessage = function (e) {
       var m = e.data;
+      if (m.op === "ping") { self.postMessage({ pong: true }); return; }  // the page's watchdog: this worker still runs
       if (m.op === "cancel") { cancelled = true; return; }
       if (m.op === "init") {
         answer(m.id, function () { part = m; ports = m.ports; store = engine.storage(m.manifest, m.bytes, m.wasm); return { ok: true }; });
@@ -175,6 +178,7 @@
   // round trips cost ~35 ms whatever the count, against ~57 ms of SIMD arithmetic on one worker,
   // so a third or fourth worker would save at most ~10 ms a step.
   var MAX = 2;
+  var STALL = 30000;  // ms a worker may leave the watchdog's question unanswered while a call waits (open's `stall`)
   function count(n) {
     if (n === undefined || n === null) {
       var cores = root.navigator && root.navigator.hardwareConcurrency;
@@ -219,8 +223,23 @@
     var wasm = wasmModule(kernels);
     if (!engineHere) engineHere = nexttoken.llm.engineFactory();
     var workers = [], pending = {}, nextId = 1, dead = null, chain = Promise.resolve(), refused = "";
+    // A worker that is killed fires no event, so while a call waits every worker is asked every
+    // `stall` / 4 ms whether it still runs; one that has not answered for `stall` ms stops them all.
+    var stall = opts.stall || STALL, asked = [], answered = [];
+    var watch = setInterval(function () {
+      if (dead || !Object.keys(pending).length) { asked = []; return; }
+      var now = Date.now();
+      for (var i = 0; i < workers.length; i++) {
+        if (asked[i] && !(answered[i] >= asked[i]) && now - asked[i] > stall) {
+          fail(new Error("the model's worker stopped (it has not answered for " + Math.round(stall / 1000) + " s): load the model again to retry"));
+          return;
+        }
+        if (!asked[i] || answered[i] >= asked[i]) { asked[i] = now; workers[i].postMessage({ op: "ping" }); }
+      }
+    }, Math.max(50, stall / 4));
     function fail(err) {
       if (!dead) dead = err;
+      clearInterval(watch);
       if (waiting) { var w = waiting; waiting = null; w(); }
       workers.forEach(function (w) { w.terminate(); });
       Object.keys(pending).forEach(function (id) { pending[id].reject(err); delete pending[id]; });
@@ -240,8 +259,9 @@
       } catch (e) {
         throw new Error("this browser cannot start the model's worker (" + (e.message || e) + ")");
       }
-      workers.push(worker);
+      var index = workers.push(worker) - 1;
       worker.onmessage = function (e) {
+        if (e.data.pong) { answered[index] = Date.now(); return; }
         if (e.data.back) { stage.push(e.data.back); if (waiting) { var w = waiting; waiting = null; w(); } return; }
         var p = pending[e.data.id];
         if (!p) return;
