@@ -32,7 +32,8 @@
 // Every failure is an Error with a one-line message; any worker stopping stops them all and every
 // call says "the model's worker stopped (...)": open again to retry. A worker killed without an
 // event is found by a watchdog: while a call waits, one that leaves a ping unanswered for `stall` ms
-// (open's option, 30 s by default) counts as stopped.
+// counts as stopped (open's option; 60 s by default, since a slow device on the JS kernels may spend
+// tens of seconds in one block of a long prompt, when the leader cannot answer).
 (function (root) {
   "use strict";
   var nexttoken = root.nexttoken = root.nexttoken || {};
@@ -181,7 +182,7 @@
   // a step's ~30 ms of SIMD arithmetic, so one worker decodes fastest (bench_llm prints both and
   // says which); two pay only on long prompts. Each worker also adds 10-25 MB.
   var DEFAULT = 1;
-  var STALL = 30000;  // ms a worker may leave the watchdog's question unanswered while a call waits (open's `stall`)
+  var STALL = 60000;  // ms a worker may leave the watchdog's question unanswered while a call waits (open's `stall`)
   function count(n) {
     if (n === undefined || n === null) return DEFAULT;
     if (typeof n !== "number" || n % 1 || n < 1 || n > 16) throw new Error("workers must be a whole number from 1 to 16, not " + n);
