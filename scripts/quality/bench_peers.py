@@ -148,10 +148,10 @@ def main() -> None:
         print(f"{label:28}" + "".join(f"{cols[c][k]:13.1f}" if k in cols[c] else f"{'-':>13}" for c in names))
     peers = [c for c in names if not c.startswith("page")]
     print("the page on 1 worker, as a multiple of each (below 1: the page is faster):")
+    print(f"{'':28}" + "".join(f"{c:>13}" for c in peers))
     one = cols.get("page 1 wk")
     for label, k in rows[1:]:
-        print(f"{label:28}" + "".join(f"{one[k] / cols[c][k]:13.2f}" if one and k in cols[c] and cols[c][k] else f"{'-':>13}" for c in [""] * 0 + peers))
-    print(f"{'(columns)':28}" + "".join(f"{c:>13}" for c in peers))
+        print(f"{label:28}" + "".join(f"{one[k] / cols[c][k]:13.2f}" if one and k in cols[c] and cols[c][k] else f"{'-':>13}" for c in peers))
     for line in notes:
         print(line)
     write_json_atomic(OUT, {"load_average": la, "bench_llm_load_average": page["load_average"], "columns": cols, "notes": notes,
