@@ -150,6 +150,14 @@ lint: node $(VENV)/.lint-deps node_modules/.package-lock.json ## ruff (Python) a
 bench: node site pipeline-deps ## print speed and size figures (no targets asserted)
 	$(PY) -m scripts.quality.bench
 
+.PHONY: bench-peers
+bench-peers: node chromium site pipeline-deps ## the engine against wllama and native llama.cpp (installed here only: scripts/quality/peers/)
+	@mkdir -p build/make
+	@npm ci --prefix scripts/quality/peers --no-audit --no-fund --loglevel=error >build/make/peers-npm.log 2>&1 \
+	  || echo "bench-peers: npm ci in scripts/quality/peers failed ($$(tail -n 1 build/make/peers-npm.log)); the peers that are installed still run"
+	NEXTTOKEN_CHROMIUM=$$(cat build/make/chromium) $(PY) -m scripts.quality.bench_llm
+	NEXTTOKEN_CHROMIUM=$$(cat build/make/chromium) $(PY) -m scripts.quality.bench_peers
+
 .PHONY: report
 report: site ## measure the built site: Lighthouse, axe, page weight, demo start-up, offline (build/report/)
 	$(PY) -m scripts.quality.report $(REPORT_ARGS)

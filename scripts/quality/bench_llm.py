@@ -227,6 +227,18 @@ def main() -> None:
             extra = js[n]["decode6"] - one / n
             print(f"{n} workers: a decode step at 6 takes {extra:.1f} ms more than 1 worker's / {n}, "
                   f"{extra / res['round_trips_per_step'] * 1e3:.0f} us per round trip ({res['round_trips_per_step']} a step)")
+    if len(counts) > 1:  # the page's default worker count is the one that decodes its short texts fastest
+        best = min(counts, key=lambda n: js[n]["decode6"])
+        steps = ", ".join(f"{n} worker(s) {js[n]['decode6']:.1f} / {js[n]['decode512']:.1f} ms, peak {js[n]['peak_mb']:.0f} MB" for n in counts)
+        print(f"decode at 6 / at {LONG}: {steps}. The page's texts are short (the panel's prompts, the writers' "
+              f"continuations), so decode at 6 decides: {best} worker(s) fastest here, "
+              + ("the page's default (runtime.js DEFAULT): a split step's round trips cost more than the arithmetic they share out"
+                 if best == 1 else "but the page's default is 1 (runtime.js DEFAULT): check it on a quiet machine"))
+        for n in counts[1:]:
+            print(f"prefill of {LONG - RUNS} tokens: {n} workers take {js[n]['prefill_long'] / js[counts[0]]['prefill_long']:.2f} x "
+                  f"the time of {counts[0]} (one message per product carries the whole prompt)")
+        res["fastest_decode_workers"] = best
+        write_json_atomic(OUT, res)
     print(f"wrote {OUT.relative_to(ROOT)}")
 
 

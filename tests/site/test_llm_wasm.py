@@ -17,7 +17,7 @@ def test_kernels_assemble_into_a_classic_script():
     text = llm_wasm.kernels_js(wasm)
     found = re.search(r'nexttoken\.llm\.kernelsWasm = "([A-Za-z0-9+/=]+)";', text)
     assert found and base64.b64decode(found.group(1)) == wasm
-    for name in (b"q4", b"q8", b"q4x4", b"q8x4", b"memory"):
+    for name in (b"q4", b"q8", b"q4t", b"q8t", b"memory"):
         assert name in wasm, name
 
 
@@ -32,3 +32,15 @@ def test_a_broken_source_is_one_line(tmp_path):
 def test_a_missing_tool_names_the_command(tmp_path):
     with pytest.raises(StageError, match=r"not found \(run `npm ci`\)$"):
         llm_wasm.assemble(tool=tmp_path / "wat2wasm")
+
+
+def test_the_fused_module_fuses_each_accumulation_and_nothing_else():
+    src = "(func (local.set $s (f32x4.add (local.get $s) (f32x4.mul (local.get $w) (v128.load offset=16 (local.get $x)))))\n" \
+          "  ;; a comment\n  (local.set $u (f32x4.add (local.get $a) (local.get $b))))"
+    assert llm_wasm.fused(src) == ("(func (local.set $s (f32x4.relaxed_madd (local.get $w) (v128.load offset=16 (local.get $x)) (local.get $s)))"
+                                   " (local.set $u (f32x4.add (local.get $a) (local.get $b))))")
+    fma = llm_wasm.assemble(fma=True)
+    assert fma[:4] == b"\0asm" and fma != llm_wasm.assemble()
+    text = llm_wasm.kernels_js(llm_wasm.assemble(), fma)
+    found = re.search(r'nexttoken\.llm\.kernelsWasmFma = "([A-Za-z0-9+/=]+)";', text)
+    assert found and base64.b64decode(found.group(1)) == fma

@@ -73,7 +73,7 @@ function nexttokenLlmEngine() {
       else if (k && rows > 1) w.k = k;
       out[t.name] = w;
     });
-    return { tensors: out, kernels: k ? "wasm" : "js" };
+    return { tensors: out, kernels: k ? "wasm" : "js", k: k };
   }
 
   var ROW_BYTES = { F32: 4, Q4_1: 20 / BLOCK, Q8_0: 34 / BLOCK };
@@ -118,16 +118,23 @@ function nexttokenLlmEngine() {
   }
 
   // The WebAssembly kernels (scripts/site/llm_kernels.wat) with room for `size` bytes of blocks in
-  // their memory: float16 table at 0, then x, x's block sums and y for four tokens, then the blocks.
-  // Null where the browser lacks WebAssembly SIMD or refuses the memory: the JS kernels run instead.
+  // their memory: float16 table at 0, then a tile of TILE tokens' x, their block sums and y, one
+  // widened row (scratch), attention's room (one layer's keys and values, four queries' scores, q and
+  // output; where the manifest has a config), then the blocks. Null where the browser lacks
+  // WebAssembly SIMD or refuses the memory: the JS kernels run instead.
+  var TILE = 64;  // a prompt's tokens per kernel call: x's tile (64 x 1,536 floats) stays in the L2 cache
   function wasmKernels(bytes, manifest, size) {
     if (typeof WebAssembly !== "object" || !WebAssembly.validate(bytes)) return null;
     var cols = 32, rows = 1;
     manifest.tensors.forEach(function (t) {
       if (t.shape.length === 2) { cols = Math.max(cols, t.shape[1]); rows = Math.max(rows, t.shape[0]); }
     });
-    var up = function (n) { return Math.ceil(n / 16) * 16; };
-    var X = 4 * 65536, XS = up(X + 16 * cols), Y = up(XS + 32 * cols / BLOCK), W = up(Y + 16 * rows);
+    var up = function (n) { return Math.ceil(n / 16) * 16; }, nb = cols / BLOCK;
+    var yn = Math.max(4 * rows, TILE * cols);  // y's floats: four tokens of the widest matrix, a tile of the others
+    var c = manifest.config, hd = c ? c.n_embd / c.n_head : 0, kv = c ? hd * (c.n_kv_head || c.n_head) : 0, cap = c ? Math.min(CAP, c.n_ctx) : 0;
+    if (hd % 4) kv = cap = 0;  // the attention kernels read a head in chunks of four
+    var X = 4 * 65536, XS = up(X + 4 * TILE * cols), Y = up(XS + 8 * TILE * nb), S = up(Y + 4 * yn);
+    var AK = up(S + 144 * nb), AV = up(AK + 4 * cap * kv), SC = up(AV + 4 * cap * kv), AQ = up(SC + 16 * cap), AO = up(AQ + 16 * hd), W = up(AO + 16 * hd);
     if (W + size > 65536 * 65536) return null;  // past a 32-bit module's 4 GiB
     try {
       var inst = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}), mem = inst.exports.memory;
@@ -138,24 +145,25 @@ function nexttokenLlmEngine() {
     }
     var buf = mem.buffer;
     new Float32Array(buf, 0, 65536).set(F16);
-    return { e: inst.exports, buf: buf, W: W, X: X, XS: XS, Y: Y,
-             x: new Float32Array(buf, X, 4 * cols), xs: new Float64Array(buf, XS, 4 * cols / BLOCK), y: new Float32Array(buf, Y, 4 * rows) };
+    return { e: inst.exports, buf: buf, W: W, X: X, XS: XS, Y: Y, S: S, yn: yn,
+             x: new Float32Array(buf, X, TILE * cols), xs: new Float64Array(buf, XS, TILE * nb), y: new Float32Array(buf, Y, yn),
+             att: cap ? { K: AK, V: AV, SC: SC, Q: AQ, O: AO, cap: cap, k: new Float32Array(buf, AK, cap * kv), v: new Float32Array(buf, AV, cap * kv),
+                          sc: new Float32Array(buf, SC, 4 * cap), q: new Float32Array(buf, AQ, 4 * hd), o: new Float32Array(buf, AO, 4 * hd) } : null };
   }
 
-  // Through the WebAssembly kernels, four tokens at a time (each block widened once for the four),
-  // then one at a time: x's rows copied in, y's copied out.
+  // Through the WebAssembly kernels: one token by q4/q8; a prompt in tiles of up to TILE tokens (as
+  // many as y's room holds), each row widened once per tile. x's rows copied in, y's copied out.
   function matmulWasm(w, x, T, y) {
-    var k = w.k, rows = w.rows, cols = w.cols, nb = cols / BLOCK, q4 = w.type === "Q4_1", t = 0, n;
-    for (; t < T; t += n) {
-      n = T - t >= 4 ? 4 : 1;
+    var k = w.k, rows = w.rows, cols = w.cols, nb = cols / BLOCK, q4 = w.type === "Q4_1", t, n, b, j;
+    var tile = T === 1 ? 1 : Math.min(TILE, Math.floor(k.yn / rows));
+    for (t = 0; t < T; t += n) {
+      n = Math.min(tile, T - t);
       k.x.set(x.subarray(t * cols, (t + n) * cols));
-      if (q4) {
-        for (var b = 0; b < n * nb; b++) { var s = 0; for (var j = 0; j < BLOCK; j++) s += k.x[b * BLOCK + j]; k.xs[b] = s; }
-        if (n === 4) k.e.q4x4(w.off, rows, nb, k.X, 4 * cols, k.XS, k.Y, 4 * rows);
-        else k.e.q4(w.off, rows, nb, k.X, k.XS, k.Y);
+      if (q4) for (b = 0; b < n * nb; b++) { var s = 0; for (j = 0; j < BLOCK; j++) s += k.x[b * BLOCK + j]; k.xs[b] = s; }
+      if (n === 1) {
+        if (q4) k.e.q4(w.off, rows, nb, k.X, k.XS, k.Y); else k.e.q8(w.off, rows, nb, k.X, k.Y);
       } else {
-        if (n === 4) k.e.q8x4(w.off, rows, nb, k.X, 4 * cols, k.Y, 4 * rows);
-        else k.e.q8(w.off, rows, nb, k.X, k.Y);
+        (q4 ? k.e.q4t : k.e.q8t)(w.off, rows, nb, k.X, 4 * cols, n, k.XS, k.Y, 4 * rows, k.S);
       }
       y.set(k.y.subarray(0, n * rows), t * rows);
     }
@@ -171,7 +179,8 @@ function nexttokenLlmEngine() {
 
   // y[t, r] = sum_c W[r, c] x[t, c] (+ bias[r]) for T input rows, straight from the blocks. Sums are
   // float64, each output rounded once to float32. One token reads each row's blocks once, four rows
-  // at a time (x's loads shared); several tokens de-quantise four rows once and reuse them per token.
+  // at a time (x's loads shared); a prompt, in tiles of tokens whose x stays in the cache, de-quantises
+  // four rows once per tile and runs them against two tokens at a time.
   function matmul(w, x, T, y, bias) {
     var rows = w.rows, cols = w.cols, r, t;
     if (w.k) {
@@ -195,21 +204,24 @@ function nexttokenLlmEngine() {
       if (w.type === "Q4_1") vecQ4(w, xd, y); else vecQ8(w, xd, y);
     } else {
       if (WT.length < 4 * cols) WT = new Float64Array(4 * cols);
-      for (r = 0; r < rows; r += 4) {
-        var n = Math.min(4, rows - r);
-        if (w.type === "Q4_1") rowsQ4(w, r, n, WT); else rowsQ8(w, r, n, WT);
-        for (var k = n * cols; k < 4 * cols; k++) WT[k] = 0;  // a last partial tile multiplies zeros
-        tile(WT, cols, xd, T, y, rows, r, n);
+      var tt = 2 * Math.max(1, Math.floor(16384 / cols));  // tokens a tile: their x (float64) within ~256 KB of cache
+      for (var t0 = 0; t0 < T; t0 += tt) {
+        for (r = 0; r < rows; r += 4) {
+          var n = Math.min(4, rows - r);
+          if (w.type === "Q4_1") rowsQ4(w, r, n, WT); else rowsQ8(w, r, n, WT);
+          for (var k = n * cols; k < 4 * cols; k++) WT[k] = 0;  // a last partial tile multiplies zeros
+          tile(WT, cols, xd, t0, Math.min(T, t0 + tt), y, rows, r, n);
+        }
       }
     }
     if (bias) for (t = 0; t < T; t++) for (r = 0; r < rows; r++) y[t * rows + r] += bias[r];
   }
 
-  // Four de-quantised rows (wt, 4 x cols) against T tokens, two tokens at a time.
-  function tile(wt, cols, x, T, y, rows, r, n) {
-    var o1 = cols, o2 = 2 * cols, o3 = 3 * cols, t = 0, c, u, v, w0, w1, w2, w3;
-    for (; t < T; t += 2) {
-      var xa = t * cols, xb = t + 1 < T ? xa + cols : xa;  // an odd last token is computed twice
+  // Four de-quantised rows (wt, 4 x cols) against tokens t0..t1-1, two tokens at a time.
+  function tile(wt, cols, x, t0, t1, y, rows, r, n) {
+    var o1 = cols, o2 = 2 * cols, o3 = 3 * cols, t = t0, c, u, v, w0, w1, w2, w3;
+    for (; t < t1; t += 2) {
+      var xa = t * cols, xb = t + 1 < t1 ? xa + cols : xa;  // an odd last token is computed twice
       var a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
       for (c = 0; c < cols; c++) {
         u = x[xa + c]; v = x[xb + c]; w0 = wt[c]; w1 = wt[o1 + c]; w2 = wt[o2 + c]; w3 = wt[o3 + c];
@@ -218,7 +230,7 @@ function nexttokenLlmEngine() {
       }
       var ya = t * rows + r, yb = ya + rows;
       y[ya] = a0; if (n > 1) y[ya + 1] = a1; if (n > 2) y[ya + 2] = a2; if (n > 3) y[ya + 3] = a3;
-      if (t + 1 < T) { y[yb] = b0; if (n > 1) y[yb + 1] = b1; if (n > 2) y[yb + 2] = b2; if (n > 3) y[yb + 3] = b3; }
+      if (t + 1 < t1) { y[yb] = b0; if (n > 1) y[yb + 1] = b1; if (n > 2) y[yb + 2] = b2; if (n > 3) y[yb + 3] = b3; }
     }
   }
 
@@ -357,37 +369,96 @@ function nexttokenLlmEngine() {
 
   // Causal grouped-query attention of T new positions (after p0 cached ones) over the cache kc/vc:
   // att gets every head's mix of values; headsOut (H x (p0 + T)) the last position's weights. A
-  // knocked-out head (index l * H + head in `off`) contributes zeros.
-  var SC = new Float64Array(0), MIX = new Float64Array(64);
+  // knocked-out head (index l * H + head in `off`) contributes zeros. A prompt's positions go four at
+  // a time, so each key and value row read from the cache serves four queries; every score, weight
+  // and mix is summed in the same order as one position at a time, so the bits do not depend on T.
+  var SC = new Float64Array(0), MIX = new Float64Array(0);
   function attention(q, kc, vc, T, p0, H, hd, kvDim, group, off, lH, att, headsOut) {
-    var C = H * hd, Tk = p0 + T, scale = 1 / Math.sqrt(hd), j, e;
-    if (SC.length < Tk) SC = new Float64Array(Tk);
-    if (MIX.length < hd) MIX = new Float64Array(hd);
+    var C = H * hd, Tk = p0 + T, scale = 1 / Math.sqrt(hd), i, j, e, kb, vb, x;
+    if (SC.length < 4 * Tk) SC = new Float64Array(4 * Tk);
+    if (MIX.length < 4 * hd) MIX = new Float64Array(4 * hd);
     var sc = SC, mix = MIX;
-    for (var t = 0; t < T; t++) {
-      var n = p0 + t + 1;  // causal: this position sees keys 0..p0+t
-      for (var hh = 0; hh < H; hh++) {
-        var qo = t * C + hh * hd, ko = Math.floor(hh / group) * hd, mx = -Infinity;
-        for (j = 0; j < n; j++) {
-          var s = 0, kb = j * kvDim + ko;
-          for (e = 0; e < hd; e++) s += q[qo + e] * kc[kb + e];
-          s = Math.fround(Math.fround(s) * scale);
-          sc[j] = s; if (s > mx) mx = s;
-        }
-        var z = 0;
-        for (j = 0; j < n; j++) { var ex = Math.exp(sc[j] - mx); sc[j] = ex; z += ex; }
-        for (j = 0; j < n; j++) sc[j] = Math.fround(sc[j] / z);
-        if (headsOut && t === T - 1) for (j = 0; j < n; j++) headsOut[hh * Tk + j] = sc[j];
-        for (e = 0; e < hd; e++) mix[e] = 0;
-        if (off.indexOf(lH + hh) < 0) {
-          for (j = 0; j < n; j++) {  // position by position: the cache rows are read in order
-            var wj = sc[j], vb = j * kvDim + ko;
-            for (e = 0; e < hd; e++) mix[e] += wj * vc[vb + e];
+    for (var hh = 0; hh < H; hh++) {
+      var ko = Math.floor(hh / group) * hd, dead = off.indexOf(lH + hh) >= 0;
+      for (var t = 0; t < T; t += 4) {
+        var nq = Math.min(4, T - t), n0 = p0 + t + 1;  // query i (position p0 + t + i) sees keys 0..n0 + i - 1
+        var qa = t * C + hh * hd, qb = qa + C, qc = qb + C, qd = qc + C;
+        if (nq === 4) {
+          for (j = 0; j < n0 + 3; j++) {
+            var s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+            kb = j * kvDim + ko;
+            for (e = 0; e < hd; e++) { x = kc[kb + e]; s0 += q[qa + e] * x; s1 += q[qb + e] * x; s2 += q[qc + e] * x; s3 += q[qd + e] * x; }
+            sc[j] = Math.fround(Math.fround(s0) * scale); sc[Tk + j] = Math.fround(Math.fround(s1) * scale);
+            sc[2 * Tk + j] = Math.fround(Math.fround(s2) * scale); sc[3 * Tk + j] = Math.fround(Math.fround(s3) * scale);
+          }
+        } else {
+          for (i = 0; i < nq; i++) {
+            var qo = qa + i * C, so = i * Tk;
+            for (j = 0; j < n0 + i; j++) {
+              var s = 0;
+              kb = j * kvDim + ko;
+              for (e = 0; e < hd; e++) s += q[qo + e] * kc[kb + e];
+              sc[so + j] = Math.fround(Math.fround(s) * scale);
+            }
           }
         }
-        for (e = 0; e < hd; e++) att[qo + e] = mix[e];
+        for (i = 0; i < nq; i++) softmax(sc, i * Tk, n0 + i, headsOut && t + i === T - 1 ? headsOut : null, hh * Tk);
+        for (e = 0; e < 4 * hd; e++) mix[e] = 0;
+        if (!dead) {
+          var all = nq === 4 ? n0 : 0;  // keys every query of a full four sees, read once for all four
+          for (j = 0; j < all; j++) {
+            var w0 = sc[j], w1 = sc[Tk + j], w2 = sc[2 * Tk + j], w3 = sc[3 * Tk + j];
+            vb = j * kvDim + ko;
+            for (e = 0; e < hd; e++) { x = vc[vb + e]; mix[e] += w0 * x; mix[hd + e] += w1 * x; mix[2 * hd + e] += w2 * x; mix[3 * hd + e] += w3 * x; }
+          }
+          for (i = 0; i < nq; i++) {  // position by position: the cache rows are read in order
+            for (j = all; j < n0 + i; j++) {
+              var wj = sc[i * Tk + j], mo = i * hd;
+              vb = j * kvDim + ko;
+              for (e = 0; e < hd; e++) mix[mo + e] += wj * vc[vb + e];
+            }
+          }
+        }
+        for (i = 0; i < nq; i++) for (e = 0; e < hd; e++) att[qa + i * C + e] = mix[i * hd + e];
       }
     }
+  }
+
+  // The same attention through the WebAssembly kernels (k: wasmKernels'; its att room holds the
+  // layer's keys and values, copied in once a call): scores and the values' mix in float32 lanes, as
+  // transformers computes them, four query positions at a time; the softmax as above.
+  function attentionWasm(k, q, kc, vc, T, p0, H, hd, kvDim, group, off, lH, att, headsOut) {
+    var A = k.att, C = H * hd, Tk = p0 + T, scale = 1 / Math.sqrt(hd), i, j, e;
+    if (SC.length < Tk) SC = new Float64Array(Tk);
+    A.k.set(kc.subarray(0, Tk * kvDim));
+    A.v.set(vc.subarray(0, Tk * kvDim));
+    for (var hh = 0; hh < H; hh++) {
+      var ko = 4 * Math.floor(hh / group) * hd, dead = off.indexOf(lH + hh) >= 0;
+      for (var t = 0; t < T; t += 4) {
+        var nq = Math.min(4, T - t), n0 = p0 + t + 1;
+        for (i = 0; i < nq; i++) A.q.set(q.subarray((t + i) * C + hh * hd, (t + i) * C + (hh + 1) * hd), i * hd);
+        k.e.scores(A.Q, nq, A.K + ko, 4 * kvDim, n0 + nq - 1, hd, scale, A.SC, 4 * A.cap);
+        for (i = 0; i < nq; i++) {
+          var so = i * A.cap, n = n0 + i;
+          for (j = 0; j < n; j++) SC[j] = A.sc[so + j];
+          softmax(SC, 0, n, headsOut && t + i === T - 1 ? headsOut : null, hh * Tk);
+          for (j = 0; j < n; j++) A.sc[so + j] = SC[j];
+        }
+        var base = t * C + hh * hd;
+        if (dead) { for (i = 0; i < nq; i++) for (e = 0; e < hd; e++) att[base + i * C + e] = 0; continue; }
+        k.e.mix(A.SC, 4 * A.cap, nq, A.V + ko, 4 * kvDim, n0, hd, A.O);
+        for (i = 0; i < nq; i++) att.set(A.o.subarray(i * hd, (i + 1) * hd), base + i * C);
+      }
+    }
+  }
+
+  // Softmax in place of n scores from sc[o]; the weights also to out[oo...] when out is given.
+  function softmax(sc, o, n, out, oo) {
+    var mx = -Infinity, z = 0, j;
+    for (j = 0; j < n; j++) if (sc[o + j] > mx) mx = sc[o + j];
+    for (j = 0; j < n; j++) { var ex = Math.exp(sc[o + j] - mx); sc[o + j] = ex; z += ex; }
+    for (j = 0; j < n; j++) sc[o + j] = Math.fround(sc[o + j] / z);
+    if (out) for (j = 0; j < n; j++) out[oo + j] = sc[o + j];
   }
 
   var GELU_C = Math.sqrt(2 / Math.PI);
@@ -428,6 +499,7 @@ function nexttokenLlmEngine() {
     this.config = c;
     this.w = ts.tensors;
     this.kernels = ts.kernels;
+    this.att = ts.k && ts.k.att ? ts.k : null;  // attention through the WebAssembly kernels
     this.peers = opts.peers || [];
     this.mine = new Float32Array(0);  // this worker's rows of a several-token product, reused
     var split = manifest.tensors.filter(function (t) { return t.parts; });
@@ -575,7 +647,8 @@ function nexttokenLlmEngine() {
         }
         kc.set(k, p0 * kvDim); vc.set(v, p0 * kvDim);
         var headsOut = out.heads ? new Float32Array(H * (p0 + T)) : null;
-        attention(q, kc, vc, T, p0, H, hd, kvDim, H / c.n_kv_head, this.knockout.heads, l * H, att, headsOut);
+        if (this.att) attentionWasm(this.att, q, kc, vc, T, p0, H, hd, kvDim, H / c.n_kv_head, this.knockout.heads, l * H, att, headsOut);
+        else attention(q, kc, vc, T, p0, H, hd, kvDim, H / c.n_kv_head, this.knockout.heads, l * H, att, headsOut);
         if (headsOut) out.heads.push(headsOut);
         await this.mul([[pre + "attn.c_proj.weight", proj, this.llama ? null : w[pre + "attn.c_proj.bias"].f32]], att, T);
         for (i = 0; i < T * C; i++) x[i] += proj[i];

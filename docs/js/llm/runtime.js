@@ -1,11 +1,11 @@
-// A real model running in Web Workers, so the page never freezes while it computes, its matrix rows
-// split over as many workers as the machine has cores (up to 2).
+// A real model running in Web Workers, so the page never freezes while it computes: one worker by
+// default, or its matrix rows split over as many as asked.
 //
 // Load order (classic scripts, loaded only when the reader asks for the model):
 //   js/llm/engine.js, js/llm/kernels-wasm.js (optional: the SIMD kernels), js/llm/loader.js, js/llm/runtime.js
 //
-// nexttoken.llm.open({base, model, onProgress, signal, kernels, workers}) -> Promise<session>
-//   starts `workers` workers (default: navigator.hardwareConcurrency, at most 2, at least 1) from a
+// nexttoken.llm.open({base, model, onProgress, signal, kernels, fma, workers, stall}) -> Promise<session>
+//   starts `workers` workers (default 1: the fastest decode, see DEFAULT below) from a
 //   Blob URL made of engine.js's own source (a worker script file cannot be loaded from file://),
 //   each with room for its share of the model (engine.layout: its rows of every matrix, the norms
 //   with worker 0); loader.js then loads and checks the files one chunk at a time and each chunk's
@@ -19,7 +19,10 @@
 //   kernels: "wasm" (the default) runs the SIMD kernels of kernels-wasm.js (loaded from this
 //   script's folder when the page has not), each share written straight into the module's memory;
 //   "js" the plain ones; session.kernels says which run ("js" where the browser has no SIMD or the
-//   kernels' file cannot be read); session.workers how many workers run
+//   kernels' file cannot be read); session.workers how many workers run. fma (default true): the
+//   SIMD kernels with relaxed SIMD's fused multiply-add where the browser has it (session.fma says),
+//   false for plain 128-bit SIMD. Each gives the same outputs on any worker count and for a prompt
+//   read at once or token by token; the two differ in the last bits (fused or separate rounding).
 // session.prefill(ids, opts), session.decode(id, opts) -> Promise<result> (see engine.js); calls run
 //   one at a time, in order; opts.slot picks one of the engine's independent caches (0 by default)
 // session.row(id) -> Promise<Float32Array>: the unembedding's row id, dequantised (engine outputRow)
@@ -27,7 +30,10 @@
 // session.cancel()  the running call rejects with "cancelled" at the next block; the cache is kept
 // session.close()   stops every worker; session.config is the model's shape
 // Every failure is an Error with a one-line message; any worker stopping stops them all and every
-// call says "the model's worker stopped (...)": open again to retry.
+// call says "the model's worker stopped (...)": open again to retry. A worker killed without an
+// event is found by a watchdog: while a call waits, one that leaves a ping unanswered for `stall` ms
+// counts as stopped (open's option; 60 s by default, since a slow device on the JS kernels may spend
+// tens of seconds in one block of a long prompt, when the leader cannot answer).
 (function (root) {
   "use strict";
   var nexttoken = root.nexttoken = root.nexttoken || {};
@@ -107,6 +113,7 @@
     }
     self.onmessage = function (e) {
       var m = e.data;
+      if (m.op === "ping") { self.postMessage({ pong: true }); return; }  // the page's watchdog: this worker still runs
       if (m.op === "cancel") { cancelled = true; return; }
       if (m.op === "init") {
         answer(m.id, function () { part = m; ports = m.ports; store = engine.storage(m.manifest, m.bytes, m.wasm); return { ok: true }; });
@@ -170,16 +177,14 @@
     return new W(workerUrl);
   }
 
-  // Workers a session runs: the machine's cores, at most MAX, or the number asked for. bench_llm:
-  // each worker adds 15-25 MB (3 workers peak at 401 MB, over the 400 MB target) and a step's 122
-  // round trips cost ~35 ms whatever the count, against ~57 ms of SIMD arithmetic on one worker,
-  // so a third or fourth worker would save at most ~10 ms a step.
-  var MAX = 2;
+  // Workers a session runs: DEFAULT, or the number asked for. A split decode step makes 122 round
+  // trips (~0.2 ms each on a quiet 2-core machine, far more on a loaded one) to save at most half of
+  // a step's ~30 ms of SIMD arithmetic, so one worker decodes fastest (bench_llm prints both and
+  // says which); two pay only on long prompts. Each worker also adds 10-25 MB.
+  var DEFAULT = 1;
+  var STALL = 60000;  // ms a worker may leave the watchdog's question unanswered while a call waits (open's `stall`)
   function count(n) {
-    if (n === undefined || n === null) {
-      var cores = root.navigator && root.navigator.hardwareConcurrency;
-      return Math.max(1, Math.min(MAX, cores > 0 ? Math.floor(cores) : 1));
-    }
+    if (n === undefined || n === null) return DEFAULT;
     if (typeof n !== "number" || n % 1 || n < 1 || n > 16) throw new Error("workers must be a whole number from 1 to 16, not " + n);
     return n;
   }
@@ -200,15 +205,22 @@
     return kernelsLoading;
   }
 
-  var kernelBytes = null, engineHere = null;
-  function wasmModule(kernels) {
+  // The kernels' module: with relaxed SIMD's fused multiply-add where the browser validates it and
+  // `fma` is not false, else plain 128-bit SIMD. Returns {bytes, fma} or null (the JS kernels run).
+  var kernelBytes = {}, engineHere = null;
+  function wasmModule(kernels, fma) {
     if (kernels !== "wasm" || typeof nexttoken.llm.kernelsWasm !== "string") return null;
-    if (!kernelBytes) {
-      var bin = root.atob(nexttoken.llm.kernelsWasm);
-      kernelBytes = new Uint8Array(bin.length);
-      for (var i = 0; i < bin.length; i++) kernelBytes[i] = bin.charCodeAt(i);
+    function bytes(key) {
+      if (!kernelBytes[key]) {
+        var bin = root.atob(nexttoken.llm[key]);
+        kernelBytes[key] = new Uint8Array(bin.length);
+        for (var i = 0; i < bin.length; i++) kernelBytes[key][i] = bin.charCodeAt(i);
+      }
+      return kernelBytes[key];
     }
-    return kernelBytes;
+    if (fma !== false && typeof nexttoken.llm.kernelsWasmFma === "string" && typeof WebAssembly === "object" &&
+        WebAssembly.validate(bytes("kernelsWasmFma"))) return { bytes: bytes("kernelsWasmFma"), fma: true };
+    return { bytes: bytes("kernelsWasm"), fma: false };
   }
 
   async function open(opts) {
@@ -216,11 +228,26 @@
     var n = count(opts.workers), kernels = opts.kernels || "wasm";
     if (kernels !== "wasm" && kernels !== "js") throw new Error("kernels must be \"wasm\" or \"js\", not " + kernels);
     if (kernels === "wasm") await loadKernels();
-    var wasm = wasmModule(kernels);
+    var module = wasmModule(kernels, opts.fma), wasm = module && module.bytes;
     if (!engineHere) engineHere = nexttoken.llm.engineFactory();
     var workers = [], pending = {}, nextId = 1, dead = null, chain = Promise.resolve(), refused = "";
+    // A worker that is killed fires no event, so while a call waits every worker is asked every
+    // `stall` / 4 ms whether it still runs; one that has not answered for `stall` ms stops them all.
+    var stall = opts.stall || STALL, asked = [], answered = [];
+    var watch = setInterval(function () {
+      if (dead || !Object.keys(pending).length) { asked = []; return; }
+      var now = Date.now();
+      for (var i = 0; i < workers.length; i++) {
+        if (asked[i] && !(answered[i] >= asked[i]) && now - asked[i] > stall) {
+          fail(new Error("the model's worker stopped (it has not answered for " + Math.round(stall / 1000) + " s): load the model again to retry"));
+          return;
+        }
+        if (!asked[i] || answered[i] >= asked[i]) { asked[i] = now; workers[i].postMessage({ op: "ping" }); }
+      }
+    }, Math.max(50, stall / 4));
     function fail(err) {
       if (!dead) dead = err;
+      clearInterval(watch);
       if (waiting) { var w = waiting; waiting = null; w(); }
       workers.forEach(function (w) { w.terminate(); });
       Object.keys(pending).forEach(function (id) { pending[id].reject(err); delete pending[id]; });
@@ -240,8 +267,9 @@
       } catch (e) {
         throw new Error("this browser cannot start the model's worker (" + (e.message || e) + ")");
       }
-      workers.push(worker);
+      var index = workers.push(worker) - 1;
       worker.onmessage = function (e) {
+        if (e.data.pong) { answered[index] = Date.now(); return; }
         if (e.data.back) { stage.push(e.data.back); if (waiting) { var w = waiting; waiting = null; w(); } return; }
         var p = pending[e.data.id];
         if (!p) return;
@@ -312,6 +340,7 @@
       config: loaded.manifest.config,
       manifest: loaded.manifest,
       kernels: ready[0].kernels,
+      fma: ready[0].kernels === "wasm" && !!module && module.fma,
       workers: n,
       prefill: function (ids, o) { return queued(function () { return call(lead, { op: "prefill", ids: Array.from(ids), opts: o || {} }); }); },
       decode: function (id, o) { return queued(function () { return call(lead, { op: "decode", ids: [id], opts: o || {} }); }); },
