@@ -6,7 +6,7 @@ const js = require("@eslint/js");
 const globals = require("globals");
 
 module.exports = [
-  { ignores: ["docs/js/data/**", "docs/js/llm/kernels-wasm.js", "build/**", "node_modules/**", "docs/assets/**"] },
+  { ignores: ["docs/js/data/**", "docs/js/llm/kernels-wasm.js", "build/**", "**/node_modules/**", "docs/assets/**"] },
   js.configs.recommended,
   {
     rules: {
@@ -25,5 +25,9 @@ module.exports = [
   {
     files: ["tests/**/*.js", "scripts/**/*.js", "eslint.config.js"],
     languageOptions: { ecmaVersion: 2022, sourceType: "commonjs", globals: { ...globals.node, nexttoken: "readonly" } },
+  },
+  {
+    files: ["scripts/**/*.mjs"],  // the benchmark's node-only peers (scripts/quality/peers/)
+    languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.node } },
   },
 ];

@@ -356,7 +356,7 @@ nexttoken.define("ui", ["load"], function (load) {
   }
 
   function hashTarget() {
-    var id = "";
+    var id;
     try { id = decodeURIComponent(location.hash.slice(1)); } catch (e) { return null; }  // a malformed link is no anchor
     return (id && id.length < 200 && document.getElementById(id)) || null;
   }

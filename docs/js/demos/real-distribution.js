@@ -476,7 +476,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "runtime.kernels", "
         if (s.live !== "1" || !s.text) return "";
         // the live prompt goes into the panel above; it runs when the reader loads the model
         store.set("llm.stored", { key: state.key, text: s.text, chat: s.chat === "1" });
-        var ask = document.querySelector('.nt-demo[data-demo="real-ask"]'), copies = {};
+        var ask = document.querySelector('.nt-demo[data-demo="real-ask"]'), copies;
         try { copies = JSON.parse(ask.getAttribute("data-models") || "{}"); } catch (e) { copies = {}; }
         if (!copies.smollm2) return "This link shows SmolLM2 run live on a prompt of its own, which needs the model: this page cannot load it, so the stored prompt is shown.";
         var go = ui.button("Load the model and run it", function () {  // the panel above builds as it comes on screen

@@ -310,7 +310,7 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
       if (f.size > 50e6) { loaded.show("That file is " + (f.size / 1e6).toFixed(0) + " MB: a model this page trains is far smaller, so it was not read.", "error"); return; }
       var reader = new FileReader();
       reader.onload = function () {
-        var m = null;
+        var m;
         try { var got = JSON.parse(reader.result); m = got && got.model ? got.model : got; } catch (e) { m = null; }
         if (!m || !active.valid(m)) { loaded.show("That file holds no model this page can use (a JSON download of this demo holds one); nothing changed.", "error"); return; }
         try { active.save({ config: m.config, tokenizer: m.tokenizer, weights: m.weights, summary: m.summary || {}, trained: m.trained || null }); }
