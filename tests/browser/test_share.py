@@ -57,7 +57,7 @@ def test_a_temperature_state_set_by_the_controls_comes_back_from_its_link(open_p
     page = open_page("sampling.html", mode=mode)
     set_temperature(page)
     frag = fragment(page)
-    assert frag.startswith("#nt=1&d=temperature") and "T=0.5" in frag and "k=4" in frag and "seed=7" in frag and "n=1" in frag, frag  # the seed typed, and one Draw from it
+    assert frag.startswith("#nt=1&d=temperature") and "T=0.5" in frag and "k=4" in frag and "seed=7" in frag and "draws=1" in frag, frag  # the seed typed, and one Draw from it
     want = shown_temperature(page)
     again = open_page("sampling.html" + frag, mode=mode)
     assert again.locator(f"{TEMP} input[data-role=prompt]").input_value() == "the dog sat on the"

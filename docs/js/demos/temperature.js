@@ -186,8 +186,8 @@ nexttoken.define("demos.temperature", ["ui", "runtime.kernels", "runtime.active"
     // Its state in the page's link, and its numbers as a download (js/ui/permalink.js).
     permalink.join(root, live, { model: active,
       fields: { prompt: permalink.text(ui.INPUT_MAX), T: permalink.num(0, 2), k: permalink.int(0, V), p: permalink.num(0.05, 1),
-        seed: permalink.int(0, 1000000), n: permalink.int(0, 100000), many: permalink.flag() },
-      get: function () { return { prompt: prompt.input.value, T: st.T, k: st.topK, p: st.topP, seed: st.seed, n: draws, many: hist ? "1" : "0" }; },
+        seed: permalink.int(0, 1000000), draws: permalink.int(0, 100000), many: permalink.flag() },
+      get: function () { return { prompt: prompt.input.value, T: st.T, k: st.topK, p: st.topP, seed: st.seed, draws: draws, many: hist ? "1" : "0" }; },
       set: function (s) {
         if (s.prompt !== undefined) prompt.input.value = s.prompt;
         if (s.T !== undefined) { st.T = s.T; tS.set(s.T); }
@@ -197,7 +197,7 @@ nexttoken.define("demos.temperature", ["ui", "runtime.kernels", "runtime.active"
         compute();
         // Draw n is the n-th number of the seed's stream: replay the stream up to it (the one draw rule).
         rng = sampling.mulberry32(st.seed); draws = 0;
-        for (var i = 0; i < (s.n || 0); i++) draw();
+        for (var i = 0; i < (s.draws || 0); i++) draw();
         if (s.many === "1") drawMany();
       },
       tables: function () {

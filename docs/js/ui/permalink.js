@@ -46,6 +46,10 @@ nexttoken.define("ui.permalink", ["ui", "later:ui.share"], function (ui, loadSha
   if (target) target.scrollIntoView();
 
   function join(root, live, spec) {
+    // nt, d, n, v and m are the link's own keys: a demo field of that name would be read as one of them
+    Object.keys(spec.fields).forEach(function (k) {
+      if (["nt", "d", "n", "v", "m"].indexOf(k) >= 0) throw new Error(root.getAttribute("data-demo") + ": a link field may not be named " + k);
+    });
     var item = { root: root, live: live, spec: spec, VERSION: VERSION, index: indexOf(root), target: target, opened: opened,
                  fragment: function () { return fragment(root, spec); } };
     function act(what) {
