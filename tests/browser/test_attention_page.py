@@ -51,3 +51,88 @@ def test_no_arithmetic_panel_of_a_lane_overlaps_its_own_numbers(open_page, width
         assert page.evaluate(OVERLAPS, lane) == [], b.get_attribute("aria-label")
         b.click()
     clean(page)
+
+
+# ---- attention, played (js/demos/attention-steps.js) -------------------------------------------------
+
+import json  # noqa: E402
+import math  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+TINY = Path(__file__).resolve().parents[2] / "site_data" / "tiny"
+CONFIG = json.loads((TINY / "config.json").read_text())
+SUMMARY = json.loads((TINY / "summary.json").read_text())
+TRACES = {t["prompt"]: t for t in json.loads((TINY / "traces.json").read_text())["traces"]}
+PROMPT = CONFIG["prompts"][0]
+
+
+# Animations running inside the played attention.
+MOVING = "() => document.getAnimations().filter(a => a.effect && a.effect.target && a.effect.target.closest('.nt-as')).length"
+
+
+def stage(root):
+    return root.locator(".nt-as").get_attribute("data-stage")
+
+
+@pytest.mark.parametrize("width", [1280, 360])
+def test_steps_go_query_each_key_softmax_mix_with_the_traces_numbers(open_page, width):
+    page = open_page("attention.html", width=width)
+    root = demo(page, "attention-steps")
+    tr, head = TRACES[PROMPT], SUMMARY["subject_head"]["head"]
+    n, last = len(tr["tokens"]), len(tr["tokens"]) - 1
+    step = root.locator("[data-role=step]")
+    step.focus()
+    expected = ["query"] + [f"key {j}" for j in range(n)] + ["softmax", "mix"]
+    for k, name in enumerate(expected):
+        page.keyboard.press("Enter")  # Step, by keyboard
+        assert stage(root) == name
+        assert root.locator(".nt-as-now").text_content().startswith(f"Step {k + 1} of {len(expected)}")
+        met = root.locator(".nt-as-row.nt-as-met").count()
+        assert met == (0 if name == "query" else min(n, k))
+        if name.startswith("key "):
+            j = int(name.split()[1])
+            assert root.locator(".nt-as-row.nt-as-on").get_attribute("data-j") == str(j)
+            score = root.locator(f'.nt-as-row[data-j="{j}"] .nt-as-score')
+            assert score.is_visible()
+            assert float(score.get_attribute("data-score")) == pytest.approx(tr["h"][0]["scores"][head][last][j], abs=1e-5)
+            if j + 1 < n:  # the next key's score is not shown yet
+                assert not root.locator(f'.nt-as-row[data-j="{j + 1}"] .nt-as-score').is_visible()
+    weights = [float(w) for w in root.locator(".nt-as-weight").evaluate_all("ws => ws.map(w => w.dataset.weight)")]
+    assert weights == pytest.approx(tr["h"][0]["attn_weights"][head][last], abs=1e-5)
+    assert math.fsum(weights) == pytest.approx(1)
+    out = json.loads(root.locator("[data-out]").get_attribute("data-out"))
+    assert out == pytest.approx(tr["h"][0]["head_out"][head][last], abs=1e-5)
+    assert root.locator(".nt-as-mixed").first.is_visible()
+    page.keyboard.press("Enter")  # after the last step, Step starts again
+    assert stage(root) == "query"
+    assert page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") <= 0
+    clean(page)
+
+
+def test_play_moves_through_the_steps_and_pause_holds_one(open_page):
+    page = open_page("attention.html")
+    root = demo(page, "attention-steps")
+    play = root.locator("[data-role=play]")
+    play.click()
+    assert play.text_content() == "Pause"
+    page.wait_for_function("() => document.querySelector('.nt-as').getAttribute('data-stage') === 'key 1'", timeout=15_000)
+    play.click()  # Pause
+    held = stage(root)
+    page.wait_for_timeout(2500)
+    assert stage(root) == held and play.text_content() == "Play"
+    root.locator("[data-role=step]").click()  # the next key met, with motion: its products and score move in
+    assert page.evaluate(MOVING) > 0
+    clean(page)
+
+
+def test_reduced_motion_plays_still_frames(open_page):
+    page = open_page("attention.html")
+    page.emulate_media(reduced_motion="reduce")
+    root = demo(page, "attention-steps")
+    root.locator("[data-role=play]").click()
+    page.wait_for_function("() => document.querySelector('.nt-as').getAttribute('data-stage') === 'key 0'", timeout=10_000)
+    assert page.evaluate(MOVING) == 0
+    root.locator("[data-role=step]").click()  # Step pauses Play
+    assert root.locator("[data-role=play]").text_content() == "Play"
+    assert stage(root) == "key 1" and page.evaluate(MOVING) == 0
+    clean(page)
