@@ -41,6 +41,7 @@ DEMO_PARTS = {
     "temperature": "logits softmax pick", "generate": "loop", "context-window": "embed loop", "snapshots": "all",
     "train-yours": "all", "real-distribution": "logits softmax pick", "real-ask": "logits softmax pick",
     "real-inside": "block", "real-writers": "pick loop",
+    "attention-steps": "attn", "kv-cache": "loop", "moe-router": "mlp", "spec-decode": "softmax pick loop",
 }
 
 
