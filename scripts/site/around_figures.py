@@ -56,7 +56,8 @@ def _float16_parts(raw: bytes) -> dict:
 
 
 def _bits(bits: str, cls: str) -> str:
-    return "".join(f'<span class="nt-ar-bit {cls}">{b}</span>' for b in bits)
+    """A run of bits as one box (one element for the run, not one per bit: the page stays light)."""
+    return f'<span class="nt-ar-bit {cls}">{bits}</span>'
 
 
 def q4_block_figure(q: dict) -> str:

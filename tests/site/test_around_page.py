@@ -160,7 +160,7 @@ def test_q4_block_figure_draws_every_bit_of_the_block(context):
     q = context["around"]["q4_1"]
     html = around_figures.q4_block_figure(q)
     raw = bytes.fromhex(q["block"]["bytes_hex"])
-    bits = "".join(re.findall(r'class="nt-ar-bit [^"]+">([01])<', html))
+    bits = "".join(re.findall(r'class="nt-ar-bit [^"]+">([01]+)<', html))
     # d and m as their float16's bits (most significant first), then each code byte high nibble first
     assert bits == "".join(f"{int.from_bytes(raw[i:i + 2], 'little'):016b}" for i in (0, 2)) + "".join(f"{x:08b}" for x in raw[4:])
     with pytest.raises(ValueError, match="is not its bytes"):
