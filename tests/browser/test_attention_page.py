@@ -74,9 +74,9 @@ def stage(root):
     return root.locator(".nt-as").get_attribute("data-stage")
 
 
-@pytest.mark.parametrize("width", [1280, 360])
-def test_steps_go_query_each_key_softmax_mix_with_the_traces_numbers(open_page, width):
-    page = open_page("attention.html", width=width)
+@pytest.mark.parametrize("width, mode", [(1280, "http"), (360, "file")])
+def test_steps_go_query_each_key_softmax_mix_with_the_traces_numbers(open_page, width, mode):
+    page = open_page("attention.html", mode=mode, width=width)
     root = demo(page, "attention-steps")
     tr, head = TRACES[PROMPT], SUMMARY["subject_head"]["head"]
     n, last = len(tr["tokens"]), len(tr["tokens"]) - 1
@@ -135,4 +135,16 @@ def test_reduced_motion_plays_still_frames(open_page):
     root.locator("[data-role=step]").click()  # Step pauses Play
     assert root.locator("[data-role=play]").text_content() == "Play"
     assert stage(root) == "key 1" and page.evaluate(MOVING) == 0
+    clean(page)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_played_attention_is_axe_clean_at_its_last_step(open_page, scheme):
+    from tests.helpers.axe import violations
+    page = open_page("attention.html", width=360)
+    page.emulate_media(color_scheme=scheme)
+    root = demo(page, "attention-steps")
+    while stage(root) != "mix":
+        root.locator("[data-role=step]").click()
+    assert violations(page, '.nt-demo[data-demo="attention-steps"]') == []
     clean(page)
