@@ -110,7 +110,7 @@ def roofline_figure(mem: dict) -> str:
               (f"a batch of {round(mem['batch_even'])} readers", mem["intensity"] * round(mem["batch_even"]))]
     x0, x1 = _decades(min(i for _, i in points) / 2, mem["chip_ratio"] * 20)
     y0, y1 = _decades(bw * min(i for _, i in points) / 1e12 / 2, mem["chip_tflops"] * 2)
-    W, H, L, R, T, B = 520, 320, 52, 24, 14, 46
+    W, H, L, R, T, B = 520, 320, 66, 24, 14, 46
 
     def X(i: float) -> float:
         return L + (math.log10(i) - x0) / (x1 - x0) * (W - L - R)

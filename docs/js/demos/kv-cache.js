@@ -5,7 +5,7 @@ nexttoken.define("demos.kv-cache", ["ui"], function (ui) {
   "use strict";
 
   var MIB = 1024 * 1024;
-  var W = 560, H = 240, L = 56, R = 14, T = 12, B = 40;
+  var W = 560, H = 240, L = 66, R = 14, T = 12, B = 40;
 
   function fmt(x) { return x >= 100 ? ui.count(x) : ui.fix(x, x >= 10 ? 1 : 2); }
 
