@@ -1,6 +1,6 @@
 """The "Around the pick" page's static figures, drawn as HTML and inline SVG from the page's numbers
 (scripts/site/costs.py's `around`), so they follow both colour schemes through the site's CSS variables
-(docs/css/around.css) and need no script. Each function returns one <figure>; the page calls it where a
+(docs/css/explainers.css) and need no script. Each function returns one <figure>; the page calls it where a
 table stood. Axes are zero-based and linear unless the figure says "log scale" on the axis itself.
 Pure: no file is read here."""
 from __future__ import annotations

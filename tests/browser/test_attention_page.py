@@ -86,7 +86,9 @@ def test_steps_go_query_each_key_softmax_mix_with_the_traces_numbers(open_page, 
     for k, name in enumerate(expected):
         page.keyboard.press("Enter")  # Step, by keyboard
         assert stage(root) == name
-        assert root.locator(".nt-as-now").text_content().startswith(f"Step {k + 1} of {len(expected)}")
+        said = root.locator(".nt-as-now .nt-as-on-text")
+        assert said.count() == 1 and said.is_visible() and said.text_content().startswith(f"Step {k + 1} of {len(expected)}")
+        assert root.locator(".nt-as-said").text_content() == said.text_content()  # what a screen reader hears
         met = root.locator(".nt-as-row.nt-as-met").count()
         assert met == (0 if name == "query" else min(n, k))
         if name.startswith("key "):

@@ -40,13 +40,17 @@ nexttoken.define("demos.attention-steps", ["ui"], function (ui) {
     playBtn.setAttribute("data-role", "play");
     stepBtn.setAttribute("data-role", "step");
     backBtn.setAttribute("data-role", "back");
-    var now = el("p", { class: "nt-as-now", "aria-live": "polite" });
+    // What each step says: every text is in the page at once, stacked in one grid cell and only the
+    // current one visible, so the box is as tall as the longest and a step changes no layout (a text of
+    // another length would lay the whole page out again). Screen readers hear it from the live line.
+    var now = el("div", { class: "nt-as-now" });
+    var said = el("p", { class: "nt-as-said", "aria-live": "polite" });
     var board = el("div", { class: "nt-as-board" });
     var headPick = ui.radios("Which head", data.heads.map(function (h, i) { return { value: i, label: "head " + (i + 1) }; }), head, function (v) {
-      pause(); head = Number(v); build(); reset();
+      pause(); head = Number(v); build(); texts(); reset();
     });
     var node = el("section", { class: "nt-as", "aria-label": "Attention, played step by step" }, [
-      el("div", { class: "nt-controls" }, [headPick, playBtn, stepBtn, backBtn]), now, board]);
+      el("div", { class: "nt-controls" }, [headPick, playBtn, stepBtn, backBtn]), said, now, board]);
     live.appendChild(node);
 
     var c = null, rows = [], outRow = null, sumRow = null;
@@ -117,6 +121,21 @@ nexttoken.define("demos.attention-steps", ["ui"], function (ui) {
       return list;
     }
 
+    // The texts of the steps (-1: before the first), drawn once per head.
+    function texts() {
+      var list = stages();
+      ui.clear(now);
+      now.appendChild(el("p", { "data-step": -1, "aria-hidden": "true",
+        text: "Play shows head " + (head + 1) + " at the last token of “" + data.prompt + "”, step by step; Step goes one step at a time." }));
+      list.forEach(function (st, i) {
+        now.appendChild(el("p", { "data-step": i, "aria-hidden": "true", text: "Step " + (i + 1) + " of " + list.length + ": " + st.say() }));
+      });
+    }
+    function say(i) {
+      Array.prototype.forEach.call(now.children, function (p) { p.classList.toggle("nt-as-on-text", p.getAttribute("data-step") === String(i)); });
+      said.textContent = now.querySelector('[data-step="' + i + '"]').textContent;
+    }
+
     function animate(target, frames, delay) {
       if (ui.reducedMotion() || !target.animate) return;
       anims.push(target.animate(frames, { duration: 450, delay: delay || 0, easing: "ease-out", fill: "backwards" }));
@@ -137,7 +156,7 @@ nexttoken.define("demos.attention-steps", ["ui"], function (ui) {
       node.setAttribute("data-stage", st.name);
       node.classList.toggle("nt-as-weighed", weighed);
       node.classList.toggle("nt-as-mixing", mixing);
-      now.textContent = "Step " + (i + 1) + " of " + list.length + ": " + st.say();
+      say(i);
       if (st.j !== undefined) {
         var r = rows[st.j];
         Array.prototype.forEach.call(r.prods.children, function (cell, d) {
@@ -189,10 +208,11 @@ nexttoken.define("demos.attention-steps", ["ui"], function (ui) {
       node.classList.remove("nt-as-weighed", "nt-as-mixing");
       rows.forEach(function (r) { r.node.classList.remove("nt-as-met", "nt-as-on"); });
       playBtn.textContent = "Play";
-      now.textContent = "Play shows head " + (head + 1) + " at the last token of “" + data.prompt + "”, step by step; Step goes one step at a time.";
+      say(-1);
     }
 
     build();
+    texts();
     reset();
   });
 });
