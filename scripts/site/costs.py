@@ -49,7 +49,7 @@ def kv(c: dict, bytes_per: int = 4) -> dict:
     """Cache bytes per token: a key and a value vector per layer and key/value head."""
     per = 2 * c["n_layer"] * c["n_kv_heads"] * c["d_head"] * bytes_per
     all_heads = 2 * c["n_layer"] * c["n_head"] * c["d_head"] * bytes_per
-    return {"factors": [2, c["n_layer"], c["n_kv_heads"], c["d_head"], bytes_per], "bytes": per, "kib": per / KIB, "full_bytes": per * c["n_ctx"], "full_mib": per * c["n_ctx"] / MIB,
+    return {"factors": [2, c["n_layer"], c["n_kv_heads"], c["d_head"], bytes_per], "bytes": per, "n_ctx": c["n_ctx"], "kib": per / KIB, "full_bytes": per * c["n_ctx"], "full_mib": per * c["n_ctx"] / MIB,
             "all_heads_kib": all_heads / KIB, "gqa_saving": all_heads / per,
             "float16_kib": per / 2 / KIB}
 
@@ -142,11 +142,32 @@ def speculative(trace: dict, vocab: list[str], t_draft: float, show) -> dict:
     if err > 1e-12:
         raise ValueError(f"speculative toy: the accept rule gives a distribution {err} away from the target")
     order = sorted(range(len(p)), key=lambda i: -p[i])[:4]
-    return {"t_draft": t_draft, "accept": accept, "max_error": err, "max_error_text": f"{err:.0e}" if err else "zero", "prompt": trace["prompt"],
+    return {"t_draft": t_draft, "accept": accept, "tokens": [show(t) for t in vocab], "p": p, "q": q, "max_error": err, "max_error_text": f"{err:.0e}" if err else "zero", "prompt": trace["prompt"],
             "rows": [{"token": show(vocab[i]), "p": p[i], "q": q[i], "keep": min(1.0, p[i] / q[i]), "resid": resid[i]} for i in order]}
 
 
-def around(gpt2: dict, smollm2: dict, storage: dict, published: dict, settings: dict, trace: dict, vocab: list[str], show) -> dict:
+def router(trace: dict, n_experts: int, top_k: int) -> dict:
+    """A stand-in router on the tiny model's real pass: its MLP's hidden units cut into n_experts equal
+    groups, each group's score the sum of its units' pre-activations at a token; the top k scores are
+    kept and softmaxed, as Mixtral does. (The tiny model was not trained with a router; its numbers are
+    real, the routing is the illustration.)"""
+    pre = trace["h"][0]["mlp_pre"]
+    units = len(pre[0])
+    if units % n_experts:
+        raise ValueError(f"the tiny MLP's {units} units do not split into {n_experts} experts")
+    size = units // n_experts
+    rows = []
+    for t, z in zip(trace["tokens"], pre):
+        scores = [sum(z[e * size:(e + 1) * size]) for e in range(n_experts)]
+        keep = sorted(range(n_experts), key=lambda e: -scores[e])[:top_k]
+        top = max(scores[e] for e in keep)
+        ex = [math.exp(scores[e] - top) for e in keep]
+        rows.append({"token": t, "scores": scores, "keep": keep, "gates": [x / sum(ex) for x in ex]})
+    return {"prompt": trace["prompt"], "n_experts": n_experts, "top_k": top_k, "units": units, "size": size, "rows": rows}
+
+
+def around(gpt2: dict, smollm2: dict, storage: dict, published: dict, settings: dict, trace: dict, vocab: list[str], show,
+           router_trace: dict | None = None) -> dict:
     """Every number of docs/around.md, by section."""
     g, s = shape(gpt2["config"]), shape(smollm2["config"])
     gn, sn = gpt2["n_params"]["value"], smollm2["n_params"]["value"]
@@ -178,6 +199,8 @@ def around(gpt2: dict, smollm2: dict, storage: dict, published: dict, settings: 
         "published": {k: published_badge(v) for k, v in pub.items()},
         "sources": {k: v["source"] for k, v in pub.items()},
         "smollm2_training": pub["smollm2_training"] | {"tokens_trillion": pub["smollm2_training"]["tokens"] / 1e12},
+        "router": router(router_trace or trace, settings["moe"]["n_experts"], settings["moe"]["top_k"])
+                  | {"status": _computed("the tiny model's traces (site_data/tiny/traces.json)")},
         "spec": speculative(trace, vocab, settings["speculative"]["draft_temperature"], show)
                 | {"status": _computed("the tiny model's traces (site_data/tiny/traces.json)")},
     }

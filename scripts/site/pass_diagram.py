@@ -42,6 +42,7 @@ DEMO_PARTS = {
     "train-yours": "all", "real-distribution": "logits softmax pick", "real-ask": "logits softmax pick",
     "real-inside": "block", "real-writers": "pick loop",
     "one-roll": "softmax pick",
+    "attention-steps": "attn", "kv-cache": "loop", "moe-router": "mlp", "spec-decode": "softmax pick loop",
 }
 
 

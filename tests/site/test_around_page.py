@@ -140,3 +140,51 @@ def test_every_link_to_the_sources_page_lands_on_an_entry():
     assert links, "no page links to an entry of the sources page"
     missing = [(page, a) for page, a in links if a not in ids]
     assert not missing, missing
+
+
+# ---- the page's figures (scripts/site/around_figures.py) ---------------------------------------------
+
+def test_bytes_figure_bars_share_one_zero_based_scale(context):
+    from scripts.site import around_figures
+    A = context["around"]
+    html = around_figures.bytes_figure(A["weights"], {"gpt2": "G", "smollm2": "S"}, {"gpt2": 1, "smollm2": 2}, A["q4_1"]["file_mib"])
+    widths = [float(w) for w in re.findall(r'style="width:([\d.]+)%"', html)]
+    values = [float(v) for v in re.findall(r'data-value="([^"]+)"', html)]
+    top = max(values)
+    assert len(widths) == 2 * len(A["weights"]["gpt2"]) + 1
+    assert all(math.isclose(w, 100 * v / top, abs_tol=1e-3) for w, v in zip(widths, values))
+    assert values[:4] == [w["mib"] for w in A["weights"]["gpt2"]]
+
+
+def test_q4_block_figure_draws_every_bit_of_the_block(context):
+    from scripts.site import around_figures
+    q = context["around"]["q4_1"]
+    html = around_figures.q4_block_figure(q)
+    raw = bytes.fromhex(q["block"]["bytes_hex"])
+    bits = "".join(re.findall(r'class="nt-ar-bit [^"]+">([01]+)<', html))
+    # d and m as their float16's bits (most significant first), then each code byte high nibble first
+    assert bits == "".join(f"{int.from_bytes(raw[i:i + 2], 'little'):016b}" for i in (0, 2)) + "".join(f"{x:08b}" for x in raw[4:])
+    with pytest.raises(ValueError, match="is not its bytes"):
+        around_figures.q4_block_figure(q | {"block": q["block"] | {"d": q["block"]["d"] * 2}})
+
+
+def test_roofline_points_sit_on_the_roof(context):
+    from scripts.site import around_figures
+    mem = context["around"]["memory"]
+    html = around_figures.roofline_figure(mem)
+    pts = [(float(i), float(t)) for i, t in re.findall(r'data-intensity="([^"]+)" data-tflops="([^"]+)"', html)]
+    assert [i for i, _ in pts][:2] == [mem["intensity_f32"], mem["intensity"]]
+    for i, t in pts:
+        assert math.isclose(t, min(mem["chip_tflops"], mem["chip_gb_s"] * 1e9 * i / 1e12))
+    assert pts[1][1] < mem["chip_tflops"] / 10  # one reader: memory bound, far under the chip's arithmetic
+    assert "(log scale)" in html
+
+
+def test_router_keeps_the_top_k_and_its_gates_add_to_one(context):
+    ro = context["around"]["router"]
+    trace = context["traces"][ro["prompt"]]
+    assert len(ro["rows"]) == len(trace["tokens"])
+    for r, pre in zip(ro["rows"], trace["h"][0]["mlp_pre"]):
+        assert math.isclose(sum(r["scores"]), sum(pre), abs_tol=1e-9)
+        assert sorted(r["scores"], reverse=True)[:ro["top_k"]] == [r["scores"][e] for e in r["keep"]]
+        assert math.isclose(sum(r["gates"]), 1) and r["gates"] == sorted(r["gates"], reverse=True)

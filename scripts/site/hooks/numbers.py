@@ -45,6 +45,7 @@ if str(ROOT) not in sys.path:  # MkDocs loads hooks by path: make `scripts` impo
     sys.path.insert(0, str(ROOT))
 
 from scripts.core.io import StageError, rel, validate  # noqa: E402
+from scripts.site import around_figures  # noqa: E402
 from scripts.site.costs import around  # noqa: E402
 from scripts.site.demo_table import demo_table  # noqa: E402
 from scripts.site.citations import footnote, marker  # noqa: E402
@@ -224,7 +225,8 @@ def build_context() -> dict:
         validate(storage, "real_storage", "site_data/smollm2/storage.json")
         validate(around_pub, "around_published", "site_data/around/published.json")
         around_facts = around(real["gpt2"], real["smollm2"], storage, around_pub, around_cfg,
-                              traces[around_cfg["speculative"]["prompt"]], tok["vocab"], show)
+                              traces[around_cfg["speculative"]["prompt"]], tok["vocab"], show,
+                              traces[around_cfg["moe"]["router_prompt"]])
     except StageError as exc:
         raise PluginError(f"numbers hook: {exc}") from None
     except (KeyError, ValueError) as exc:
@@ -239,6 +241,7 @@ def build_context() -> dict:
         # the knock-out the build found that changes one prompt's answer (site_data/smollm2/knockout.json)
         "smollm2_knockout": _read(SITE_DATA / "smollm2" / "knockout.json"),
         "block_figure": lambda: block_figure(cfg["model"]),
+        "around_figures": around_figures,  # the around page's static figures (scripts/site/around_figures.py)
         "vocab": tok["vocab"], "math": math, "alt": alt, "figure": figure, "has_figure": has_figure,
         "strip": strip, "bpe_steps": lambda word: bpe_steps(tok, word), "encode": lambda text: encode(tok, text),
         # knock-outs and the logit lens, for the experiments' static fallbacks

@@ -1,0 +1,74 @@
+// Demo: the KV cache's memory against the length of the text. The container's data-kv (the build's
+// numbers, scripts/site/costs.py) gives each model's bytes per token and window; a slider runs from one
+// token to the chosen model's window and the chart, zero-based on both axes, marks where it stands.
+nexttoken.define("demos.kv-cache", ["ui"], function (ui) {
+  "use strict";
+
+  var MIB = 1024 * 1024;
+  var W = 560, H = 240, L = 66, R = 14, T = 12, B = 40;
+
+  function fmt(x) { return x >= 100 ? ui.count(x) : ui.fix(x, x >= 10 ? 1 : 2); }
+
+  ui.start("kv-cache", function (root, live) {
+    var data = JSON.parse(root.getAttribute("data-kv"));
+    var models = data.models, at = models.length - 1;
+    var chart = ui.svg("svg", { viewBox: "0 0 " + W + " " + H, class: "nt-kv-chart", role: "img" });
+    var readout = ui.el("p", { class: "nt-kv-readout", "aria-live": "polite" });
+    var slide = ui.slider("Tokens in the cache", 1, models[at].n_ctx, 1, models[at].n_ctx, draw, function (n) { return ui.count(n) + " tokens"; });
+    var pick = ui.radios("Model", models.map(function (m, i) { return { value: i, label: m.name }; }), at, function (v) {
+      at = Number(v);
+      var m = models[at];
+      slide.input.max = m.n_ctx;
+      slide.set(Math.min(Number(slide.input.value), m.n_ctx));
+      draw(Number(slide.input.value));
+    });
+
+    function text(x, y, s, cls, anchor) {
+      var t = ui.svg("text", { x: x, y: y, class: cls, "text-anchor": anchor || "start" });
+      t.textContent = s;
+      return t;
+    }
+
+    function draw(n) {
+      var m = models[at];
+      var full = m.bytes_per_token * m.n_ctx / MIB;
+      var top = Math.max(full, m.ref_mib || 0);
+      var X = function (k) { return L + k / m.n_ctx * (W - L - R); };
+      var Y = function (mib) { return T + (1 - mib / top) * (H - T - B); };
+      ui.clear(chart);
+      ui.niceTicks(0, top).forEach(function (v) {
+        chart.appendChild(ui.svg("line", { x1: L, x2: W - R, y1: Y(v), y2: Y(v), class: "nt-ar-grid" }));
+        chart.appendChild(text(L - 6, Y(v) + 4, ui.count(v), "nt-ar-tick", "end"));
+      });
+      ui.niceTicks(0, m.n_ctx).forEach(function (v) {
+        chart.appendChild(text(X(v), H - B + 16, ui.count(v), "nt-ar-tick", "middle"));
+      });
+      if (m.ref_mib) {
+        chart.appendChild(ui.svg("line", { x1: L, x2: W - R, y1: Y(m.ref_mib), y2: Y(m.ref_mib), class: "nt-kv-ref" }));
+        chart.appendChild(text(L + 6, Y(m.ref_mib) - 5, m.ref_label, "nt-ar-lab"));
+      }
+      chart.appendChild(ui.svg("line", { x1: X(0), y1: Y(0), x2: X(m.n_ctx), y2: Y(full / 2), class: "nt-kv-line16" }));
+      chart.appendChild(ui.svg("line", { x1: X(0), y1: Y(0), x2: X(m.n_ctx), y2: Y(full), class: "nt-kv-line" }));
+      var mib = m.bytes_per_token * n / MIB;
+      chart.appendChild(ui.svg("line", { x1: X(n), x2: X(n), y1: Y(0), y2: Y(mib), class: "nt-kv-stem" }));
+      chart.appendChild(ui.svg("circle", { cx: X(n), cy: Y(mib), r: 5, class: "nt-ar-pt" }));
+      chart.appendChild(text(W - R, Y(full) + 16, "float32", "nt-ar-lab", "end"));
+      chart.appendChild(text(W - R, Y(full / 2) + 16, "float16", "nt-ar-lab", "end"));
+      chart.appendChild(text((L + W - R) / 2, H - 6, "tokens in the cache (its window is " + ui.count(m.n_ctx) + ")", "nt-ar-axis", "middle"));
+      var yl = text(0, 0, "MiB", "nt-ar-axis", "middle");
+      yl.setAttribute("transform", "translate(14 " + ((T + H - B) / 2) + ") rotate(-90)");
+      chart.appendChild(yl);
+      var said = m.name + ": " + m.factors.join(" × ") + " = " + ui.count(m.bytes_per_token) + " bytes a token; " +
+        ui.count(n) + " tokens take " + fmt(mib) +
+        " MiB in float32, " + fmt(mib / 2) + " MiB in float16.";
+      readout.textContent = said;
+      readout.setAttribute("data-mib", String(mib));
+      chart.setAttribute("aria-label", "KV cache memory against tokens, zero-based. " + said);
+    }
+
+    live.appendChild(ui.el("div", { class: "nt-controls" }, [pick, slide.wrap]));
+    live.appendChild(ui.el("div", { class: "nt-kv-wrap" }, [chart]));
+    live.appendChild(readout);
+    draw(Number(slide.input.value));
+  });
+});
