@@ -107,9 +107,9 @@ def test_a_missing_figure_is_one_line_naming_page_line_and_figure(repo):
 
 
 def test_a_demo_with_no_container_is_one_line_naming_page_and_demo(repo):
-    plant(repo, "index.md", "demos: [one-token]", "demos: [one-token, attention]")
+    plant(repo, "tokens.md", "demos: [tokenize, gpt2-tokenizer]", "demos: [tokenize, gpt2-tokenizer, attention]")
     error = one_line(build(repo), repo)
-    assert "docs/index.md" in error and '"attention"' in error and "no container" in error
+    assert "docs/tokens.md" in error and '"attention"' in error and "no container" in error
 
 
 @pytest.mark.parametrize("expr, cause", [
@@ -123,9 +123,11 @@ def test_an_unknown_citation_is_one_line_naming_page_line_and_source(repo, expr,
 
 
 def test_a_citation_marker_with_no_source_line_is_one_line(repo):
-    plant(repo, "left-out.md", BODY, f'<sup class="nt-cite"><a href="#nowhere" title="measured: x">mx</a></sup> {BODY}')
+    mark = ('<button type="button" class="nt-mark-btn" aria-expanded="false" aria-controls="nowhere" '
+            'aria-describedby="nowhere">mx</button>')
+    plant(repo, "left-out.md", BODY, f"{mark} {BODY}")
     error = one_line(build(repo), repo)
-    assert "left-out.md" in error and "links to no source line" in error
+    assert "left-out.md" in error and "described by no popover" in error
 
 
 @pytest.mark.parametrize("old, new, cause", [

@@ -39,7 +39,7 @@ def test_the_bibtex_on_the_sources_page_parses_and_names_the_sites_version_and_d
     from pybtex.database import parse_string
 
     page = _built("sources.html")
-    block = re.search(r'<div class="nt-cite">.*?<code>(.*?)</code>', page, re.S)
+    block = re.search(r'<div class="nt-howtocite">.*?<code>(.*?)</code>', page, re.S)
     assert block, "no Cite this block on sources.html"
     text = html.unescape(re.sub(r"<[^>]+>", "", block.group(1)))
     entries = parse_string(text, "bibtex").entries

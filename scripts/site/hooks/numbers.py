@@ -124,7 +124,7 @@ def data_keys(tree: dict, prefix: str) -> None:
 def status(wrapped: dict) -> str:
     """A thin mark saying where a real-model number comes from (scripts/site/citations.py): its popover names the
     status, the source and the data key; the page's end gets one "Where these numbers come from"."""
-    return marker(wrapped, wrapped.get("data_key", ""))
+    return marker(wrapped, wrapped.get("data_key", "") if isinstance(wrapped, dict) else "")
 
 
 def strip(values, label: str = "vector", digits: int = 2) -> str:
