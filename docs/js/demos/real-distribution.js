@@ -338,9 +338,10 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "runtime.kernels", "
       var g = canvas.getContext("2d");
       var fg = css(canvas, "--md-default-fg-color", "#000"), faint = css(canvas, "--md-default-fg-color--lighter", "#bbb");
       var light = css(canvas, "--md-default-fg-color--light", "#666");
-      var accent = css(canvas, "--md-accent-fg-color", "#f50"), bg = css(canvas, "--md-default-bg-color", "#fff");
+      // the kept bars are values: the palette's orange, as every other bar of probabilities on the site
+      var accent = css(canvas, "--nt-pos", "#d55e00"), bg = css(canvas, "--md-default-bg-color", "#fff");
       var font = Math.round(11 * dpr);
-      g.font = font + "px sans-serif";
+      g.font = font + "px " + (css(canvas, "--nt-font-text", "") || "sans-serif");
       g.fillStyle = bg;
       g.fillRect(0, 0, W, H);
       var caption = state.log
