@@ -71,3 +71,23 @@ def test_the_header_has_our_mark_and_a_long_title_whole_on_a_phone(open_page, na
     assert len(cut) == 2
     for text, wide, tall, inside in cut:
         assert wide <= 1 and tall <= 1 and inside, f"{name}: the header cuts “{text}” ({wide} px, {tall} px, inside: {inside})"
+
+
+def test_a_real_model_demo_lights_smollm2s_map_by_event_or_by_its_own_words(open_page):
+    """The contract for the real-model page's demos: an nt:pass-light event lights the parts it names until
+    the same owner clears it; a container's changed data-pass-parts is followed at once."""
+    page = open_page("real-models.html", width=1280, height=900)
+    lit = "() => [...document.querySelectorAll('.nt-pass-side a.nt-pp-on .nt-pp-name')].map(t => t.textContent)"
+    demo = page.locator('.nt-demo[data-demo="real-distribution"]')
+    demo.evaluate("d => d.scrollIntoView({block: 'center'})")
+    page.wait_for_function(f"() => ({lit})().join() === 'logits,softmax,pick'.replace('logits', document.querySelector("
+                           "'.nt-pass-side a[data-pass-part^=\"logits\"] .nt-pp-name').textContent)", timeout=3000)
+    page.evaluate("() => document.dispatchEvent(new CustomEvent('nt:pass-light', {detail: {owner: 'run', parts: 'block'}}))")
+    block = page.evaluate("() => [...document.querySelectorAll('.nt-pass-side a[data-pass-part~=\"block\"] .nt-pp-name')].map(t => t.textContent)")
+    assert "gated MLP" in block and page.evaluate(lit) == block
+    page.evaluate("() => document.dispatchEvent(new CustomEvent('nt:pass-light', {detail: {owner: 'other', parts: ''}}))")
+    assert page.evaluate(lit) == block  # only its owner gives the map back
+    page.evaluate("() => document.dispatchEvent(new CustomEvent('nt:pass-light', {detail: {owner: 'run', parts: ''}}))")
+    demo.evaluate("d => d.setAttribute('data-pass-parts', 'rope')")
+    page.wait_for_function(f"() => ({lit})().join() === 'rotary positions'", timeout=3000)
+    assert not page.nt_problems, page.nt_problems
