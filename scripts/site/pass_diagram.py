@@ -1,17 +1,21 @@
-"""The whole pass as SVG, drawn from the tiny model's config, so the picture stays true to the model.
+"""The whole pass as SVG, drawn from a model's config, so the picture stays true to the model on show.
 
-Pure functions of `site_data/tiny/config.json`'s `model` block and the page being built:
-  parts(model)               the stages in order: {key, name, code, does, page, group}
-  side_nav(model, page)      the compact map: a vertical SVG whose parts are links, in a <nav>, with a text
-                             alternative; the parts the page explains are lit (aria-current)
-  phone_nav(model, page)     the same map folded into a <details> strip, for narrow screens
+Two shapes (SHAPES): the tiny model's (`site_data/tiny/config.json`'s `model` block) and SmolLM2's (its
+config as the real-model stage recorded it: RMSNorm, grouped-query attention, rotary positions, a gated MLP).
+Pure functions of that config, the shape's name and the page being built:
+  parts(model) / smollm2_parts(model)  the stages in order: {key, name, code, does, page, group}
+  side_nav(model, page, shape)   the compact map: a vertical SVG whose parts are links, in a <nav> that names
+                                 the model, with a text alternative; the parts the page is about are lit
+                                 (aria-current)
+  phone_nav(model, page, shape)  the same map folded into a <details> strip, for narrow screens
   block_figure(model)        the large drawing of one block: the residual stream as the line every part adds
                              onto, each arrow as wide as the vector it carries
-  demo_parts(model, demo)    what a demo shows, as the words of its container's `data-pass-parts`
-Every size drawn (vocabulary, width, per head, MLP, heads, context, blocks) is written inside an element
-with `data-size-of="<config field>"`, and every accessible name holding one keeps its template in
+  demo_parts(model, demo, shape)  what a demo shows, as the words of its container's `data-pass-parts`
+In the tiny model's map every size drawn (vocabulary, width, per head, MLP, heads, context, blocks) is
+written inside an element with `data-size-of="<config field>"`, and every accessible name holding one keeps its template in
 `data-size-label` ("{vocab_size} logits ..."), so docs/js/ui/pass-sizes.js can redraw the numbers for the
-reader's model; what the build writes stays the built model's, the picture without JavaScript.
+reader's model; what the build writes stays the built model's, the picture without JavaScript. SmolLM2's
+map has no such marks: no reader's model redraws it.
 Every drawn part carries `data-pass-part`: its key and the groups it belongs to (GROUPS), the words that
 docs/js/ui/lighting.js matches to light the part while a demo showing it is on screen.
 The MkDocs hook `scripts/site/hooks/picture.py` hands them to the theme's templates and the pages.
@@ -19,11 +23,14 @@ The MkDocs hook `scripts/site/hooks/picture.py` hands them to the theme's templa
 from __future__ import annotations
 
 import html
+import re
 import string
 
 _FORMAT = string.Formatter()
-# The landing page walks the whole pass: every part is its subject.
-WHOLE_PASS_PAGES = ("index.md",)
+# What a page is about, beyond the parts whose own page it is: the landing page walks the whole pass; the
+# training page trains every weight of it; the context window is the positions the embedding has and the
+# last tokens the loop keeps; the real-model page shows all of SmolLM2's.
+PAGE_PARTS = {"index.md": "all", "training.md": "all", "context.md": "embed loop", "real-models.md": "all"}
 
 
 # Names for several parts at once, as a demo's container may give them (data-pass-parts="attn").
@@ -31,18 +38,24 @@ GROUPS = {
     "all": lambda p: True,
     "block": lambda p: p.get("group") == "block",
     "heads": lambda p: p["key"].startswith("head"),
-    "attn": lambda p: p["key"].startswith("head") or p["key"] in ("join", "attn_proj"),
+    "attn": lambda p: p["key"].startswith("head") or p["key"] in ("join", "rope", "attn_proj"),
     "output": lambda p: p["key"] in ("ln_f", "logits", "softmax", "pick"),
 }
-# The part of the pass each demo shows (by its data-demo name); a container's own data-pass-parts wins.
+# The part of the pass each demo shows (by its data-demo name), in the map of the model it runs: a demo of
+# the other model lights nothing (SmolLM2's 49,152 bars never light the tiny model's logits). A container's
+# own data-pass-parts wins, and a demo may change it as it runs (docs/js/ui/lighting.js follows).
 DEMO_PARTS = {
-    "one-token": "all", "tokenize": "text tokens", "gpt2-tokenizer": "text tokens", "embeddings": "embed",
-    "attention": "ln_1 attn", "two-heads": "heads join", "knockout": "heads mlp", "lens": "add_1 add_2 ln_f logits",
-    "temperature": "logits softmax pick", "generate": "loop", "context-window": "embed loop", "snapshots": "all",
-    "train-yours": "all", "real-distribution": "logits softmax pick", "real-ask": "logits softmax pick",
-    "real-inside": "block", "real-writers": "pick loop",
-    "one-roll": "softmax pick",
-    "attention-steps": "attn", "kv-cache": "loop", "moe-router": "mlp", "spec-decode": "softmax pick loop",
+    "tiny": {
+        "one-token": "all", "tokenize": "text tokens", "gpt2-tokenizer": "text tokens", "embeddings": "embed",
+        "attention": "ln_1 attn", "two-heads": "heads join", "knockout": "heads mlp",
+        "lens": "add_1 add_2 ln_f logits", "temperature": "logits softmax pick", "generate": "loop",
+        "context-window": "embed loop", "snapshots": "all", "train-yours": "all",
+        "attention-steps": "attn", "kv-cache": "loop", "moe-router": "mlp", "spec-decode": "softmax pick loop",
+    },
+    "smollm2": {
+        "real-ask": "all", "real-distribution": "logits softmax pick", "real-inside": "block",
+        "real-writers": "pick loop", "one-roll": "softmax pick",
+    },
 }
 
 
@@ -107,17 +120,67 @@ def parts(m: dict) -> list[dict]:
     return ps
 
 
+def smollm2_parts(m: dict) -> list[dict]:
+    """SmolLM2's pass, in the same keys where a part does the same job (so a demo's words mean the same in
+    both maps): no position added to the embedding (rotary positions turn queries and keys instead),
+    RMSNorm, {n_head} query heads sharing {n_kv_heads} key/value heads, a gated MLP. Sizes are the fields of
+    the config the real-model stage recorded (d_model, d_ff, n_kv_heads ...)."""
+    ps = [
+        {"key": "text", "name": "text", "code": "chat template + prompt", "does": "the words you type, in the chat's frame",
+         "page": "tokens.md"},
+        {"key": "tokens", "name": "tokens", "code": "tokenizer (BPE)", "does": "pieces from a vocabulary of {vocab_size}, as ids",
+         "page": "tokens.md"},
+        {"key": "embed", "name": "embedding", "code": "embed_tokens[id]",
+         "does": "a row of {d_model} numbers per token; no position is added here", "page": "embeddings.md"},
+        {"key": "ln_1", "name": "RMSNorm", "code": "input_layernorm", "does": "rescales each vector by its root mean square",
+         "page": "block.md", "group": "block"},
+        {"key": "head_q", "name": "{n_head} query heads", "code": "q_proj, {d_head} wide",
+         "does": "each of {n_head} heads asks with its own query", "page": "attention.md", "group": "block"},
+        {"key": "head_kv", "name": "{n_kv_heads} K/V heads", "code": "k_proj, v_proj",
+         "does": "{n_kv_heads} keys and values, each shared by {n_head} / {n_kv_heads} query heads", "page": "attention.md",
+         "group": "block"},
+        {"key": "rope", "name": "rotary positions", "code": "RoPE on q and k", "does": "turns each query and key by its position",
+         "page": "embeddings.md", "group": "block"},
+        {"key": "attn_proj", "name": "output projection", "code": "o_proj → {d_model}", "does": "mixes the joined heads' outputs",
+         "page": "attention.md", "group": "block"},
+        {"key": "add_1", "name": "add", "code": "x + attn(norm(x))", "does": "adds attention's change onto the stream",
+         "page": "block.md", "group": "block"},
+        {"key": "ln_2", "name": "RMSNorm", "code": "post_attention_layernorm", "does": "rescales again, before the MLP",
+         "page": "block.md", "group": "block"},
+        {"key": "mlp", "name": "gated MLP", "code": "{d_model} → {d_ff} → {d_model}",
+         "does": "SiLU(gate_proj) × up_proj, {d_ff} wide, then down_proj", "page": "block.md", "group": "block"},
+        {"key": "add_2", "name": "add", "code": "x + mlp(norm(x))", "does": "adds the MLP's change onto the stream",
+         "page": "block.md", "group": "block"},
+        {"key": "ln_f", "name": "final RMSNorm", "code": "norm", "does": "rescales the last vector once more", "page": "block.md"},
+        {"key": "logits", "name": "{vocab_size} logits", "code": "lm_head = embed_tokensᵀ",
+         "does": "a score for each of the {vocab_size} tokens", "page": "sampling.md"},
+        {"key": "softmax", "name": "softmax", "code": "softmax(logits / T)", "does": "turns scores into probabilities",
+         "page": "sampling.md"},
+        {"key": "pick", "name": "pick", "code": "sample", "does": "draws one token (temperature, top-k, top-p)",
+         "page": "sampling.md"},
+        {"key": "loop", "name": "append and repeat", "code": "generate",
+         "does": "the pick joins the text; the pass runs again, over up to {n_ctx} tokens", "page": "generation.md"},
+    ]
+    for p in ps:
+        p["tpl"] = {k: p[k] for k in ("name", "code", "does")}
+        for k, template in p["tpl"].items():
+            p[k] = fill(template, m)
+        p["words"] = words(p)
+    return ps
+
+
 def words(part: dict) -> str:
     """The part's key and every group it belongs to: what `data-pass-part` holds."""
     return " ".join([part["key"]] + [g for g, has in GROUPS.items() if has(part)])
 
 
-def demo_parts(m: dict, demo: str) -> str | None:
-    """The words a demo's container lights, each a part's key or a group; None for a demo not listed."""
-    said = DEMO_PARTS.get(demo)
+def demo_parts(m: dict, demo: str, shape: str = "tiny") -> str | None:
+    """The words a demo's container lights, each a part's key or a group; None for a demo not listed (or
+    of the other model)."""
+    said = DEMO_PARTS[shape].get(demo)
     if said is None:
         return None
-    keys = {p["key"] for p in parts(m)} | set(GROUPS)
+    keys = {p["key"] for p in SHAPES[shape]["parts"](m)} | set(GROUPS)
     unknown = [w for w in said.split() if w not in keys]
     if unknown:
         raise ValueError(f"DEMO_PARTS[{demo!r}] names {unknown}, which are neither parts nor groups")
@@ -125,7 +188,13 @@ def demo_parts(m: dict, demo: str) -> str | None:
 
 
 def lit(part: dict, page: str) -> bool:
-    return page in WHOLE_PASS_PAGES or part["page"] == page
+    about = PAGE_PARTS.get(page, "").split()
+    return part["page"] == page or any(w == part["key"] or w in part["words"].split() for w in about)
+
+
+def whole(ps: list[dict], page: str) -> bool:
+    """The page is about every part of the pass."""
+    return all(lit(p, page) for p in ps)
 
 
 def _href(part: dict) -> str:
@@ -190,13 +259,33 @@ FLOW = ("The pass: text, split into tokens from a vocabulary of {vocab_size}; ea
         "{vocab_size} logits, softmax, and the pick, which is appended to the text before the pass repeats.")
 
 
+FLOW_SMOLLM2 = ("SmolLM2's pass: text in its chat template, split into tokens from a vocabulary of {vocab_size}; each "
+                "token's embedding ({d_model} numbers, no position added); then the block ({n_layer} of them): RMSNorm, "
+                "{n_head} query heads sharing {n_kv_heads} key/value heads, with rotary positions turning queries and "
+                "keys, projected and added onto the residual stream; RMSNorm, a gated MLP {d_model} to {d_ff} to "
+                "{d_model}, added onto the stream; then a final RMSNorm, {vocab_size} logits, softmax, and the pick, "
+                "appended before the pass repeats, over up to {n_ctx} tokens.")
+
+
 def flow_sentence(m: dict) -> str:
     return fill(FLOW, m)
 
 
-def map_svg(m: dict, page: str, width: float = 240) -> str:
+SHAPES = {
+    "tiny": {"parts": parts, "flow": FLOW, "name": "the tiny model", "sized": True},
+    "smollm2": {"parts": smollm2_parts, "flow": FLOW_SMOLLM2, "name": "SmolLM2-135M", "sized": False},
+}
+_SIZED = re.compile(r'<(tspan|span) data-size-of="\w+">([^<]*)</\1>')
+
+
+def _unsized(markup: str) -> str:
+    """A map no reader's model redraws (SmolLM2's): its sizes as plain text, no templates kept."""
+    return re.sub(r' data-size-label="[^"]*"', "", _SIZED.sub(r"\2", markup))
+
+
+def map_svg(m: dict, page: str, width: float = 240, shape: str = "tiny") -> str:
     """The compact vertical map: one box per part, the block's parts in a dashed frame, the loop back."""
-    ps = parts(m)
+    ps = SHAPES[shape]["parts"](m)
     row, gap, x0, x1 = 28, 9, 26, width - 6
     ix0, ix1 = x0 + 8, x1 - 8
     y, out, prev_bottom = 6.0, [], None
@@ -239,38 +328,45 @@ def map_svg(m: dict, page: str, width: float = 240) -> str:
             f'focusable="false">{ARROW_DEF}{frame}{loop}' + "".join(out) + "</svg>")
 
 
-def _here_names(m: dict, page: str) -> list[str]:
+def _here_names(m: dict, page: str, ps: list[dict]) -> list[str]:
     """The names of the page's own parts, once each, as markup (a name may hold a size)."""
     seen: list[str] = []
-    for p in parts(m):
+    for p in ps:
         name = marked(p["tpl"]["name"], m, "span")
         if lit(p, page) and name not in seen and not p["key"].startswith("head"):
             seen.append(name)
     return seen
 
 
-def side_nav(m: dict, page: str) -> str:
-    """The map for the sidebar beside the text (wide screens)."""
-    return (f'<nav class="nt-pass nt-pass-side" aria-label="The whole pass, part by part">'
-            f'<p class="nt-pass-title">The whole pass</p>'
-            f'<p class="nt-sr">{marked(FLOW, m, "span")}</p>{map_svg(m, page)}</nav>')
+def _title(shape: str) -> str:
+    return f'The whole pass <span class="nt-pass-model">of {SHAPES[shape]["name"]}</span>'
 
 
-def phone_nav(m: dict, page: str) -> str:
+def side_nav(m: dict, page: str, shape: str = "tiny") -> str:
+    """The map for the sidebar beside the text (wide screens), naming the model it draws."""
+    out = (f'<nav class="nt-pass nt-pass-side" data-model="{shape}" aria-label="The whole pass, part by part">'
+           f'<p class="nt-pass-title">{_title(shape)}</p>'
+           f'<p class="nt-sr">{marked(SHAPES[shape]["flow"], m, "span")}</p>{map_svg(m, page, shape=shape)}</nav>')
+    return out if SHAPES[shape]["sized"] else _unsized(out)
+
+
+def phone_nav(m: dict, page: str, shape: str = "tiny") -> str:
     """The same map, folded: a slim bar (one tick per part, this page's lit) that opens to it; on a phone it
     stays under the header, and docs/js/ui/lighting.js names in it the parts lit as the reader scrolls."""
-    ps = [p for p in parts(m)]
+    ps = SHAPES[shape]["parts"](m)
     ticks = "".join(f'<rect class="nt-ptick{" nt-ptick-lit" if lit(p, page) else ""}"{_on(p)} x="{i * 9:g}" y="0" '
                     f'width="7" height="10" rx="1.5"/>' for i, p in enumerate(ps))
-    here = _here_names(m, page)
-    said = ("this page: " + ", ".join(here)) if here and page not in WHOLE_PASS_PAGES else (
+    here = _here_names(m, page, ps)
+    said = ("this page: " + ", ".join(here)) if here and not whole(ps, page) else (
         "this page: all of it" if here else "where each part is explained")
-    return (f'<details class="nt-pass-phone"><summary><span class="nt-pass-phone-title">The whole pass</span> '
-            f'<svg class="nt-pstrip" viewBox="0 0 {len(ps) * 9 - 2} 10" width="{len(ps) * 9 - 2}" height="10" '
-            f'aria-hidden="true" focusable="false">{ticks}</svg> <span class="nt-pass-phone-here">{said}</span>'
-            f'<span class="nt-pass-phone-now" hidden></span>'
-            f'</summary><nav class="nt-pass" aria-label="The whole pass, part by part">'
-            f'<p class="nt-sr">{marked(FLOW, m, "span")}</p>{map_svg(m, page)}</nav></details>')
+    out = (f'<details class="nt-pass-phone" data-model="{shape}"><summary><span class="nt-pass-phone-title">'
+           f'{_title(shape)}</span> '
+           f'<svg class="nt-pstrip" viewBox="0 0 {len(ps) * 9 - 2} 10" width="{len(ps) * 9 - 2}" height="10" '
+           f'aria-hidden="true" focusable="false">{ticks}</svg> <span class="nt-pass-phone-here">{said}</span>'
+           f'<span class="nt-pass-phone-now" hidden></span>'
+           f'</summary><nav class="nt-pass" aria-label="The whole pass, part by part">'
+           f'<p class="nt-sr">{marked(SHAPES[shape]["flow"], m, "span")}</p>{map_svg(m, page, shape=shape)}</nav></details>')
+    return out if SHAPES[shape]["sized"] else _unsized(out)
 
 
 def block_figure(m: dict, page: str = "") -> str:

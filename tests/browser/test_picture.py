@@ -1,5 +1,6 @@
-"""The map of the whole pass in a real browser: on every page a part for each stage, each a link, the page's
-own parts marked; beside the text on wide screens, a folded bar on phones, by keyboard, which stays in
+"""The map of the whole pass in a real browser: the map of the model on show (the tiny model's, SmolLM2's on
+the real-model page, none on a page with no pass), a part for each stage, each a link, the page's own parts
+marked; beside the text on wide screens, a folded bar on phones, by keyboard, which stays in
 sight and names the parts of the demo on screen; its sizes are the active model's (a reader's model of
 other sizes redraws them, the built one brings them back); no page scrolls sideways at 360 px; axe finds
 nothing in either colour scheme."""
@@ -10,15 +11,22 @@ import re
 from pathlib import Path
 
 import pytest
-from scripts.site.pass_diagram import FLOW, fill, parts
+from scripts.core.io import SITE_DATA
+from scripts.real.context import load_real_models
+from scripts.site.pass_diagram import FLOW, fill, parts, smollm2_parts
 from tests.helpers.axe import violations
 from tests.helpers.tiny_page import KEY, forget
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "build" / "site"
 MODEL = json.loads((ROOT / "site_data" / "tiny" / "config.json").read_text())["model"]
+REAL = {k: v["value"] for k, v in load_real_models(SITE_DATA)["smollm2"]["config"].items()}
 PAGES = sorted(p.name for p in SITE.glob("*.html") if p.name != "404.html")
 WITH_DEMOS = [n for n in PAGES if 'data-pass-parts="' in (SITE / n).read_text(encoding="utf-8")]
+# The model each page's map draws: the one its demos run; none where no pass is on show.
+MAP_OF = {"real-models.html": "smollm2", "around.html": None, "left-out.html": None, "sources.html": None}
+TINY = [n for n in PAGES if MAP_OF.get(n, "tiny") == "tiny"]
+WITH_MAP = [n for n in PAGES if MAP_OF.get(n, "tiny")]
 FOX = ["a fox ran.", "the fox ate a hen.", "a hen ran to the den.", "the fox saw the hen.", "a hen saw a fox."]
 NAV = re.compile(r"^The whole pass, part by part$")
 
@@ -33,7 +41,8 @@ LIT = {"tokens.html": {"text", "tokens"}, "embeddings.html": {"embedding + posit
        "attention.html": {f"head {i + 1}" for i in range(MODEL["n_head"])} | {"join heads", "output projection"},
        "block.html": {"LayerNorm", "add", "MLP", "final LayerNorm"},
        "sampling.html": {f"{MODEL['vocab_size']} logits", "softmax", "pick"},
-       "generation.html": {"append and repeat"}, "index.html": set(STAGES)}
+       "generation.html": {"append and repeat"}, "index.html": set(STAGES), "training.html": set(STAGES),
+       "context.html": {"embedding + position", "append and repeat"}}
 
 
 def clean(page):
@@ -71,6 +80,31 @@ def check_map(page, name, nav):
 
 
 @pytest.mark.parametrize("name", PAGES)
+def test_each_pages_map_names_the_model_on_show_or_is_absent(open_page, name):
+    """The tiny model's map where its pass is on show, SmolLM2's own on the real-model page, none on a page
+    with no pass; a page with a tiny-model demo lights the parts it is about."""
+    page = open_page(name, width=1280, height=900)
+    want = MAP_OF.get(name, "tiny")
+    maps = page.locator(".nt-pass-side, details.nt-pass-phone")
+    if want is None:
+        assert maps.count() == 0 and page.get_by_role("navigation", name=NAV).count() == 0, f"{name}: a map on a page with no pass"
+        return
+    assert maps.count() == 2 and set(maps.evaluate_all("ms => ms.map(m => m.dataset.model)")) == {want}
+    title = page.locator(".nt-pass-side .nt-pass-title").text_content()
+    assert title == "The whole pass " + ("of the tiny model" if want == "tiny" else "of SmolLM2-135M"), title
+    names = texts(page.locator(".nt-pass-side a .nt-pp-name"))
+    if want == "smollm2":
+        model = {k: (f"{v:,}" if isinstance(v, int) else v) for k, v in REAL.items()}
+        assert names == [p["name"] for p in smollm2_parts(model)]
+        assert f"{model['vocab_size']} logits" in names and f"{MODEL['vocab_size']} logits" not in names
+    else:
+        assert names == STAGES
+    if (SITE / "js" / "runtime" / "active.js").exists() and 'js/runtime/active.js' in (SITE / name).read_text(encoding="utf-8"):
+        assert page.locator(".nt-pass-side a[aria-current]").count() > 0, f"{name}: a tiny-model demo, no part lit"
+    clean(page)
+
+
+@pytest.mark.parametrize("name", TINY)
 def test_the_map_beside_the_text_on_a_wide_screen(open_page, name):
     page = open_page(name, width=1280, height=900)
     nav = page.get_by_role("navigation", name=NAV)
@@ -90,7 +124,7 @@ def test_the_map_beside_the_text_on_a_wide_screen(open_page, name):
     clean(page)
 
 
-@pytest.mark.parametrize("name", PAGES)
+@pytest.mark.parametrize("name", TINY)
 def test_the_map_folded_on_a_phone_opens_by_keyboard(open_page, name):
     page = open_page(name, width=360, height=800)
     strip = page.locator("details.nt-pass-phone")
@@ -133,7 +167,8 @@ def test_the_block_page_draws_the_block_large(open_page):
 def test_no_sideways_scroll_at_360_and_axe_finds_nothing(open_page, name, scheme):
     page = open_page(name, width=360, height=800)
     in_scheme(page, scheme)
-    page.locator("details.nt-pass-phone > summary").click()
+    if name in WITH_MAP:
+        page.locator("details.nt-pass-phone > summary").click()
     page.wait_for_timeout(300)
     overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 1, f"{name} ({scheme}): {overflow}px wider than a 360-px phone"
@@ -162,19 +197,19 @@ def test_a_table_that_scrolls_sideways_takes_the_focus_and_shows_its_edge(open_p
     clean(page)
 
 
-def bar_says(words: list[str]) -> str:
+def bar_says(words: list[str], ps: list[dict]) -> str:
     """What the phone bar should name for a demo showing `words`: each lit part once, the heads as one run,
     "the block" when all of it is lit, "every part" when everything is."""
-    ps = parts(MODEL)
     on = [p for p in ps if set(p["words"].split()) & set(words)]
     if len(on) == len(ps):
         return "here: every part"
     block = [p for p in ps if p.get("group") == "block"]
     whole = all(p in on for p in block)
-    names, heads = [], [p["name"].split()[1] for p in on if p["key"].startswith("head") and not whole]
+    numbered = lambda p: re.fullmatch(r"head \d+", p["name"])  # the tiny model's heads, named as one run
+    names, heads = [], [p["name"].split()[1] for p in on if numbered(p) and not whole]
     for p in on:
         name = ("the block" if whole and p.get("group") == "block" else
-                (f"heads {heads[0]}–{heads[-1]}" if len(heads) > 1 else f"head {heads[0]}") if p["key"].startswith("head")
+                (f"heads {heads[0]}–{heads[-1]}" if len(heads) > 1 else f"head {heads[0]}") if numbered(p)
                 else p["name"])
         if name not in names:
             names.append(name)
@@ -184,6 +219,8 @@ def bar_says(words: list[str]) -> str:
 @pytest.mark.parametrize("name", WITH_DEMOS)
 def test_on_a_phone_the_bar_stays_in_sight_and_names_the_demo_on_screen(open_page, name):
     page = open_page(name, width=360, height=780)
+    drawn = (smollm2_parts({k: (f"{v:,}" if isinstance(v, int) else v) for k, v in REAL.items()})
+             if MAP_OF.get(name) == "smollm2" else parts(MODEL))
     bar = page.locator("details.nt-pass-phone")
     assert bar.evaluate("d => getComputedStyle(d).position") == "sticky"
     assert bar.get_attribute("aria-live") is None and bar.locator("[aria-live]").count() == 0  # no chatter on scroll
@@ -203,7 +240,7 @@ def test_on_a_phone_the_bar_stays_in_sight_and_names_the_demo_on_screen(open_pag
         }""")
         now = bar.locator(".nt-pass-phone-now")
         page.wait_for_function("w => document.querySelector('.nt-pass-phone-now').textContent === w",
-                               arg=bar_says(most.split()), timeout=3000)
+                               arg=bar_says(most.split(), drawn), timeout=3000)
         box = now.bounding_box()
         assert now.is_visible() and box["y"] >= 0 and box["y"] + box["height"] <= 780, f"{name}: demo {i}: {box}"
         header = page.locator(".md-header").bounding_box()
@@ -268,4 +305,33 @@ def test_a_readers_model_of_other_sizes_redraws_the_map_and_the_built_one_brings
         page.locator(".nt-model-switch input[value=built]").check()
     page.wait_for_function("() => nexttoken.runtime.active.which === 'built'")
     check_sizes(page, MODEL, "block, built again")
+    clean(page)
+
+
+@pytest.mark.parametrize("name", ["attention.html", "real-models.html"])
+def test_on_a_phone_the_opened_map_is_a_glance_that_folds_as_the_reader_moves_on(open_page, name):
+    """Opened, the bar covers at most part of the screen (it stayed open over about 660 of 740 px), and it
+    folds when the page scrolls on, on a tap outside it, and on Escape (focus back on its summary)."""
+    page = open_page(name, width=360, height=740)
+    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight / 3)")
+    page.wait_for_timeout(300)
+    bar = page.locator("details.nt-pass-phone")
+    is_open = "d => d.open"
+    bar.locator("summary").click()
+    page.wait_for_timeout(300)
+    assert bar.evaluate(is_open)
+    assert bar.bounding_box()["height"] <= 0.75 * 740, f"{name}: the open map covers {bar.bounding_box()['height']} px"
+    page.mouse.wheel(0, 400)
+    page.wait_for_function("() => !document.querySelector('details.nt-pass-phone').open", timeout=3000)
+    bar.locator("summary").click()
+    page.wait_for_timeout(300)
+    page.mouse.click(180, 700)  # the text below the bar
+    page.wait_for_function("() => !document.querySelector('details.nt-pass-phone').open", timeout=3000)
+    bar.locator("summary").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(200)
+    page.keyboard.press("Tab")  # into the map
+    page.keyboard.press("Escape")
+    assert not bar.evaluate(is_open)
+    assert page.evaluate("() => document.activeElement.matches('details.nt-pass-phone > summary')")
     clean(page)

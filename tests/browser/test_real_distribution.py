@@ -132,3 +132,30 @@ def test_the_canvas_follows_the_palette_toggle(open_page):
     page.wait_for_function("w => document.body.getAttribute('data-md-color-scheme') !== w", arg=scheme, timeout=5000)
     assert page.evaluate(corner) != before
     assert not page.nt_problems, page.nt_problems
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_draws_label_sits_inside_the_plot_and_the_bars_are_the_values_orange(open_page, width):
+    """In the linear view the "u → rank" label sat on the axis, over the 0% tick; it belongs inside the plot,
+    clear of the axes. The kept bars are the palette's orange (--nt-pos), not the theme's coral accent."""
+    page = open_page(PAGE, "http", width=width, height=800)
+    page.wait_for_selector('.nt-demo[data-demo="real-distribution"][data-loaded]', timeout=10_000)
+    pick(page, "cat")
+    page.get_by_label("linear").check()
+    colours = page.evaluate("""() => {
+        const c = document.querySelector(".nt-dist-canvas"), g = c.getContext("2d");
+        const [x0, y0, x1, y1] = c.getAttribute("data-plot").split(" ").map(Number);
+        const probe = document.createElement("canvas").getContext("2d");
+        probe.fillStyle = getComputedStyle(c).getPropertyValue("--nt-pos").trim();
+        probe.fillRect(0, 0, 1, 1);
+        return {bar: Array.from(g.getImageData(Math.ceil(x0), Math.round((y0 + y1) / 2), 1, 1).data),
+                orange: Array.from(probe.getImageData(0, 0, 1, 1).data)};
+    }""")
+    assert colours["bar"] == colours["orange"], colours  # rank 1's bar, the scale's top
+    page.locator('.nt-demo[data-demo="real-distribution"] [data-role="draw-button"]').click()
+    page.wait_for_function('document.querySelector(".nt-dist-canvas").hasAttribute("data-u-label")', timeout=5000)
+    plot, label = page.evaluate("""() => { const c = document.querySelector(".nt-dist-canvas");
+        return [c.getAttribute("data-plot"), c.getAttribute("data-u-label")].map(s => s.split(" ").map(Number)); }""")
+    (x0, y0, x1, y1), (lx0, ly0, lx1, ly1) = plot, label
+    assert x0 <= lx0 and lx1 <= x1 + 1 and y0 <= ly0 and ly1 < y1 - 2, (plot, label)  # inside the plot, off the axis
+    assert not page.nt_problems, page.nt_problems

@@ -9,10 +9,14 @@ import re
 from pathlib import Path
 
 from scripts.site.hooks import picture
-from scripts.site.pass_diagram import DEMO_PARTS, GROUPS, block_figure, demo_parts, parts, phone_nav, side_nav
+from scripts.core.io import SITE_DATA
+from scripts.real.context import load_real_models
+from scripts.site.pass_diagram import (DEMO_PARTS, GROUPS, block_figure, demo_parts, parts, phone_nav, side_nav,
+                                       smollm2_parts)
 
 ROOT = Path(__file__).resolve().parents[2]
 MODEL = json.loads((ROOT / "site_data" / "tiny" / "config.json").read_text())["model"]
+SMOLLM2 = {k: v["value"] for k, v in load_real_models(SITE_DATA)["smollm2"]["config"].items()}
 
 
 def links(svg: str) -> list[dict]:
@@ -71,14 +75,17 @@ def test_a_page_lights_the_parts_it_explains_and_only_those():
         lit = {x["href"] for x in found if x["current"]}
         assert lit == {page.replace(".md", ".html")}, page
         assert all(x["current"] == "page" for x in found if x["href"] == page.replace(".md", ".html"))
-    assert not any(x["current"] for x in links(side_nav(MODEL, "training.md")))
+    # the training page trains every part; the context window is the positions and the tokens the loop keeps
+    assert {x["current"] for x in links(side_nav(MODEL, "training.md"))} == {"true"}
+    assert {x["name"] for x in links(side_nav(MODEL, "context.md")) if x["current"]} == {
+        "embedding + position", "append and repeat"}
     # the landing page walks the whole pass: every part is lit, none claims to be the page itself
     assert {x["current"] for x in links(side_nav(MODEL, "index.md"))} == {"true"}
 
 
 def test_the_phone_strip_says_what_this_page_covers():
     html = phone_nav(MODEL, "attention.md")
-    assert html.startswith('<details class="nt-pass-phone">') and "this page: head 1" not in html
+    assert html.startswith('<details class="nt-pass-phone" data-model="tiny">') and "this page: head 1" not in html
     assert "this page: join heads, output projection" in html and 'class="nt-pass-phone-now" hidden' in html
     assert html.count('class="nt-ptick nt-ptick-lit"') == MODEL["n_head"] + 2
 
@@ -109,11 +116,15 @@ def test_every_drawn_part_carries_its_key_and_groups():
 
 
 def test_every_demo_says_which_parts_it_shows():
+    """Each demo lights parts of the map of the model it runs, and only of that one."""
     demos = sorted(f.stem for f in (ROOT / "docs" / "js" / "demos").glob("*.js"))
-    assert [d for d in demos if demo_parts(MODEL, d) is None] == []
-    known = {p["key"] for p in parts(MODEL)} | set(GROUPS)
-    for demo, said in DEMO_PARTS.items():
-        assert said.split() and set(said.split()) <= known, demo
+    real = [d for d in demos if d.startswith("real-")]
+    assert [d for d in demos if demo_parts(MODEL, d) is None] == real
+    assert [d for d in demos if demo_parts(SMOLLM2, d, "smollm2") is not None] == real
+    for shape, model, drawn in (("tiny", MODEL, parts), ("smollm2", SMOLLM2, smollm2_parts)):
+        known = {p["key"] for p in drawn(model)} | set(GROUPS)
+        for demo, said in DEMO_PARTS[shape].items():
+            assert said.split() and set(said.split()) <= known, demo
     assert demo_parts(MODEL, "no-such-demo") is None
 
 
@@ -127,11 +138,49 @@ def test_the_hook_marks_demo_containers_and_keeps_a_pages_own_choice():
 
 def test_pages_with_a_demo_load_the_lighting_after_their_scripts():
     class Page:
-        meta = {"nt_scripts": ["js/nexttoken.js", "js/ui.js", "js/demos/lens.js"]}
+        file = None
+        meta = {"demos": ["lens"], "nt_scripts": ["js/nexttoken.js", "js/ui.js", "js/demos/lens.js"]}
     picture.on_page_context({}, Page, {}, None)
-    assert Page.meta["nt_scripts"][-1] == picture.LIGHTING and Page.meta["nt_scripts"].count(picture.LIGHTING) == 1
+    assert Page.meta["nt_scripts"][-2:] == [picture.LIGHTING, picture.BAR]
     picture.on_page_context({}, Page, {}, None)
-    assert Page.meta["nt_scripts"].count(picture.LIGHTING) == 1
+    assert Page.meta["nt_scripts"].count(picture.LIGHTING) == 1 and Page.meta["nt_scripts"].count(picture.BAR) == 1
+    Page.meta = {"demos": ["lens"], "map": "none", "nt_scripts": ["js/nexttoken.js", "js/demos/lens.js"]}
+    picture.on_page_context({}, Page, {}, None)
+    assert picture.LIGHTING not in Page.meta["nt_scripts"]  # no map, nothing to light
     Page.meta = {"nt_scripts": []}
     picture.on_page_context({}, Page, {}, None)
     assert Page.meta["nt_scripts"] == []  # a page without demos loads no script
+
+
+def test_smollm2s_map_is_its_own_shape_with_its_recorded_sizes():
+    """RMSNorm, query heads sharing key/value heads, rotary positions, a gated MLP, its vocabulary: every
+    size from the config the real-model stage recorded, none typed; no mark a reader's tiny model would redraw."""
+    shown = {k: (f"{v:,}" if isinstance(v, int) else v) for k, v in SMOLLM2.items()}
+    html = side_nav(shown, "real-models.md", "smollm2")
+    names = [x["name"] for x in links(html)]
+    assert names[:3] == ["text", "tokens", "embedding"] and "RMSNorm" in names and "final RMSNorm" in names
+    assert f"{shown['n_head']} query heads" in names and f"{shown['n_kv_heads']} K/V heads" in names
+    assert "rotary positions" in names and "gated MLP" in names and f"{shown['vocab_size']} logits" in names
+    assert f"{shown['d_model']} → {shown['d_ff']} → {shown['d_model']}" in plain(html)
+    assert f"block, × {shown['n_layer']}" in plain(html)
+    assert "LayerNorm" not in plain(html) and "data-size-of" not in html and "data-size-label" not in html
+    assert 'data-model="smollm2"' in html and "of SmolLM2-135M" in plain(html)
+    for p in smollm2_parts(shown):
+        assert (ROOT / "docs" / p["page"]).is_file(), p
+
+
+def test_a_page_shows_the_map_of_its_model_or_none():
+    class Page:
+        file = None
+        meta: dict = {}
+    for meta, want in (({"demos": ["lens"]}, "tiny"), ({}, "none"), ({"demos": ["real-ask"], "map": "smollm2"}, "smollm2"),
+                       ({"demos": ["lens"], "map": "none"}, "none")):
+        Page.meta = meta
+        assert picture.shape_of(Page) == want, meta
+    Page.meta = {"map": "gpt2"}
+    try:
+        picture.shape_of(Page)
+    except Exception as exc:
+        assert "map: 'gpt2' is not one of tiny, smollm2, none" in str(exc)
+    else:
+        raise AssertionError("an unknown map was accepted")

@@ -53,7 +53,7 @@ nexttoken.define("demos.one-token", ["ui", "runtime.kernels", "runtime.active", 
         r.tokens.map(function (tok, i) { return ui.chip(tok, r.ids[i]); }))]));
       // 2. embeddings, on one colour scale (they are added); each input cell opens to its sum
       var top = ui.maxAbs(tr.wte.concat(tr.wpe, tr.x));
-      var grid = ui.el("div", { class: "nt-vecgrid" }, [
+      var grid = ui.el("div", { class: "nt-vecgrid nt-vecgrid-sum" }, [
         ui.el("span", { class: "nt-vh", text: "token" }), ui.el("span", { class: "nt-vh", text: "token embedding" }),
         ui.el("span", { class: "nt-vh", text: "+ position" }), ui.el("span", { class: "nt-vh", text: "= input" })]);
       for (var i = 0; i < n; i++) {

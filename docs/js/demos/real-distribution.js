@@ -338,9 +338,10 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "runtime.kernels", "
       var g = canvas.getContext("2d");
       var fg = css(canvas, "--md-default-fg-color", "#000"), faint = css(canvas, "--md-default-fg-color--lighter", "#bbb");
       var light = css(canvas, "--md-default-fg-color--light", "#666");
-      var accent = css(canvas, "--md-accent-fg-color", "#f50"), bg = css(canvas, "--md-default-bg-color", "#fff");
+      // the kept bars are values: the palette's orange, as every other bar of probabilities on the site
+      var accent = css(canvas, "--nt-pos", "#d55e00"), bg = css(canvas, "--md-default-bg-color", "#fff");
       var font = Math.round(11 * dpr);
-      g.font = font + "px sans-serif";
+      g.font = font + "px " + (css(canvas, "--nt-font-text", "") || "sans-serif");
       g.fillStyle = bg;
       g.fillRect(0, 0, W, H);
       var caption = state.log
@@ -402,15 +403,21 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "runtime.kernels", "
       // the reader's rank: a marker above the plot, not a line over the bars
       var cx2 = Math.round(xOf(state.cursor)) + 0.5;
       g.beginPath(); g.moveTo(cx2 - 4 * dpr, 0); g.lineTo(cx2 + 4 * dpr, 0); g.lineTo(cx2, box.y0 - dpr); g.closePath(); g.fill();
-      // where the draw's u fell: a solid line at the rank it picked, labelled below the axis
+      // where the draw's u fell: a solid line at the rank it picked, labelled inside the plot under the cuts'
+      // labels, on a patch of the background (it sat on the axis, over the 0% line, and read as a tick)
       if (state.drawn >= 0) {
         var ux = Math.round(xOf(state.drawn)) + 0.5;
         g.lineWidth = 2 * dpr;
         g.beginPath(); g.moveTo(ux, box.y0); g.lineTo(ux, box.y1); g.stroke();
         g.lineWidth = dpr;
-        var ut = "u → rank " + (state.drawn + 1);
-        g.fillText(ut, Math.min(ux + 3 * dpr, W - g.measureText(ut).width - 2 * dpr), box.y1 - 6 * dpr);
-      }
+        var ut = "u → rank " + (state.drawn + 1), uw = g.measureText(ut).width;
+        var lx = Math.min(ux + 4 * dpr, W - uw - 2 * dpr), ly = box.y0 + 40 * dpr;
+        g.fillStyle = bg;
+        g.fillRect(lx - 2 * dpr, ly - 2 * dpr, uw + 4 * dpr, font + 4 * dpr);
+        g.fillStyle = fg;
+        g.fillText(ut, lx, ly);
+        canvas.setAttribute("data-u-label", [lx - 2 * dpr, ly - 2 * dpr, lx + uw + 2 * dpr, ly + font + 2 * dpr].map(Math.round).join(" "));  // for tests
+      } else canvas.removeAttribute("data-u-label");
     }
 
     function report() {

@@ -5,6 +5,10 @@
 // part is lit when its words and the container's share one. The page loads this script wherever it has a
 // demo, so a demo needs nothing to be followed; a demo that plays the pass (one-token) says which stage is
 // playing with show(owner, words), which wins over scrolling until clear(owner).
+// A demo that runs in stages can also light as it goes without naming this module: set its container's
+// data-pass-parts to the words of the stage running (it is read afresh, and a change is followed at once),
+// or send the event  document.dispatchEvent(new CustomEvent("nt:pass-light", {detail: {owner: "ask",
+// parts: "block"}}))  and {owner: "ask", parts: ""} to give the map back to scrolling.
 // On a phone the map is folded into a bar that stays under the theme's header; its line names the lit
 // parts ("here: LayerNorm, heads 1–2, ...") while anything is lit, and what the page covers otherwise. It
 // is not a live region: scrolling past demos says nothing to a screen reader until the bar is focused.
@@ -13,7 +17,7 @@
 nexttoken.define("ui.lighting", [], function () {
   "use strict";
   var said = null, saidBy = null;  // a demo's own choice (playing), over what is on screen
-  var seen = [];                    // {root, words, visible px}
+  var seen = [];                    // {root, visible px}; the words are the root's data-pass-parts, read when lit
   var litNow = "";
 
   function wordsOf(text) { return String(text || "").split(/\s+/).filter(Boolean); }
@@ -21,7 +25,7 @@ nexttoken.define("ui.lighting", [], function () {
   function onScreen() {
     var best = null;
     seen.forEach(function (s) { if (s.visible > 0 && (!best || s.visible > best.visible)) best = s; });
-    return best ? best.words : [];
+    return best ? wordsOf(best.root.getAttribute("data-pass-parts")) : [];
   }
 
   // The lit parts' names, as the folded map's line says them: once each, a run of heads as one, and
@@ -97,11 +101,22 @@ nexttoken.define("ui.lighting", [], function () {
 
   function watch(root) {
     if (!observer || seen.some(function (s) { return s.root === root; })) return;
-    seen.push({ root: root, words: wordsOf(root.getAttribute("data-pass-parts")), visible: 0 });
+    seen.push({ root: root, visible: 0 });
     observer.observe(root);
   }
 
   Array.prototype.forEach.call(document.querySelectorAll("[data-pass-parts]"), watch);
+  // a demo that changes what it shows (or a container given its words later) is followed at once
+  if (typeof MutationObserver === "function") {
+    new MutationObserver(function (changes) {
+      changes.forEach(function (c) { if (c.target.hasAttribute("data-pass-parts")) watch(c.target); });
+      apply();
+    }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["data-pass-parts"] });
+  }
+  document.addEventListener("nt:pass-light", function (e) {
+    var d = e.detail || {}, owner = String(d.owner || "event");
+    if (d.parts) show(owner, d.parts); else clear(owner);
+  });
 
   return { show: show, clear: clear };
 });

@@ -1,5 +1,9 @@
-"""MkDocs hook: the map of the whole pass (scripts/site/pass_diagram.py), drawn from the tiny model's config,
-given to the theme's templates as `nt_pass_side(page)` and `nt_pass_phone(page)` (overrides/main.html).
+"""MkDocs hook: the map of the whole pass (scripts/site/pass_diagram.py), drawn from the config of the model
+on show, given to the theme's templates as `nt_pass_side(page)` and `nt_pass_phone(page)` (overrides/main.html).
+
+Which model a page shows is its front matter's `map:`: `tiny` (the tiny model's map, the default for a page
+with demos), `smollm2` (SmolLM2's own shape, from the real-model stage's record of its config) or `none`
+(no map: a page with no pass on show, and the default for a page without demos).
 
 It also lets the map follow the demos: each demo container gets `data-pass-parts` (what the demo shows,
 pass_diagram.DEMO_PARTS, unless the page wrote its own), and every page with a demo loads the lighting
@@ -20,10 +24,14 @@ ROOT = Path(__file__).resolve().parents[3]
 if str(ROOT) not in sys.path:  # MkDocs loads hooks by path: make `scripts` importable from anywhere
     sys.path.insert(0, str(ROOT))
 
-from scripts.site.pass_diagram import demo_parts, phone_nav, side_nav  # noqa: E402
+from scripts.core.io import SITE_DATA  # noqa: E402
+from scripts.real.context import load_real_models  # noqa: E402
+from scripts.site.pass_diagram import SHAPES, demo_parts, phone_nav, side_nav  # noqa: E402
 
 CONFIG = ROOT / "site_data" / "tiny" / "config.json"
+MAPS = ("tiny", "smollm2", "none")
 LIGHTING = "js/ui/lighting.js"
+BAR = "js/ui/pass-bar.js"
 SIZES = "js/ui/pass-sizes.js"
 ACTIVE = "js/runtime/active.js"
 CONTAINER = re.compile(r'<div\b[^>]*\bdata-demo="([a-z0-9-]+)"[^>]*>')
@@ -36,38 +44,71 @@ def _model() -> dict:
         raise PluginError(f"picture hook: cannot read the model's sizes from {CONFIG.relative_to(ROOT)} ({exc})") from None
 
 
+def _smollm2() -> dict:
+    """SmolLM2's config as recorded by the real-model stage, counts written with thousands separators."""
+    try:
+        config = load_real_models(SITE_DATA)["smollm2"]["config"]
+    except (OSError, ValueError, KeyError) as exc:
+        raise PluginError(f"picture hook: cannot read SmolLM2's config from site_data ({exc})") from None
+    return {k: (f"{v['value']:,}" if isinstance(v["value"], int) else v["value"]) for k, v in config.items()}
+
+
 def _src(page) -> str:
     return page.file.src_uri if page is not None and page.file else ""
 
 
-def with_parts(html: str, model: dict) -> str:
-    """Each demo container's opening tag with `data-pass-parts`, where the page gave none."""
+def shape_of(page) -> str:
+    """The map a page shows: its front matter's `map:`, else the tiny model's where it has demos."""
+    meta = (page.meta if page is not None else None) or {}
+    said = meta.get("map", "tiny" if meta.get("demos") else "none")
+    if said not in MAPS:
+        raise PluginError(f"picture hook: docs/{_src(page)}: map: {said!r} is not one of {', '.join(MAPS)}")
+    return said
+
+
+def _draw(draw, models: dict, page) -> Markup:
+    shape = shape_of(page)
+    return Markup("" if shape == "none" else draw(models[shape], _src(page), shape))
+
+
+def with_parts(html: str, model: dict, shape: str = "tiny") -> str:
+    """Each demo container's opening tag with `data-pass-parts`, where the page gave none: what the demo
+    shows in the map of the page's model (nothing for a demo of the other model, or a page without a map)."""
+    if shape == "none":
+        return html
+
     def add(m: re.Match) -> str:
-        tag, said = m.group(0), demo_parts(model, m.group(1))
+        tag, said = m.group(0), demo_parts(model, m.group(1), shape)
         if said is None or "data-pass-parts=" in tag:
             return tag
         return tag[:-1] + f' data-pass-parts="{said}">'
     return CONTAINER.sub(add, html)
 
 
+def _models() -> dict:
+    return {"tiny": _model(), "smollm2": _smollm2()}
+
+
 def on_env(env, config, files, **kwargs):
-    model = _model()
-    env.globals["nt_pass_side"] = lambda page: Markup(side_nav(model, _src(page)))
-    env.globals["nt_pass_phone"] = lambda page: Markup(phone_nav(model, _src(page)))
+    models = _models()
+    assert set(models) == set(SHAPES)
+    env.globals["nt_pass_side"] = lambda page: _draw(side_nav, models, page)
+    env.globals["nt_pass_phone"] = lambda page: _draw(phone_nav, models, page)
     return env
 
 
 def on_page_content(html, page, config, files, **kwargs):
+    shape = shape_of(page)
     try:
-        return with_parts(html, _model())
+        return with_parts(html, _models()[shape] if shape != "none" else {}, shape)
     except ValueError as exc:
         raise PluginError(f"picture hook: docs/{_src(page)}: {exc}") from None
 
 
 def on_page_context(context, page, config, nav, **kwargs):
     scripts = page.meta.get("nt_scripts") or []
-    if scripts and LIGHTING not in scripts:  # after the bootstrap; it needs nothing else
-        scripts = scripts + [LIGHTING]
+    if scripts and shape_of(page) != "none":  # after the bootstrap; they need nothing else
+        scripts = scripts + [s for s in (LIGHTING, BAR) if s not in scripts]
     if ACTIVE in scripts and SIZES not in scripts:  # after active.js, which publishes the sizes
         scripts = scripts + [SIZES]
     if scripts:
