@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from scripts.core.io import SITE_DATA
-from scripts.real.context import load_real_models
+from scripts.real.page_variables import load_real_models
 from scripts.site.pass_diagram import FLOW, fill, parts, smollm2_parts
 from tests.helpers.axe import violations
 from tests.helpers.tiny_page import KEY, forget

@@ -60,7 +60,7 @@ def test_each_figure_has_a_variant_per_scheme_and_no_background(tmp_path):
 
 def _gpt2_shape() -> dict:
     from scripts.core.io import SITE_DATA
-    from scripts.real.context import load_real_models
+    from scripts.real.page_variables import load_real_models
     return {k: v["value"] for k, v in load_real_models(SITE_DATA)["gpt2"]["config"].items()}
 
 

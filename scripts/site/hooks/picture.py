@@ -25,7 +25,7 @@ if str(ROOT) not in sys.path:  # MkDocs loads hooks by path: make `scripts` impo
     sys.path.insert(0, str(ROOT))
 
 from scripts.core.io import SITE_DATA  # noqa: E402
-from scripts.real.context import load_real_models  # noqa: E402
+from scripts.real.page_variables import load_real_models  # noqa: E402
 from scripts.site.pass_diagram import SHAPES, demo_parts, phone_nav, side_nav  # noqa: E402
 
 CONFIG = ROOT / "site_data" / "tiny" / "config.json"
