@@ -12,7 +12,7 @@ const path = require("node:path");
 const vm = require("node:vm");
 
 const ROOT = path.resolve(__dirname, "..", "..");
-const loader = require(path.join(ROOT, "docs/js/llm/loader.js"));
+const { loader } = require(path.join(ROOT, "tests/js/llm-scripts.js"));
 const engine = require(path.join(ROOT, "docs/js/llm/engine.js"))();
 const { splitModel } = require(path.join(ROOT, "tests/js/random-llama.js"));
 

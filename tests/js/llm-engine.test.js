@@ -7,7 +7,7 @@ const crypto = require("node:crypto");
 const path = require("node:path");
 
 const ROOT = path.resolve(__dirname, "..", "..");
-const loader = require(path.join(ROOT, "docs/js/llm/loader.js"));
+const { loader } = require("./llm-scripts.js");
 const engine = require(path.join(ROOT, "docs/js/llm/engine.js"))();
 
 function f16(x) {  // float32 -> float16 bits, truncated (normal numbers only: the scales of hand-made blocks)
