@@ -118,7 +118,7 @@ def test_every_stored_prompt_live_equals_stored(loaded):
     assert loaded.text_content('[data-role="source"]').startswith("Live in this page")
     # the menu still names the last stored prompt, so re-choosing it fires nothing: the button goes back
     back = '.nt-demo[data-demo="real-distribution"] [data-role="back-to-stored"]'
-    assert loaded.is_visible(back) and "again" in loaded.text_content(back)
+    assert loaded.is_visible(back) and "stored numbers" in loaded.text_content(back)
     loaded.click(back)
     loaded.wait_for_selector(f'.nt-demo[data-demo="real-distribution"][data-loaded="{DIST_KEYS[-1]}"][data-source="stored"]')
     assert loaded.is_hidden(back)
@@ -216,4 +216,53 @@ def test_odd_unicode_is_read_and_said(loaded):
     got = loaded.evaluate(RUN, ["caf\u00e9 \ud800 \U0001f916", False, [0]])
     assert len(got["ids"]) > 0
     assert "1 broken character became U+FFFD" in loaded.text_content('[data-role="ask-count"]')
+    assert not loaded.nt_problems, loaded.nt_problems
+
+
+BADGES = """() => [...document.querySelectorAll('.nt-demo [data-role=real-badge]')].filter(b => b.offsetParent)
+  .map(b => [b.closest('.nt-demo').dataset.demo, b.textContent])"""
+
+
+def test_badges_a_stored_prompt_after_loading_and_the_lens_at_a_position(loaded, reference):
+    """With the model loaded, a stored prompt picked from the menu runs live by itself and every view
+    says so; a knock-out says "parts switched off" everywhere; the lens at a picked position equals
+    transformers' lens there (the model is causal: the prompt cut after that position)."""
+    if loaded.nt_mode == "file":
+        pytest.skip("over http only: the file:// run covers the held-out prompts")
+    model, tok, ref = reference
+    inside = '.nt-demo[data-demo="real-inside"]'
+    loaded.locator(inside).scroll_into_view_if_needed()  # the inside view on screen: passes compute its lens
+    rec = read_json(SITE_DATA / "smollm2" / "distributions" / "bank.json")
+    loaded.select_option('.nt-demo[data-demo="real-distribution"] select', "bank")
+    loaded.wait_for_function("""(text) => { const p = nexttoken.store.get('real.pass');
+        return p && p.text === text && p.inside && document.querySelector('.nt-demo[data-demo=real-distribution]').dataset.source === 'live'; }""",
+        arg=rec["text"])
+    assert "nothing was loaded" not in loaded.text_content("article")
+    loaded.wait_for_selector(f'{inside}[data-view="live"]')
+    badges = loaded.evaluate(BADGES)
+    assert {d for d, _ in badges} >= {"real-ask", "real-distribution", "real-inside", "real-writers"}, badges
+    assert all(t == "Live in this page" for _, t in badges), badges
+
+    # the lens at position 2, against transformers' lens after the prompt's first three tokens
+    at = 2
+    loaded.select_option(f'{inside} [data-role="lens-at"]', str(at))
+    loaded.wait_for_selector(f'{inside} table[data-at="{at}"]')
+    rows = loaded.evaluate(f"""() => [...document.querySelectorAll('{inside} table[data-at="{at}"] tbody tr')].map(tr => {{
+        const td = tr.querySelector('td'); return [Number(td.dataset.id), Number(td.dataset.prob)]; }})""")
+    want = ref(model, rec["ids"][:at + 1])["lens"]
+    assert len(rows) == len(want)
+    for l, ((got_id, got_p), logits) in enumerate(zip(rows, want)):
+        p = softmax(logits)
+        assert got_id == int(p.argmax()) or p[got_id] == pytest.approx(p.max(), abs=1e-4), (l, got_id, int(p.argmax()))
+        assert got_p == pytest.approx(p.max(), rel=5e-3, abs=1e-5), (l, got_p, p.max())
+
+    # a knock-out: every view says the parts are off
+    loaded.evaluate("""() => new Promise(res => { const off = nexttoken.store.subscribe('real.pass', p => {
+        if (p && p.knockout.heads.length) { off(); res(); } }); nexttoken.store.set('real.knockout', {heads: [[3, 1]], mlp: []}); })""")
+    loaded.wait_for_function("() => !document.querySelector('.nt-demo[data-demo=real-ask]').hasAttribute('data-busy')")
+    badges = loaded.evaluate(BADGES)
+    assert badges and all(t == "Live, parts switched off" for _, t in badges), badges
+    loaded.evaluate("() => nexttoken.store.set('real.knockout', {heads: [], mlp: []})")
+    loaded.wait_for_function("() => { const p = nexttoken.store.get('real.pass'); return p && !p.knockout.heads.length; }")
+    loaded.select_option(f'{inside} [data-role="lens-at"]', str(len(rec["ids"]) - 1))
     assert not loaded.nt_problems, loaded.nt_problems

@@ -208,7 +208,8 @@ def test_live_knockouts_arithmetic_and_example(open_page, smollm2):
     assert page.text_content(f'{DEMO} [data-role="example-check"]').endswith("as the build found.")
     figures["example_prob_rel"] = max(abs(g["prob"] / w["prob"] - 1) for g, w in zip(got, EXAMPLE["after"]))
     print(f"real-inside live figures: { {k: f'{v:.2e}' for k, v in figures.items()} }")  # shown with pytest -s
-    assert re.search(r"Showing the live pass of “" + re.escape(EXAMPLE["text"]) + "”", page.text_content(f'{DEMO} [data-role="inside-source"]'))
+    assert re.search(r"“" + re.escape(EXAMPLE["text"]) + "”", page.text_content(f'{DEMO} [data-role="inside-source"]'))
+    assert page.text_content(f'{DEMO} [data-role="real-badge"]') == "Live, parts switched off"  # the example's knock-out
     assert not page.nt_problems, page.nt_problems
 
 

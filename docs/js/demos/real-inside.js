@@ -244,7 +244,7 @@ nexttoken.define("demos.real-inside", ["ui", "store", "ui.real-badge", "explain.
       view.lens.forEach(function (row, r) {
         var tr = el("tr", { class: r === lead ? "nt-lens-lead" : null }, [el("th", { scope: "row", text: row.label + (r === lead ? " ← first leads" : "") })]);
         row.top.forEach(function (t) {
-          var td = el("td", { class: "nt-lens-cell", "data-prob": String(t.prob) }, [el("code", { text: show(t.piece) }), " " + ui.pct(t.prob, 1)]);
+          var td = el("td", { class: "nt-lens-cell", "data-prob": String(t.prob), "data-id": t.id === undefined ? null : String(t.id) }, [el("code", { text: show(t.piece) }), " " + ui.pct(t.prob, 1)]);
           td.style.setProperty("--p", Math.min(1, t.prob).toFixed(3));
           tr.appendChild(td);
         });
