@@ -4,7 +4,7 @@ against transformers with that head zeroed, the build-found example changing the
 says, and the last step's arithmetic equal to the pass's logit and reproduced by its Python snippet.
 
 Until the panel that loads the model is on the page, the slow tests load it as that panel does
-(nexttoken.llm.open, the tokenizer) and play its part of the store's contract: run the pass for
+(nexttoken.llm.runtime.open, the tokenizer) and play its part of the store's contract: run the pass for
 "real.prompt" and rerun it for "real.knockout", publishing "real.pass"."""
 from __future__ import annotations
 
@@ -92,9 +92,10 @@ def test_grid_by_keyboard(open_page):
 # prompt or knock-out, published as "real.pass".
 DRIVE = """async () => {
   const add = (src) => new Promise((ok, fail) => { const s = document.createElement("script"); s.src = src; s.onload = ok; s.onerror = fail; document.head.appendChild(s); });
-  for (const f of ["js/llm/engine.js", "js/llm/loader.js", "js/llm/runtime.js", "js/llm/tokenizer.js", "js/data/smollm2-tokenizer.js"]) await add(f);
   const nt = window.nexttoken, store = nt.store;
-  const session = await nt.llm.open({base: "js/data/llm/", model: "smollm2"});
+  const runtime = await nt.load("llm.runtime");
+  for (const f of ["js/llm/tokenizer.js", "js/data/smollm2-tokenizer.js"]) if (!nt.llm || !nt.llm.tokenizer) await add(f);
+  const session = await runtime.open({base: "js/data/llm/", model: "smollm2"});
   const tokenizer = nt.llm.tokenizer.create(nt.data["smollm2-tokenizer"]);
   let prompt = {text: "", chat: false}, knockout = {heads: [], mlp: []};
   window.ntRuns = 0;

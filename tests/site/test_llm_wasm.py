@@ -15,7 +15,7 @@ def test_kernels_assemble_into_a_classic_script():
     wasm = llm_wasm.assemble()
     assert wasm[:4] == b"\0asm"
     text = llm_wasm.kernels_js(wasm)
-    found = re.search(r'nexttoken\.llm\.kernelsWasm = "([A-Za-z0-9+/=]+)";', text)
+    found = re.search(r'nexttoken\.define\("llm\.kernels-wasm", \[\], function \(\) \{ return "([A-Za-z0-9+/=]+)"; \}\);', text)
     assert found and base64.b64decode(found.group(1)) == wasm
     for name in (b"q4", b"q8", b"q4x4", b"q8x4", b"memory"):
         assert name in wasm, name

@@ -8,9 +8,9 @@
 // asks it to run) and "real.inside" (what the inside view needs: the lens and heads are computed only
 // then, the lens at its position).
 // Container: data-models, the copies the build found ({model: {bytes, weights, files, arch}}; {} when none).
-nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:llm.engine", "later:llm.loader", "later:llm.runtime",
+nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:llm.runtime",
   "later:llm.tokenizer", "later:data.smollm2-tokenizer", "later:gpt2.tokenizer", "later:data.gpt2-vocab"],
-  function (ui, store, badge, loadEngine, loadLoader, loadRuntime, loadTokenizer, loadTokenizerData, loadGpt2Tokenizer, loadGpt2Vocab) {
+  function (ui, store, badge, loadRuntime, loadTokenizer, loadTokenizerData, loadGpt2Tokenizer, loadGpt2Vocab) {
   "use strict";
 
   var el = ui.el;
@@ -123,9 +123,8 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:llm.e
       if (choice) Array.prototype.forEach.call(choice.querySelectorAll("input"), function (i) { i.disabled = true; });
       say("stored", "Loading " + name + ": reading its files.");
       needModel("The model is loading: the text box opens when it is ready.");
-      // the engine, then its loader and the worker's runtime; the tokenizer alongside
-      var scripts = loadEngine().then(loadLoader).then(loadRuntime);
-      Promise.all([scripts, tokenizerFor(model)]).then(function (got) {
+      // the worker's runtime (it loads the engine and the checked loader it needs); the tokenizer alongside
+      Promise.all([loadRuntime(), tokenizerFor(model)]).then(function (got) {
         return got[0].open({ base: root.getAttribute("data-base") || "js/data/llm/", model: model, signal: controller.signal,
           onProgress: function (done, total, file) {
             progress.max = total;

@@ -719,10 +719,8 @@ function nexttokenLlmEngine() {
   return { Model: Model, Shard: Shard, Cancelled: Cancelled, layout: layout, storage: storage, tensors: tensors, matmul: matmul, row: row, f16: F16, CAP: CAP, SLOTS: SLOTS };
 }
 
-  var nexttoken = root.nexttoken = root.nexttoken || {};
-  nexttoken.llm = nexttoken.llm || {};
-  nexttoken.llm.engineFactory = nexttokenLlmEngine;
-  // A page loads it through nexttoken's loader (later:llm.engine); the bare harness and Node need no bootstrap.
-  if (nexttoken.define) nexttoken.define("llm.engine", [], function () { return nexttokenLlmEngine; });
+  // A page loads it through nexttoken's loader (later:llm.runtime's need); Node requires it. The worker
+  // runs the factory's own source (runtime.js), so the engine needs nothing from the page.
+  if (root.nexttoken && root.nexttoken.define) root.nexttoken.define("llm.engine", [], function () { return nexttokenLlmEngine; });
   if (typeof module === "object" && module.exports) module.exports = nexttokenLlmEngine;
 })(typeof self !== "undefined" ? self : globalThis);

@@ -1,10 +1,10 @@
 // A real model running in Web Workers, so the page never freezes while it computes, its matrix rows
 // split over as many workers as the machine has cores (up to 2).
 //
-// Load order (classic scripts, loaded only when the reader asks for the model):
-//   js/llm/engine.js, js/llm/kernels-wasm.js (optional: the SIMD kernels), js/llm/loader.js, js/llm/runtime.js
+// Its needs, each loaded by nexttoken's loader when open() first runs (classic scripts, so from file://
+// too): llm.engine, llm.loader and, for the SIMD kernels, llm.kernels-wasm.
 //
-// nexttoken.llm.open({base, model, onProgress, signal, kernels, workers}) -> Promise<session>
+// runtime.open({base, model, onProgress, signal, kernels, workers}) -> Promise<session>
 //   starts `workers` workers (default: navigator.hardwareConcurrency, at most 2, at least 1) from a
 //   Blob URL made of engine.js's own source (a worker script file cannot be loaded from file://),
 //   each with room for its share of the model (engine.layout: its rows of every matrix, the norms
@@ -16,8 +16,8 @@
 //   product's input to the others over MessageChannel ports, one message for products that share
 //   an input (q/k/v, gate/up), and assembles their rows; every row's arithmetic is the same
 //   wherever it runs, so the logits have the same bits on any number of workers.
-//   kernels: "wasm" (the default) runs the SIMD kernels of kernels-wasm.js (loaded from this
-//   script's folder when the page has not), each share written straight into the module's memory;
+//   kernels: "wasm" (the default) runs the SIMD kernels of kernels-wasm.js, each share written
+//   straight into the module's memory;
 //   "js" the plain ones; session.kernels says which run ("js" where the browser has no SIMD or the
 //   kernels' file cannot be read); session.workers how many workers run
 // session.prefill(ids, opts), session.decode(id, opts) -> Promise<result> (see engine.js); calls run
@@ -28,10 +28,9 @@
 // session.close()   stops every worker; session.config is the model's shape
 // Every failure is an Error with a one-line message; any worker stopping stops them all and every
 // call says "the model's worker stopped (...)": open again to retry.
-(function (root) {
+nexttoken.define("llm.runtime", ["later:llm.engine", "later:llm.loader", "later:llm.kernels-wasm"], function (loadEngine, loadLoader, loadKernels) {
   "use strict";
-  var nexttoken = root.nexttoken = root.nexttoken || {};
-  nexttoken.llm = nexttoken.llm || {};
+  var root = typeof self !== "undefined" ? self : globalThis;
 
   // Runs inside each worker. Every worker first gets its share of the model's bytes (init: its part
   // of engine.layout, the room allocated; put: bytes written straight in; start); then worker 0, the
@@ -161,9 +160,9 @@
   }
 
   var workerUrl = null;
-  function makeWorker() {
+  function makeWorker(factory) {
     if (!workerUrl) {
-      var src = "var factory = " + nexttoken.llm.engineFactory.toString() + ";\n(" + workerMain.toString() + ")(factory);\n";
+      var src = "var factory = " + factory.toString() + ";\n(" + workerMain.toString() + ")(factory);\n";
       workerUrl = URL.createObjectURL(new Blob([src], { type: "text/javascript" }));
     }
     var W = workerClass();
@@ -184,27 +183,18 @@
     return n;
   }
 
-  // The SIMD kernels' script sits beside this one; a page that did not load it gets it on the first
-  // open (a classic script: file:// allows no fetch). Resolves either way: without it the JS kernels run.
-  var here = root.document && root.document.currentScript && root.document.currentScript.src, kernelsLoading = null;
-  function loadKernels() {
-    if (typeof nexttoken.llm.kernelsWasm === "string" || !here || !root.document) return Promise.resolve();
-    if (!kernelsLoading) {
-      kernelsLoading = new Promise(function (resolve) {
-        var el = root.document.createElement("script");
-        el.onload = el.onerror = function () { el.remove(); resolve(); };
-        el.src = here.replace(/[^\/]*$/, "kernels-wasm.js");
-        root.document.head.appendChild(el);
-      });
-    }
+  // The SIMD kernels' script, loaded on the first open; without it (unreadable) the JS kernels run.
+  var kernelsLoading = null;
+  function kernelsText() {
+    if (!kernelsLoading) kernelsLoading = loadKernels().then(null, function () { kernelsLoading = null; return null; });
     return kernelsLoading;
   }
 
   var kernelBytes = null, engineHere = null;
-  function wasmModule(kernels) {
-    if (kernels !== "wasm" || typeof nexttoken.llm.kernelsWasm !== "string") return null;
+  function wasmModule(text) {
+    if (typeof text !== "string") return null;
     if (!kernelBytes) {
-      var bin = root.atob(nexttoken.llm.kernelsWasm);
+      var bin = root.atob(text);
       kernelBytes = new Uint8Array(bin.length);
       for (var i = 0; i < bin.length; i++) kernelBytes[i] = bin.charCodeAt(i);
     }
@@ -212,12 +202,16 @@
   }
 
   async function open(opts) {
-    if (!nexttoken.llm.engineFactory || !nexttoken.llm.loader) throw new Error("the model's scripts are not loaded (engine.js, loader.js)");
     var n = count(opts.workers), kernels = opts.kernels || "wasm";
     if (kernels !== "wasm" && kernels !== "js") throw new Error("kernels must be \"wasm\" or \"js\", not " + kernels);
-    if (kernels === "wasm") await loadKernels();
-    var wasm = wasmModule(kernels);
-    if (!engineHere) engineHere = nexttoken.llm.engineFactory();
+    var got;
+    try {
+      got = await Promise.all([loadEngine(), loadLoader(), kernels === "wasm" ? kernelsText() : null]);
+    } catch (e) {
+      throw new Error("the model's scripts could not be loaded (" + (e.message || e) + ")");
+    }
+    var factory = got[0], loader = got[1], wasm = wasmModule(got[2]);
+    if (!engineHere) engineHere = factory();
     var workers = [], pending = {}, nextId = 1, dead = null, chain = Promise.resolve(), refused = "";
     function fail(err) {
       if (!dead) dead = err;
@@ -236,7 +230,7 @@
     function start() {
       var worker;
       try {
-        worker = makeWorker();
+        worker = makeWorker(factory);
       } catch (e) {
         throw new Error("this browser cannot start the model's worker (" + (e.message || e) + ")");
       }
@@ -299,7 +293,7 @@
     if (opts.signal) opts.signal.addEventListener("abort", onAbort);
     var loaded, ready;
     try {
-      loaded = await nexttoken.llm.loader.load({ base: opts.base, model: opts.model, onProgress: opts.onProgress, signal: opts.signal, into: into });
+      loaded = await loader.load({ base: opts.base, model: opts.model, onProgress: opts.onProgress, signal: opts.signal, into: into });
       ready = await Promise.all(workers.map(function (w) { return call(w, { op: "start" }); }));
     } catch (err) {
       fail(err);
@@ -322,6 +316,5 @@
     };
   }
 
-  nexttoken.llm.open = open;
-  if (nexttoken.define) nexttoken.define("llm.runtime", [], function () { return { open: open }; });
-})(typeof self !== "undefined" ? self : globalThis);
+  return { open: open };
+});

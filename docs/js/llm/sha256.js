@@ -2,7 +2,7 @@
 // from another machine (a phone opening a laptop's `make serve`) is not a secure context, so it has
 // no crypto.subtle, and the model's chunks must still be checked. loader.js uses this only there.
 //
-// nexttoken.llm.sha256(bytes: Uint8Array) -> the digest as 64 lowercase hex digits
+// llm.sha256(bytes: Uint8Array) -> the digest as 64 lowercase hex digits
 nexttoken.define("llm.sha256", [], function () {
   "use strict";
   var K = new Int32Array([
