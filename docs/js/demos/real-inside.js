@@ -197,7 +197,7 @@ nexttoken.define("demos.real-inside", ["ui", "store", "ui.real-badge", "explain.
       });
       btn.setAttribute("data-role", "example-run");
       ui.clear(exampleBox);
-      exampleBox.appendChild(el("p", { text: "Found by the build (transformers on " + example.weights_file + ", measured): on “" + example.text +
+      exampleBox.appendChild(el("p", { text: "Found by the build with transformers: on “" + example.text +
         "”, switching off " + part + " moves the most likely next token from “" + show(b.piece) + "” (" + ui.pct(b.prob, 1) + ") to “" + show(a.piece) +
         "” (" + ui.pct(a.prob, 1) + "); “" + show(o.piece) + "” falls to " + ui.pct(o.prob, 1) + ". The search tried " + ui.count(example.searched.parts_tried) +
         " parts (" + example.searched.order + ", over the prompts " + example.searched.prompts.map(function (k) { return "“" + k + "”"; }).join(", ") + ") and stopped at the first that changed an answer." }));
