@@ -40,6 +40,10 @@ def test_stored_lens_and_grid(open_page, mode):
     page.wait_for_selector(f"{DEMO}[data-view]", timeout=10_000)
     rec = stored(page, "bank")
     att = rec["attention"]
+    # the stored badge, with the same words on the views above it
+    assert page.text_content(f'{DEMO} [data-role="real-badge"]') == "Stored by the build"
+    assert page.text_content('.nt-demo[data-demo="real-distribution"] [data-role="real-badge"]') == "Stored by the build"
+    assert page.is_hidden('.nt-demo[data-demo="real-writers"] [data-role="real-badge"]')  # nothing written, nothing to label
     assert page.locator(f'{DEMO} [data-role="lens"] tbody tr').count() == len(rec["lens"])
     assert rec["lens"][-1]["pieces"][0].replace(" ", "·") in page.locator(f'{DEMO} [data-role="lens"] tbody tr').last.text_content()
     cells = page.locator(f'{DEMO} [data-role="heads"] button[data-head]')
