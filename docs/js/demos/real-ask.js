@@ -257,7 +257,7 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:llm.r
     function insideChanged(want) {
       var pass = store.get("real.pass");
       if (!want || !state.session || !pass || state.running) return;
-      var at = want.at === null || want.at === undefined ? pass.ids.length - 1 : want.at;
+      var at = want.at === null || want.at === undefined || want.at >= pass.ids.length ? pass.ids.length - 1 : want.at;  // as run() clamps it
       if (pass.inside && pass.inside.at === at) return;
       if (state.last) run(state.last.text, state.last.enc);
     }

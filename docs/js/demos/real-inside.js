@@ -368,6 +368,7 @@ nexttoken.define("demos.real-inside", ["ui", "store", "ui.real-badge", "explain.
       } else if (stored) view = storedView(stored);
       else return;
       if (opened && (!view.heads[opened[0]] || !view.heads[opened[0]][opened[1]])) opened = null;
+      if (lensAt !== null && lensAt >= view.tokens.length - 1) { lensAt = null; if (wanted) want(false); }  // a shorter prompt: its last position
       render();
     }
     // On screen (or nearly), the panel's passes compute the lens and heads this view draws; off
