@@ -95,12 +95,10 @@ def test_grid_by_keyboard(open_page):
 # What the panel does with the store, for the page as it stands: the model, the tokenizer, a pass per
 # prompt or knock-out, published as "real.pass".
 DRIVE = """async () => {
-  const add = (src) => new Promise((ok, fail) => { const s = document.createElement("script"); s.src = src; s.onload = ok; s.onerror = fail; document.head.appendChild(s); });
   const nt = window.nexttoken, store = nt.store;
-  const runtime = await nt.load("llm.runtime");
-  for (const f of ["js/llm/tokenizer.js", "js/data/smollm2-tokenizer.js"]) if (!nt.llm || !nt.llm.tokenizer) await add(f);
+  const [runtime, tk, vocab] = await Promise.all(["llm.runtime", "llm.tokenizer", "data.smollm2-tokenizer"].map(nt.load));
   const session = await runtime.open({base: "js/data/llm/", model: "smollm2"});
-  const tokenizer = nt.llm.tokenizer.create(nt.data["smollm2-tokenizer"]);
+  const tokenizer = tk.create(vocab);
   let prompt = {text: "", chat: false}, knockout = {heads: [], mlp: []};
   window.ntRuns = 0;
   async function run() {
