@@ -9,7 +9,7 @@
 // (scripts/site/demos.py) and writes each page's <script> tags in dependency order, so a script only ever
 // sees names that are already defined; define() still refuses one that is not, naming both.
 // This script also provides the two shared services: `load` (the one script loader: classic <script>
-// tags, which work from file://) and `store` (get / set / subscribe, for state several demos follow).
+// tags, which work from file://) and `store` (get / set / subscribe, for state several demos follow; its keys are declared below).
 (function (root) {
   "use strict";
   var nexttoken = root.nexttoken = root.nexttoken || {};
@@ -61,15 +61,37 @@
   }
 
   // Shared state: store.set(key, value) tells every subscriber of key; subscribe returns its undo.
+  // Every key is declared here, with its shape, its one writer and its readers; any other key is
+  // refused in one line naming it (a misspelt key would otherwise be silent).
+  var KEYS = {
+    // the tiny model's runtime
+    "model": "{config, tokenizer, weights, summary, yours}: the active tiny model. Writer runtime.active; readers runtime.model, runtime.tokenizer, explain.lines",
+    "model.sizes": "the active tiny model's config.model (its sizes, for the map of the pass). Writer runtime.active; reader ui.pass-sizes",
+    "knockout": "{heads: [[layer, head]...], mlp}: the tiny model's parts switched off. Writer demos.knockout; readers demos.attention, demos.lens, demos.two-heads",
+    // the real model (SmolLM2 or GPT-2, in the page), one family: real.*
+    "real.model": "null, or {session, tokenizer, config, model, name} once loaded. Writer demos.real-ask; readers demos.real-distribution, demos.real-inside, demos.real-writers",
+    "real.pass": "null, or the live pass {text, chat, ids, pieces, result, knockout, model, name, ms, inside}. Writer demos.real-ask; readers demos.real-distribution, demos.real-inside, demos.real-writers",
+    "real.stored": "the stored prompt on show: its whole record (key, text, chat, head, tail, lens, attention...). Writer demos.real-distribution; readers demos.real-ask, demos.real-inside",
+    "real.knockout": "{heads: [[layer, head]...], mlp: [layer...]}, from zero. Writer demos.real-inside; reader demos.real-ask (reruns the pass)",
+    "real.prompt": "{text, chat}: a prompt for the panel to run (the inside view's example). Writer demos.real-inside; reader demos.real-ask",
+    "real.linked": "{text, chat}: a live prompt a link to the bars names; it waits in the panel's box until the model is loaded. Writer demos.real-distribution; reader demos.real-ask",
+    "real.sampling": "{T, k, p, seed}: the panel's cuts and seed. Writer demos.real-distribution; reader demos.real-writers",
+    "real.inside": "true while the inside view is built and on screen: the pass then computes the lens and heads. Writer demos.real-inside; reader demos.real-ask"
+  };
+  function known(key) {
+    if (!Object.prototype.hasOwnProperty.call(KEYS, key)) throw new Error("store: unknown key \"" + key + "\" (the keys are declared in js/nexttoken.js)");
+    return key;
+  }
   var state = {}, listeners = {};
   var store = {
-    get: function (key) { return state[key]; },
+    keys: Object.keys(KEYS),
+    get: function (key) { return state[known(key)]; },
     set: function (key, value) {
-      state[key] = value;
+      state[known(key)] = value;
       (listeners[key] || []).slice().forEach(function (fn) { fn(value); });
     },
     subscribe: function (key, fn) {
-      (listeners[key] = listeners[key] || []).push(fn);
+      (listeners[known(key)] = listeners[key] || []).push(fn);
       return function () { listeners[key] = listeners[key].filter(function (f) { return f !== fn; }); };
     }
   };

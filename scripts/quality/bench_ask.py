@@ -8,6 +8,9 @@ In Chromium over a local http server, 1280-px window, after the model has loaded
   and every head's weights as the panel asks, then the 49,152 logits sorted, the softmax, the cuts,
   the canvas and the top list), for a 6-token and a 100-token prompt, the median of RUNS;
 - the pass alone, with and without the lens and heads (session.prefill straight, the same ids);
+- the panel's own 6-token pass with the inside view off screen (the lens and heads not computed) and
+  on screen (computed), and, in the same run, transformers' forward pass on the same ids (CPU, float32,
+  eager attention) when the pipeline's packages are installed;
 - a temperature change with the live pass shown: every probability recomputed, the cuts, the draw,
   the canvas and the list (median and largest of 30).
 The machine's load average is printed with the figures: timings on a shared machine are noisy.
@@ -34,17 +37,17 @@ PROMPTS = {6: "The lighthouse keeper walked home slowly",
 ENTER_JS = """async (text) => {
   const box = document.querySelector('[data-role=ask-prompt]');
   document.querySelector('[data-role=ask-chat]').checked = false;
-  const drawn = new Promise(res => { const off = nexttoken.store.subscribe('llm.pass', p => {
+  const drawn = new Promise(res => { const off = nexttoken.store.subscribe('real.pass', p => {
     if (p && p.text === text) { off(); res(performance.now()); } }); });  // after the bars' own subscriber drew
   box.value = text;
   const t0 = performance.now();
   box.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true}));
-  const t1 = await drawn, p = nexttoken.store.get('llm.pass');
+  const t1 = await drawn, p = nexttoken.store.get('real.pass');
   return {ms: t1 - t0, pass_ms: p.ms, tokens: p.ids.length};
 }"""
 
 PASS_JS = """async ([text, full]) => {
-  const llm = nexttoken.store.get('llm'), enc = llm.tokenizer.encode(text, {});
+  const llm = nexttoken.store.get('real.model'), enc = llm.tokenizer.encode(text, {});
   const t0 = performance.now();
   await llm.session.prefill(enc.ids, full ? {lens: true, heads: true} : {});
   return performance.now() - t0;
@@ -63,6 +66,37 @@ TEMPERATURE_JS = """(runs) => {
   }
   return {ms: out, source: root.getAttribute('data-source')};
 }"""
+
+
+INSIDE_JS = """async (open) => {
+  const root = document.querySelector('.nt-demo[data-demo="real-inside"]');
+  if (open) root.scrollIntoView(); else window.scrollTo(0, 0);
+  const want = () => { const w = nexttoken.store.get('real.inside'); return open ? !!w : !w; };
+  while (!want()) await new Promise(r => setTimeout(r, 50));
+  return nexttoken.store.get('real.inside') || null;
+}"""
+
+
+def transformers_ms(text: str, runs: int) -> float | None:
+    """transformers' forward pass on the page tokenizer's ids for `text`, median of `runs` (None without torch)."""
+    try:
+        import torch
+        from scripts.core.io import read_json
+        from scripts.real import loading
+        from scripts.site import llm_js
+    except ImportError:
+        return None
+    import time
+    model, tok, _, _ = loading.load("smollm2", read_json(llm_js.CONFIG)["models"]["smollm2"])
+    ids = torch.tensor([tok.encode(text, add_special_tokens=False)])
+    out = []
+    with torch.no_grad():
+        model(ids, use_cache=False)  # warm
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            model(ids, use_cache=False)
+            out.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(out)
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -103,6 +137,19 @@ def main() -> None:
                 print(f"{n} tokens: Enter to bars {rec['enter_to_bars_ms']:.0f} ms (median of {RUNS}); the pass with lens and heads "
                       f"{rec['pass_lens_heads_ms']:.0f} ms, without {rec['pass_bare_ms']:.0f} ms; after the pass, sorting and drawing "
                       f"{rec['drawing_ms']:.0f} ms")
+            # the panel's pass as a reader meets it: the inside view off screen, then on screen
+            views = {}
+            for open_ in (False, True):
+                page.evaluate(INSIDE_JS, open_)
+                page.wait_for_selector('.nt-demo[data-demo="real-ask"]:not([data-busy])')
+                views["open" if open_ else "closed"] = statistics.median(page.evaluate(ENTER_JS, PROMPTS[6])["pass_ms"] for _ in range(RUNS))
+            report["prompt_6"]["panel_pass_inside_closed_ms"] = views["closed"]
+            report["prompt_6"]["panel_pass_inside_open_ms"] = views["open"]
+            report["prompt_6"]["transformers_ms"] = tf = transformers_ms(PROMPTS[6], RUNS)
+            print(f"6 tokens, the panel's pass: inside view closed {views['closed']:.0f} ms, open {views['open']:.0f} ms "
+                  f"(before this change every pass computed the lens and heads: {report['prompt_6']['pass_lens_heads_ms']:.0f} ms); "
+                  + (f"transformers {tf:.0f} ms" if tf is not None else "transformers not installed"))
+            page.evaluate("() => window.scrollTo(0, 0)")
             page.evaluate(ENTER_JS, PROMPTS[6])
             temp = page.evaluate(TEMPERATURE_JS, 30)
             report["temperature_ms"] = {"median": statistics.median(temp["ms"]), "max": max(temp["ms"]), "shown": temp["source"]}

@@ -8,7 +8,7 @@ memory under 400 MB).
     python -m scripts.quality.bench_llm --workers 1,2,3 # 3 workers on 2 cores: oversubscribed
 
 Chromium (file://, the harness page scripts/quality/llm_harness.html), once per worker count, each
-in a fresh browser: time to load and check the files (nexttoken.llm.open: scripts, base64, sha256,
+in a fresh browser: time to load and check the files (nexttoken.llm.runtime.open: scripts, base64, sha256,
 the workers' start), a 6-token prefill, one decode step at 6 and at 510-512 tokens of context (a
 512-token text: one prefill, then its last RUNS tokens one by one), the logit lens over all 30
 blocks (a prefill with `lens` less one without), and the peak unique memory (USS) of the renderer
@@ -45,7 +45,7 @@ LONG = 512
 PAGE_JS = """async ([ids, long, runs, kernels, workers]) => {
   const t = () => performance.now(), med = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
   const t0 = t();
-  const s = await nexttoken.llm.open({base: "js/data/llm/", model: "smollm2", kernels, workers});
+  const s = await nexttoken.llm.runtime.open({base: "js/data/llm/", model: "smollm2", kernels, workers});
   const load = t() - t0;
   const prefill = [], decode6 = [], lens = [];
   for (let i = 0; i < runs; i++) {
@@ -86,6 +86,8 @@ def chromium(ids: list[int], long: list[int], engine: Path, kernels: str, worker
     try:
         shutil.copy(ROOT / "scripts" / "quality" / "llm_harness.html", work / "index.html")
         shutil.copytree(engine, work / "js" / "llm")
+        boot = engine.parent / "nexttoken.js"  # the bootstrap beside that engine: the runtime loads its needs through it
+        shutil.copy(boot if boot.is_file() else ROOT / "docs" / "js" / "nexttoken.js", work / "js" / "nexttoken.js")
         (work / "js" / "data").mkdir()
         (work / "js" / "data" / "llm").symlink_to(DATA)
         profile = str(work / "profile")

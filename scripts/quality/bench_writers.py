@@ -6,7 +6,7 @@ and written to build/report/bench_writers.json; no target is asserted.
 
 The page is the built site's real-models.html over a local http server. The model is opened as the
 panel above the writers opens it (OPEN_MODEL: its load button, then the prompt typed and Enter,
-which publishes the store's "llm" and "llm.pass"), and each run presses Write (WRITE). A writer's rate is its tokens over
+which publishes the store's "real.model" and "real.pass"), and each run presses Write (WRITE). A writer's rate is its tokens over
 its own share of the engine's time (the writers take turns on one worker); "wall" is the tokens of
 all the writers that ran over the time from Write to the last token, the prompt's pass included.
 Beam search counts one token per step, however many beams it decodes.
@@ -31,7 +31,7 @@ SAMPLING = {"T": 0.8, "k": 0, "p": 0.9, "seed": 7}
 PAGE = "real-models.html"
 
 # Loads SmolLM2 through the page's own panel (its load button), then runs the prompt as a reader does
-# (the text in the box, the chat switch, Enter) and waits for the pass it publishes as "llm.pass",
+# (the text in the box, the chat switch, Enter) and waits for the pass it publishes as "real.pass",
 # which the writers continue. Returns the prompt's ids.
 OPEN_MODEL = """async ([text, chat]) => {
   const ask = document.querySelector('.nt-demo[data-demo="real-ask"]');
@@ -43,7 +43,7 @@ OPEN_MODEL = """async ([text, chat]) => {
   await until(() => ask.hasAttribute("data-pass") && !ask.hasAttribute("data-busy"));
   const box = document.querySelector('[data-role="ask-prompt"]');
   const got = new Promise((resolve) => {
-    const off = nexttoken.store.subscribe("llm.pass", (p) => { if (p && p.text === text && p.chat === chat) { off(); resolve(p); } });
+    const off = nexttoken.store.subscribe("real.pass", (p) => { if (p && p.text === text && p.chat === chat) { off(); resolve(p); } });
   });
   box.value = text;
   document.querySelector('[data-role="ask-chat"]').checked = chat;
@@ -55,7 +55,7 @@ OPEN_MODEL = """async ([text, chat]) => {
 # returns each writer's tokens, engine ms, ids and reason for stopping, and the wall time.
 WRITE = """async ([length, writers, sampling]) => {
   const root = document.querySelector('.nt-demo[data-demo="real-writers"]');
-  if (sampling) nexttoken.store.set("llm.sampling", sampling);
+  if (sampling) nexttoken.store.set("real.sampling", sampling);
   root.querySelector('[data-role="length"]').value = String(length);
   for (const box of root.querySelectorAll('.nt-check input')) {
     const name = box.parentNode.querySelector("label").textContent;

@@ -24,8 +24,7 @@ from pathlib import Path
 BOOTSTRAP = "js/nexttoken.js"
 BUILT_IN = ("load", "store")            # provided by the bootstrap
 LOADER = "ui"                           # loads a `later:` demo's scripts when its container nears the screen
-UNDECLARED = ("js/site.js",             # every page's small fixes (mkdocs.yml extra_javascript), no demo needs it
-              "js/llm/kernels-wasm.js")  # the engine's SIMD kernels, generated; llm/runtime.js loads them, no demo does
+UNDECLARED = ("js/site.js",)            # every page's small fixes (mkdocs.yml extra_javascript), no demo needs it
 # The real model's weights: chunks the engine's own checked loader (js/llm/loader.js) reads, not demo scripts.
 UNDECLARED_DIRS = ("js/data/llm/",)
 LATER = "later:"

@@ -135,22 +135,23 @@ def scripts_seen(page):
 
 
 def test_a_later_demo_loads_its_scripts_only_when_it_nears(open_page):
-    # real-models lists `later:real-inside` and `later:real-writers`: their scripts are not on the page
+    # real-models lists `later:real-inside` and `later:real-writers`; the writers, the last section, are
+    # more than three screens down (beyond the two screens ahead that scripts are fetched for)
     page = open_page("real-models.html", lazy=True)
-    waiting_far_below(page, INSIDE)
+    waiting_far_below(page, WRITERS)
     assert page.locator(INSIDE).get_attribute("data-later").split() == [
         "explain.lines", "data.snippets", "explain.real", "data.smollm2-knockout", "demos.real-inside"]
+    assert page.locator(WRITERS).get_attribute("data-later").split() == ["runtime.decoding", "demos.real-writers"]
     first = scripts_seen(page)
-    assert "js/demos/real-inside.js" not in first and "js/explain/real.js" not in first, first
     assert "js/demos/real-writers.js" not in first and "js/runtime/decoding.js" not in first, first
-    assert page.evaluate("() => !(nexttoken.demos && nexttoken.demos['real-inside'])")
-    page.evaluate(f"() => document.querySelector('{INSIDE}').scrollIntoView()")
-    page.wait_for_selector(f"{INSIDE}[data-ready]", timeout=10_000)
+    assert page.evaluate("() => !(nexttoken.demos && nexttoken.demos['real-writers'])")
+    page.evaluate(f"() => document.querySelector('{WRITERS}').scrollIntoView()")
+    page.wait_for_selector(f"{WRITERS}[data-ready]", timeout=10_000)
     now = scripts_seen(page)
-    for path in ["js/explain/lines.js", "js/explain/real.js", "js/data/smollm2-knockout.js", "js/demos/real-inside.js"]:
+    for path in ["js/runtime/decoding.js", "js/demos/real-writers.js", "js/explain/real.js", "js/demos/real-inside.js"]:
         assert path in now, (path, now)
-    assert page.locator(f"{INSIDE} .nt-fallback").is_hidden()
-    assert page.locator(f"{INSIDE} .nt-live").count() == 1
+    assert page.locator(f"{WRITERS} .nt-fallback").is_hidden()
+    assert page.locator(f"{WRITERS} .nt-live").count() == 1
     assert page.nt_problems == [], "\n".join(page.nt_problems)
 
 

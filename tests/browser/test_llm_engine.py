@@ -29,6 +29,7 @@ def harness(tmp_path_factory):
     root = tmp_path_factory.mktemp("llm-harness")
     shutil.copy(ROOT / "scripts" / "quality" / "llm_harness.html", root / "index.html")
     shutil.copytree(ROOT / "docs" / "js" / "llm", root / "js" / "llm")
+    shutil.copy(ROOT / "docs" / "js" / "nexttoken.js", root / "js" / "nexttoken.js")
     data = root / "js" / "data" / "llm"
     data.mkdir(parents=True)
     (data / "smollm2").symlink_to(DATA)
@@ -70,7 +71,7 @@ def page(browser_context):
 
 
 TOP = """async ([model, prompts, kernels]) => {
-  const s = await nexttoken.llm.open({base: "js/data/llm/", model, kernels});
+  const s = await nexttoken.llm.runtime.open({base: "js/data/llm/", model, kernels});
   const out = [];
   for (const ids of prompts) {
     const r = await s.prefill(ids, {});
@@ -83,7 +84,7 @@ TOP = """async ([model, prompts, kernels]) => {
 }"""
 
 LOAD_ERROR = """async (model) => {
-  try { const s = await nexttoken.llm.open({base: "js/data/llm/", model}); s.close(); return "loaded"; }
+  try { const s = await nexttoken.llm.runtime.open({base: "js/data/llm/", model}); s.close(); return "loaded"; }
   catch (e) { return e.message; }
 }"""
 
@@ -109,7 +110,7 @@ def test_fused_multiply_add_where_the_browser_has_it_and_plain_simd_both_equal_t
     page.goto(harness["file"])
     got = page.evaluate("""async (prompts) => {
       const run = async (fma) => {
-        const s = await nexttoken.llm.open({base: "js/data/llm/", model: "smollm2", fma});
+        const s = await nexttoken.llm.runtime.open({base: "js/data/llm/", model: "smollm2", fma});
         const out = [];
         for (const ids of prompts) {
           const r = await s.prefill(ids, {});
@@ -120,7 +121,7 @@ def test_fused_multiply_add_where_the_browser_has_it_and_plain_simd_both_equal_t
         s.close();
         return {kernels: s.kernels, fma: s.fma, out};
       };
-      const bin = atob(nexttoken.llm.kernelsWasmFma), bytes = new Uint8Array(bin.length);
+      const bin = atob(nexttoken.llm["kernels-wasm"].fma), bytes = new Uint8Array(bin.length);
       for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
       return {valid: WebAssembly.validate(bytes), fused: await run(undefined), plain: await run(false)};
     }""", [d["ids"] for d in dists])
@@ -170,7 +171,7 @@ def test_leaving_mid_load_is_one_line_and_retry_works(harness, page):
     page.goto(harness["http"])
     msg = page.evaluate("""async () => {
       const ac = new AbortController();
-      const p = nexttoken.llm.open({base: "js/data/llm/", model: "smollm2", signal: ac.signal,
+      const p = nexttoken.llm.runtime.open({base: "js/data/llm/", model: "smollm2", signal: ac.signal,
                              onProgress: (done) => { if (done > 0) ac.abort(); }});
       try { await p; return "loaded"; } catch (e) { return e.message; }
     }""")
@@ -181,7 +182,7 @@ def test_leaving_mid_load_is_one_line_and_retry_works(harness, page):
 def test_cancel_keeps_the_session_usable(harness, page):
     page.goto(harness["http"])
     got = page.evaluate("""async () => {
-      const s = await nexttoken.llm.open({base: "js/data/llm/", model: "smollm2"});
+      const s = await nexttoken.llm.runtime.open({base: "js/data/llm/", model: "smollm2"});
       const ids = Array.from({length: 40}, (_, i) => 504 + i);
       const running = s.prefill(ids, {});
       setTimeout(() => s.cancel(), 50);
@@ -207,14 +208,14 @@ def test_worker_crash_is_one_line_and_reopening_works(harness, page):
     got = page.evaluate("""async () => {
       const made = [], Real = Worker;
       window.Worker = function (url) { const w = new Real(url); made.push(w); return w; };
-      const s = await nexttoken.llm.open({base: "js/data/llm/", model: "smollm2"});
+      const s = await nexttoken.llm.runtime.open({base: "js/data/llm/", model: "smollm2"});
       window.Worker = Real;
       const running = s.prefill(Array.from({length: 30}, (_, i) => 504 + i), {});
       made[0].dispatchEvent(new ErrorEvent("error", {message: "out of memory"}));
       let first, after;
       try { await running; first = "finished"; } catch (e) { first = e.message; }
       try { await s.decode(5, {}); after = "ran"; } catch (e) { after = e.message; }
-      const again = await nexttoken.llm.open({base: "js/data/llm/", model: "smollm2"});
+      const again = await nexttoken.llm.runtime.open({base: "js/data/llm/", model: "smollm2"});
       const r = await again.prefill([504, 3575, 282, 4649, 314], {});
       again.close();
       return {first, after, n: r.logits.length};
@@ -225,7 +226,7 @@ def test_worker_crash_is_one_line_and_reopening_works(harness, page):
 
 SPLIT = """async ([ids, kernels]) => {
   const run = async (workers) => {
-    const s = await nexttoken.llm.open({base: "js/data/llm/", model: "smollm2", kernels, workers});
+    const s = await nexttoken.llm.runtime.open({base: "js/data/llm/", model: "smollm2", kernels, workers});
     const r = await s.prefill(ids, {lens: true});
     const d = await s.decode(ids[ids.length - 1], {});
     const row = await s.row(9);
@@ -260,7 +261,7 @@ def test_a_helper_worker_crashing_is_one_line_and_reopening_works(harness, page)
     got = page.evaluate("""async () => {
       const made = [], Real = Worker;
       window.Worker = function (url) { const w = new Real(url); made.push(w); return w; };
-      const s = await nexttoken.llm.open({base: "js/data/llm/", model: "smollm2", workers: 3});
+      const s = await nexttoken.llm.runtime.open({base: "js/data/llm/", model: "smollm2", workers: 3});
       window.Worker = Real;
       const stopped = [];
       made.forEach((w, i) => { const t = w.terminate.bind(w); w.terminate = () => { stopped.push(i); t(); }; });
@@ -269,7 +270,7 @@ def test_a_helper_worker_crashing_is_one_line_and_reopening_works(harness, page)
       let first, after;
       try { await running; first = "finished"; } catch (e) { first = e.message; }
       try { await s.decode(5, {}); after = "ran"; } catch (e) { after = e.message; }
-      const again = await nexttoken.llm.open({base: "js/data/llm/", model: "smollm2", workers: 3});
+      const again = await nexttoken.llm.runtime.open({base: "js/data/llm/", model: "smollm2", workers: 3});
       const r = await again.prefill([504, 3575, 282, 4649, 314], {});
       again.close();
       return {made: made.length, stopped: stopped.sort(), first, after, workers: again.workers, n: r.logits.length};
@@ -287,7 +288,7 @@ def test_a_worker_killed_mid_prefill_of_a_long_prompt_is_one_line_and_reopening_
     got = page.evaluate("""async (who) => {
       const made = [], Real = Worker;
       window.Worker = function (url) { const w = new Real(url); made.push(w); return w; };
-      const s = await nexttoken.llm.open({base: "js/data/llm/", model: "smollm2", workers: 2, stall: 3000});
+      const s = await nexttoken.llm.runtime.open({base: "js/data/llm/", model: "smollm2", workers: 2, stall: 3000});
       window.Worker = Real;
       const t0 = performance.now();
       const running = s.prefill(Array.from({length: 1000}, (_, i) => 504 + i), {});
@@ -297,7 +298,7 @@ def test_a_worker_killed_mid_prefill_of_a_long_prompt_is_one_line_and_reopening_
       try { await running; first = "finished"; } catch (e) { first = e.message; }
       const waited = performance.now() - t0;
       try { await s.decode(5, {}); after = "ran"; } catch (e) { after = e.message; }
-      const again = await nexttoken.llm.open({base: "js/data/llm/", model: "smollm2"});
+      const again = await nexttoken.llm.runtime.open({base: "js/data/llm/", model: "smollm2"});
       const r = await again.prefill([504, 3575, 282, 4649, 314], {});
       again.close();
       return {first, after, n: r.logits.length, waited};
@@ -310,7 +311,7 @@ def test_a_worker_killed_mid_prefill_of_a_long_prompt_is_one_line_and_reopening_
 def test_a_bad_worker_count_is_one_line(harness, page):
     page.goto(harness["file"])
     msg = page.evaluate("""async () => {
-      try { await nexttoken.llm.open({base: "js/data/llm/", model: "smollm2", workers: 0}); return "loaded"; }
+      try { await nexttoken.llm.runtime.open({base: "js/data/llm/", model: "smollm2", workers: 0}); return "loaded"; }
       catch (e) { return e.message; }
     }""")
     assert msg == "workers must be a whole number from 1 to 16, not 0"
@@ -319,20 +320,20 @@ def test_a_bad_worker_count_is_one_line(harness, page):
 @pytest.mark.parametrize("mode", ["file", "http"])
 def test_the_default_kernels_are_simd_loaded_beside_the_runtime(harness, page, mode):
     """A page that never loaded kernels-wasm.js (as the site's panel) gets the SIMD kernels by
-    default, the runtime reading them from its own folder; a bad choice of kernels is one line."""
+    default, the runtime loading them as its need; a bad choice of kernels is one line."""
     page.goto(harness[mode])
     got = page.evaluate("""async () => {
-      delete nexttoken.llm.kernelsWasm;
-      const s = await nexttoken.llm.open({base: "js/data/llm/", model: "smollm2"});
+      const before = typeof (nexttoken.llm || {})["kernels-wasm"];
+      const s = await nexttoken.llm.runtime.open({base: "js/data/llm/", model: "smollm2"});
       const r = await s.prefill([504, 3575, 282, 4649, 314], {});
       s.close();
       let bad;
-      try { await nexttoken.llm.open({base: "js/data/llm/", model: "smollm2", kernels: "gpu"}); } catch (e) { bad = e.message; }
+      try { await nexttoken.llm.runtime.open({base: "js/data/llm/", model: "smollm2", kernels: "gpu"}); } catch (e) { bad = e.message; }
       let top = 0;
       for (let i = 1; i < r.logits.length; i++) if (r.logits[i] > r.logits[top]) top = i;
-      return {kernels: s.kernels, workers: s.workers, cores: navigator.hardwareConcurrency, loaded: typeof nexttoken.llm.kernelsWasm, top, bad};
+      return {kernels: s.kernels, workers: s.workers, cores: navigator.hardwareConcurrency, before, loaded: typeof nexttoken.llm["kernels-wasm"], top, bad};
     }""")
-    assert got["kernels"] == "wasm" and got["loaded"] == "string"
+    assert got["kernels"] == "wasm" and got["before"] == "undefined" and got["loaded"] == "object"
     assert got["workers"] == 1  # one worker decodes fastest (bench_llm says why)
     assert got["top"] == json.loads((DIST / "capital.json").read_text())["head"]["ids"][0]
     assert got["bad"] == 'kernels must be "wasm" or "js", not gpu'

@@ -1,6 +1,6 @@
 """The "Ask the real model" panel with SmolLM2 loaded in Chromium, over http and from file://: every
 stored prompt run live equals its stored distribution; held-out prompts drawn from a seed, and one
-with a head switched off through the store's "llm.knockout", match transformers loading the same GGUF
+with a head switched off through the store's "real.knockout", match transformers loading the same GGUF
 (ids from transformers' tokenizer); the chat switch gives the template's tokens; typing while a pass
 runs cancels it; the tokenizer's and engine's one-line messages reach the page."""
 from __future__ import annotations
@@ -27,7 +27,7 @@ VERBS = ["walked slowly to the", "has always loved", "found a", "was famous for 
 # and waits for the live pass it publishes; returns its ids and the probabilities of its logits.
 RUN = """async ([text, chat, want]) => {
   const box = document.querySelector('[data-role=ask-prompt]'), sw = document.querySelector('[data-role=ask-chat]');
-  const got = new Promise(res => { const off = nexttoken.store.subscribe('llm.pass', p => { if (p) { off(); res(p); } }); });
+  const got = new Promise(res => { const off = nexttoken.store.subscribe('real.pass', p => { if (p) { off(); res(p); } }); });
   box.value = text;
   sw.checked = chat;
   box.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true}));
@@ -106,7 +106,7 @@ def test_every_stored_prompt_live_equals_stored(loaded):
         rec = read_json(SITE_DATA / "smollm2" / "distributions" / f"{key}.json")
         loaded.select_option('.nt-demo[data-demo="real-distribution"] select', key)
         loaded.wait_for_selector(f'.nt-demo[data-demo="real-distribution"][data-loaded="{key}"][data-source="stored"]')
-        assert loaded.text_content('[data-role="source"]').startswith("Showing: stored.")
+        assert loaded.text_content('[data-role="source"]').startswith("Stored by the build")
         want = rec["head"]["ids"][:5]
         got = loaded.evaluate(RUN, [rec["text"], rec["chat"], want])
         assert got["ids"] == rec["ids"], (key, got["ids"], rec["ids"])  # the page's tokenizer, template included
@@ -115,10 +115,10 @@ def test_every_stored_prompt_live_equals_stored(loaded):
             assert abs(p_live - p_stored) <= ABS + REL * p_stored, (key, got["probs"], rec["head"]["probs"][:5])
             worst = max(worst, abs(p_live - p_stored))
     print(f"stored vs live over {len(DIST_KEYS)} prompts: largest probability gap {worst:.2e}")
-    assert loaded.text_content('[data-role="source"]').startswith("Showing: live.")
+    assert loaded.text_content('[data-role="source"]').startswith("Live in this page")
     # the menu still names the last stored prompt, so re-choosing it fires nothing: the button goes back
     back = '.nt-demo[data-demo="real-distribution"] [data-role="back-to-stored"]'
-    assert loaded.is_visible(back) and "again" in loaded.text_content(back)
+    assert loaded.is_visible(back) and "stored numbers" in loaded.text_content(back)
     loaded.click(back)
     loaded.wait_for_selector(f'.nt-demo[data-demo="real-distribution"][data-loaded="{DIST_KEYS[-1]}"][data-source="stored"]')
     assert loaded.is_hidden(back)
@@ -142,13 +142,13 @@ def test_held_out_prompts_and_a_knockout_match_transformers(loaded, reference):
     p_off = softmax(ref(model, ids, knockout)["logits"])
     top3 = [int(j) for j in np.argsort(-p_off)[:3]]
     got = loaded.evaluate("""async ([k, want, run]) => {
-        const done = new Promise(res => { const off = nexttoken.store.subscribe('llm.pass', p => { if (p) { off(); res(p); } }); });
-        nexttoken.store.set('llm.knockout', k);
+        const done = new Promise(res => { const off = nexttoken.store.subscribe('real.pass', p => { if (p) { off(); res(p); } }); });
+        nexttoken.store.set('real.knockout', k);
         const p = await done, z = p.result.logits; let m = -Infinity; for (const v of z) m = Math.max(m, v);
         let s = 0; for (const v of z) s += Math.exp(v - m);
         let top = 0; for (let i = 1; i < z.length; i++) if (z[i] > z[top]) top = i;
         const out = {top, probs: want.map(i => Math.exp(z[i] - m) / s), knockout: p.knockout};
-        nexttoken.store.set('llm.knockout', {heads: [], mlp: []});
+        nexttoken.store.set('real.knockout', {heads: [], mlp: []});
         return out;
     }""", [knockout, top3, None])
     assert got["knockout"] == knockout and got["top"] == top3[0], (got, top3)
@@ -176,7 +176,7 @@ def test_typing_while_a_pass_runs_cancels_it(loaded):
     got = loaded.evaluate("""async ([a, b]) => {
         const box = document.querySelector('[data-role=ask-prompt]'), seen = [];
         document.querySelector('[data-role=ask-chat]').checked = false;
-        const off = nexttoken.store.subscribe('llm.pass', p => { if (p) seen.push(p.text); });
+        const off = nexttoken.store.subscribe('real.pass', p => { if (p) seen.push(p.text); });
         const enter = () => box.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true}));
         box.value = a; enter();
         await new Promise(r => setTimeout(r, 50));
@@ -199,7 +199,7 @@ def test_typing_while_a_pass_runs_cancels_it(loaded):
     ("\x04\x06", False, "The prompt has no character the model has a token for."),
 ])
 def test_bad_input_is_one_line(loaded, text, chat, line):
-    before = loaded.evaluate("() => nexttoken.store.get('llm.pass') && nexttoken.store.get('llm.pass').text")
+    before = loaded.evaluate("() => nexttoken.store.get('real.pass') && nexttoken.store.get('real.pass').text")
     loaded.evaluate("""([text, chat]) => {
         const box = document.querySelector('[data-role=ask-prompt]');
         box.value = text; document.querySelector('[data-role=ask-chat]').checked = chat;
@@ -207,7 +207,7 @@ def test_bad_input_is_one_line(loaded, text, chat, line):
     }""", [text, chat])
     assert loaded.text_content('[data-role="ask-msg"]') == line
     assert "\n" not in line
-    after = loaded.evaluate("() => nexttoken.store.get('llm.pass') && nexttoken.store.get('llm.pass').text")
+    after = loaded.evaluate("() => nexttoken.store.get('real.pass') && nexttoken.store.get('real.pass').text")
     assert after == before  # nothing ran, nothing shown was lost
     assert not loaded.nt_problems, loaded.nt_problems
 
@@ -216,4 +216,53 @@ def test_odd_unicode_is_read_and_said(loaded):
     got = loaded.evaluate(RUN, ["caf\u00e9 \ud800 \U0001f916", False, [0]])
     assert len(got["ids"]) > 0
     assert "1 broken character became U+FFFD" in loaded.text_content('[data-role="ask-count"]')
+    assert not loaded.nt_problems, loaded.nt_problems
+
+
+BADGES = """() => [...document.querySelectorAll('.nt-demo [data-role=real-badge]')].filter(b => b.offsetParent)
+  .map(b => [b.closest('.nt-demo').dataset.demo, b.textContent])"""
+
+
+def test_badges_a_stored_prompt_after_loading_and_the_lens_at_a_position(loaded, reference):
+    """With the model loaded, a stored prompt picked from the menu runs live by itself and every view
+    says so; a knock-out says "parts switched off" everywhere; the lens at a picked position equals
+    transformers' lens there (the model is causal: the prompt cut after that position)."""
+    if loaded.nt_mode == "file":
+        pytest.skip("over http only: the file:// run covers the held-out prompts")
+    model, tok, ref = reference
+    inside = '.nt-demo[data-demo="real-inside"]'
+    loaded.locator(inside).scroll_into_view_if_needed()  # the inside view on screen: passes compute its lens
+    rec = read_json(SITE_DATA / "smollm2" / "distributions" / "bank.json")
+    loaded.select_option('.nt-demo[data-demo="real-distribution"] select', "bank")
+    loaded.wait_for_function("""(text) => { const p = nexttoken.store.get('real.pass');
+        return p && p.text === text && p.inside && document.querySelector('.nt-demo[data-demo=real-distribution]').dataset.source === 'live'; }""",
+        arg=rec["text"])
+    assert "nothing was loaded" not in loaded.text_content("article")
+    loaded.wait_for_selector(f'{inside}[data-view="live"]')
+    badges = loaded.evaluate(BADGES)
+    assert {d for d, _ in badges} >= {"real-ask", "real-distribution", "real-inside", "real-writers"}, badges
+    assert all(t == "Live in this page" for _, t in badges), badges
+
+    # the lens at position 2, against transformers' lens after the prompt's first three tokens
+    at = 2
+    loaded.select_option(f'{inside} [data-role="lens-at"]', str(at))
+    loaded.wait_for_selector(f'{inside} table[data-at="{at}"]')
+    rows = loaded.evaluate(f"""() => [...document.querySelectorAll('{inside} table[data-at="{at}"] tbody tr')].map(tr => {{
+        const td = tr.querySelector('td'); return [Number(td.dataset.id), Number(td.dataset.prob)]; }})""")
+    want = ref(model, rec["ids"][:at + 1])["lens"]
+    assert len(rows) == len(want)
+    for l, ((got_id, got_p), logits) in enumerate(zip(rows, want)):
+        p = softmax(logits)
+        assert got_id == int(p.argmax()) or p[got_id] == pytest.approx(p.max(), abs=1e-4), (l, got_id, int(p.argmax()))
+        assert got_p == pytest.approx(p.max(), rel=5e-3, abs=1e-5), (l, got_p, p.max())
+
+    # a knock-out: every view says the parts are off
+    loaded.evaluate("""() => new Promise(res => { const off = nexttoken.store.subscribe('real.pass', p => {
+        if (p && p.knockout.heads.length) { off(); res(); } }); nexttoken.store.set('real.knockout', {heads: [[3, 1]], mlp: []}); })""")
+    loaded.wait_for_function("() => !document.querySelector('.nt-demo[data-demo=real-ask]').hasAttribute('data-busy')")
+    badges = loaded.evaluate(BADGES)
+    assert badges and all(t == "Live, parts switched off" for _, t in badges), badges
+    loaded.evaluate("() => nexttoken.store.set('real.knockout', {heads: [], mlp: []})")
+    loaded.wait_for_function("() => { const p = nexttoken.store.get('real.pass'); return p && !p.knockout.heads.length; }")
+    loaded.select_option(f'{inside} [data-role="lens-at"]', str(len(rec["ids"]) - 1))
     assert not loaded.nt_problems, loaded.nt_problems

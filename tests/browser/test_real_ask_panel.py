@@ -1,7 +1,7 @@
 """The "Ask the real model" panel before anything loads, over http and from file://: the button
 says how much it will load (the files this build holds), the controls that need the model say why
 they wait, the bars are the stored prompt's and say so (log view first), the seeded draw lands where
-the same draw in Python lands and is reproducible, the controls are published as "llm.sampling", a
+the same draw in Python lands and is reproducible, the controls are published as "real.sampling", a
 copy without the model says so on the button, and the sampling page's one-click stored prompts."""
 from __future__ import annotations
 
@@ -27,6 +27,11 @@ def copy_bytes(site) -> int:
     return (folder / "manifest.js").stat().st_size + sum((folder / c["file"]).stat().st_size for c in manifest["chunks"])
 
 
+def weight_bytes(site) -> int:
+    text = (site / "js" / "data" / "llm" / "smollm2" / "manifest.js").read_text()
+    return json.loads(text[text.rfind("] = {") + 4:].strip().rstrip(";"))["total_bytes"]
+
+
 def drawn_rank(probs: np.ndarray, u: float) -> int:
     """The demo's rule with no cut: u of the whole mass laid end to end, most likely first."""
     return int(min(np.searchsorted(np.cumsum(probs), u, side="right"), len(probs) - 1))
@@ -36,7 +41,10 @@ def drawn_rank(probs: np.ndarray, u: float) -> int:
 def test_before_loading(open_page, site, mode):
     page = open_page(PAGE, mode)
     page.wait_for_selector('.nt-demo[data-demo="real-distribution"][data-source="stored"]', timeout=10_000)
-    assert page.text_content('[data-role="ask-load"]') == f"Load SmolLM2-135M-Instruct ({copy_bytes(site) / 1e6:.1f} MB)"
+    # the button names the weights; the line beside it what loading reads, in the same unit
+    assert page.text_content('[data-role="ask-load"]') == f"Load SmolLM2-135M-Instruct ({weight_bytes(site) / 1e6:.1f} MB of weights)"
+    assert f"reads {copy_bytes(site) / 1e6:.1f} MB of files" in page.text_content('[data-role="ask-status"]')
+    assert page.text_content('[data-role="ask-status"] [data-role="real-badge"]') == "Stored by the build"
     assert page.is_enabled('[data-role="ask-load"]')
     assert page.is_hidden('[data-role="ask-progress"]')
     for role in ("ask-prompt", "ask-chat", "ask-run"):
@@ -45,9 +53,9 @@ def test_before_loading(open_page, site, mode):
         return document.getElementById(b.getAttribute('aria-describedby')).textContent; }""")
     assert why.startswith("Load the model first"), why
     assert page.get_attribute('[data-role="ask-prompt"]', "aria-describedby") == page.get_attribute('[data-role="ask-run"]', "aria-describedby")
-    assert page.text_content('[data-role="source"]').startswith("Showing: stored. “The cat sat on the”")
+    assert page.text_content('[data-role="source"]').startswith("Stored by the build “The cat sat on the”")
     assert "log scale" in page.text_content('[data-role="axes"]')  # the log view first
-    assert page.evaluate("() => nexttoken.store.get('llm')") is None
+    assert page.evaluate("() => nexttoken.store.get('real.model')") is None
     assert not page.nt_problems, page.nt_problems
 
 
@@ -79,7 +87,7 @@ def test_seeded_draw_lands_as_in_python_and_repeats(open_page):
     rank = drawn_rank(bucket_probs(rec, 0.3), float(first[-1].split("u = ")[1].split(" ")[0]))
     line = page.text_content('[data-role="draw"]')
     assert f"fell on rank {rank + 1:,}," in line, (line, rank)
-    assert page.evaluate("() => nexttoken.store.get('llm.sampling')") == {"T": 0.3, "k": 0, "p": 1, "seed": 7}
+    assert page.evaluate("() => nexttoken.store.get('real.sampling')") == {"T": 0.3, "k": 0, "p": 1, "seed": 7}
     assert page.locator('[data-role="top"] li').count() == 10
     assert page.locator('[data-role="top"] li').first.get_attribute("data-id") == str(rec["head"]["ids"][0])
     assert not page.nt_problems, page.nt_problems
@@ -97,7 +105,7 @@ def test_a_copy_without_the_model_says_so(open_page, server, site):
     assert page.text_content('[data-role="ask-load"]') == "The model is not in this copy of the site"
     assert page.is_disabled('[data-role="ask-load"]')
     assert "MODEL=none" in page.text_content(".nt-ask-load .nt-why")
-    assert page.text_content('[data-role="source"]').startswith("Showing: stored.")
+    assert page.text_content('[data-role="source"]').startswith("Stored by the build")
     assert not page.nt_problems, page.nt_problems
 
 
@@ -113,7 +121,7 @@ def test_sampling_page_has_the_real_bars_and_one_click_prompts(open_page, mode):
         page.wait_for_selector(f'{root}[data-loaded="{key}"]', timeout=10_000)
         assert page.get_attribute(f'{root} .nt-choices button[data-key="{key}"]', "aria-pressed") == "true"
         assert page.locator('[data-role="top"] li').first.get_attribute("data-id") == str(rec["head"]["ids"][0])
-        assert page.evaluate("() => nexttoken.store.get('llm.stored').key") == key
+        assert page.evaluate("() => nexttoken.store.get('real.stored').key") == key
         assert page.input_value('[data-role="ask-prompt"]') == rec["text"]  # ready to run live once loaded
     assert page.is_enabled('[data-role="ask-load"]')
     assert page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") <= 1

@@ -4,8 +4,8 @@ against transformers with that head zeroed, the build-found example changing the
 says, and the last step's arithmetic equal to the pass's logit and reproduced by its Python snippet.
 
 Until the panel that loads the model is on the page, the slow tests load it as that panel does
-(nexttoken.llm.open, the tokenizer) and play its part of the store's contract: run the pass for
-"llm.prompt" and rerun it for "llm.knockout", publishing "llm.pass"."""
+(nexttoken.llm.runtime.open, the tokenizer) and play its part of the store's contract: run the pass for
+"real.prompt" and rerun it for "real.knockout", publishing "real.pass"."""
 from __future__ import annotations
 
 import re
@@ -40,18 +40,26 @@ def test_stored_lens_and_grid(open_page, mode):
     page.wait_for_selector(f"{DEMO}[data-view]", timeout=10_000)
     rec = stored(page, "bank")
     att = rec["attention"]
+    # the stored badge, with the same words on the views above it
+    assert page.text_content(f'{DEMO} [data-role="real-badge"]') == "Stored by the build"
+    assert page.text_content('.nt-demo[data-demo="real-distribution"] [data-role="real-badge"]') == "Stored by the build"
+    assert page.is_hidden('.nt-demo[data-demo="real-writers"] [data-role="real-badge"]')  # nothing written, nothing to label
     assert page.locator(f'{DEMO} [data-role="lens"] tbody tr').count() == len(rec["lens"])
     assert rec["lens"][-1]["pieces"][0].replace(" ", "·") in page.locator(f'{DEMO} [data-role="lens"] tbody tr').last.text_content()
     cells = page.locator(f'{DEMO} [data-role="heads"] button[data-head]')
     assert cells.count() == att["n_layer"] * att["n_head"]
     assert page.locator(f'{DEMO} [data-role="heads"] button[data-mlp]').count() == att["n_layer"]
-    sinks = sum(p == 0 for layer in att["layers"] for p in layer["top_pos"])
-    assert page.text_content(f'{DEMO} [data-role="sinks"]').startswith(f"{sinks} of {att['n_layer'] * att['n_head']} heads look most at the first token")
+    # a sink is the attention page's: more than the threshold of the last token's attention on the first token
+    rule = read_json(SITE_DATA / "smollm2" / "measurements.json")
+    threshold = next(p for p in rule["prompts"] if p["key"] == "cat")["sink_heads"]["threshold"] if isinstance(rule.get("prompts"), list) else 0.5
+    sinks = sum(f > threshold for layer in att["layers"] for f in layer["first"])
+    assert page.text_content(f'{DEMO} [data-role="sinks"]').startswith(f"{sinks} of {att['n_layer'] * att['n_head']} heads put more than {threshold:.0%} of the last token's attention on the first token")
+    assert page.locator(f'{DEMO} [data-role="heads"] button.nt-sink').count() == sinks
     # every cell's name is its head, its top weight and token (from the stored data), and its state
     l, h = 2, 4
     pos, w = att["layers"][l]["top_pos"][h], att["layers"][l]["top_weight"][h]
     name = page.get_attribute(f'{DEMO} button[data-layer="{l}"][data-head="{h}"]', "aria-label")
-    assert name == f"block {l + 1}, head {h + 1}: {w:.2f} on {rec['tokens'][pos].replace(' ', '·')}, on", name
+    assert name == f"block {l + 1}, head {h + 1}: {w:.1%} on {rec['tokens'][pos].replace(' ', '·')} (position {pos}), on", name
     # the example offers itself with the data's numbers, and says why it waits for the model
     text = page.text_content(f'{DEMO} [data-role="example"]')
     assert f"“{EXAMPLE['text']}”" in text and f"{EXAMPLE['searched']['parts_tried']:,} parts" in text
@@ -85,25 +93,24 @@ def test_grid_by_keyboard(open_page):
 
 
 # What the panel does with the store, for the page as it stands: the model, the tokenizer, a pass per
-# prompt or knock-out, published as "llm.pass".
+# prompt or knock-out, published as "real.pass".
 DRIVE = """async () => {
-  const add = (src) => new Promise((ok, fail) => { const s = document.createElement("script"); s.src = src; s.onload = ok; s.onerror = fail; document.head.appendChild(s); });
-  for (const f of ["js/llm/engine.js", "js/llm/loader.js", "js/llm/runtime.js", "js/llm/tokenizer.js", "js/data/smollm2-tokenizer.js"]) await add(f);
   const nt = window.nexttoken, store = nt.store;
-  const session = await nt.llm.open({base: "js/data/llm/", model: "smollm2"});
-  const tokenizer = nt.llm.tokenizer.create(nt.data["smollm2-tokenizer"]);
+  const [runtime, tk, vocab] = await Promise.all(["llm.runtime", "llm.tokenizer", "data.smollm2-tokenizer"].map(nt.load));
+  const session = await runtime.open({base: "js/data/llm/", model: "smollm2"});
+  const tokenizer = tk.create(vocab);
   let prompt = {text: "", chat: false}, knockout = {heads: [], mlp: []};
   window.ntRuns = 0;
   async function run() {
     const enc = tokenizer.encode(prompt.text, {chat: prompt.chat});
     const result = await session.prefill(enc.ids, {lens: true, heads: true, final: true, knockout});
-    store.set("llm.pass", {text: prompt.text, chat: prompt.chat, ids: enc.ids, pieces: enc.pieces, result, knockout});
+    store.set("real.pass", {text: prompt.text, chat: prompt.chat, ids: enc.ids, pieces: enc.pieces, result, knockout});
     window.ntRuns += 1;
   }
   window.ntAsk = (text) => { prompt = {text, chat: false}; return run(); };
-  store.subscribe("llm.knockout", (k) => { knockout = k; window.ntPending = run(); });
-  store.subscribe("llm.prompt", (p) => { prompt = p; window.ntPending = run(); });
-  store.set("llm", {session, tokenizer, config: session.config});
+  store.subscribe("real.knockout", (k) => { knockout = k; window.ntPending = run(); });
+  store.subscribe("real.prompt", (p) => { prompt = p; window.ntPending = run(); });
+  store.set("real.model", {session, tokenizer, config: session.config});
 }"""
 
 
@@ -204,5 +211,20 @@ def test_live_knockouts_arithmetic_and_example(open_page, smollm2):
     assert page.text_content(f'{DEMO} [data-role="example-check"]').endswith("as the build found.")
     figures["example_prob_rel"] = max(abs(g["prob"] / w["prob"] - 1) for g, w in zip(got, EXAMPLE["after"]))
     print(f"real-inside live figures: { {k: f'{v:.2e}' for k, v in figures.items()} }")  # shown with pytest -s
-    assert re.search(r"Showing the live pass of “" + re.escape(EXAMPLE["text"]) + "”", page.text_content(f'{DEMO} [data-role="inside-source"]'))
+    assert re.search(r"“" + re.escape(EXAMPLE["text"]) + "”", page.text_content(f'{DEMO} [data-role="inside-source"]'))
+    assert page.text_content(f'{DEMO} [data-role="real-badge"]') == "Live, parts switched off"  # the example's knock-out
     assert not page.nt_problems, page.nt_problems
+
+
+def test_one_sink_rule_on_both_pages(open_page):
+    """The grid's grey cells on “The cat sat on the” are the heads the attention page counts as sinks."""
+    cat = read_json(SITE_DATA / "smollm2" / "measurements.json")
+    rule = next(p for p in cat["prompts"] if p["key"] == "cat")["sink_heads"]
+    page = open_page(PAGE)
+    stored(page, "cat")
+    grey = page.locator(f'{DEMO} [data-role="heads"] button.nt-sink').count()
+    assert grey == rule["count"], (grey, rule)
+    assert page.text_content(f'{DEMO} [data-role="sinks"]').startswith(f"{rule['count']} of {rule['of']} heads put more than {rule['threshold']:.0%}")
+    attention = open_page("attention.html").text_content("article")
+    assert f"{rule['count']} of SmolLM2's {rule['of']} heads are\nsinks" in attention or f"{rule['count']} of SmolLM2's {rule['of']} heads are sinks" in attention
+    assert f"more than {rule['threshold']:.0%} of its attention" in attention

@@ -154,7 +154,7 @@ def test_without_the_model_the_section_says_why(open_page, mode):
     assert why == "Load the model in the panel above first: the writers run it in your browser."
     assert page.locator(f"{ROOT_SEL} .nt-fallback").is_hidden()
     # a model without a prompt's pass: the reason changes
-    page.evaluate("() => nexttoken.store.set('llm', {session: {}, tokenizer: {}, config: {}})")
+    page.evaluate("() => nexttoken.store.set('real.model', {session: {}, tokenizer: {}, config: {}})")
     assert page.locator(f"#{write.get_attribute('aria-describedby')}").text_content() == \
         "Run a prompt in the panel above first: the writers continue it."
     assert page.nt_problems == []

@@ -12,21 +12,17 @@ const path = require("node:path");
 const vm = require("node:vm");
 
 const ROOT = path.resolve(__dirname, "..", "..");
-const loader = require(path.join(ROOT, "docs/js/llm/loader.js"));
+const { loader, kernelsWasm } = require(path.join(ROOT, "tests/js/llm-scripts.js"));
 const engine = require(path.join(ROOT, "docs/js/llm/engine.js"))();
 const { splitModel } = require(path.join(ROOT, "tests/js/random-llama.js"));
 
-function runScript(file, what) {
+function runScript(file) {
   const ctx = { window: {} };
   vm.runInNewContext(fs.readFileSync(file, "utf8"), ctx, { filename: file });
-  return what === "kernels" ? ctx.nexttoken.llm.kernelsWasm : ctx.window.nexttoken.data.llmFiles;
+  return ctx.window.nexttoken.data.llmFiles;
 }
 
-function wasmBytes() {
-  const file = path.join(ROOT, "docs/js/llm/kernels-wasm.js");
-  if (!fs.existsSync(file)) throw new Error("docs/js/llm/kernels-wasm.js is missing: run `.venv/bin/python -m scripts.site.llm_wasm` (make site does)");
-  return Buffer.from(runScript(file, "kernels"), "base64");
-}
+const wasmBytes = () => kernelsWasm();
 
 async function open(folder, model, kernels, workers) {
   const t0 = performance.now();

@@ -1,4 +1,4 @@
-// The SIMD kernels with relaxed SIMD's fused multiply-add (nexttoken.llm.kernelsWasmFma, which the
+// The SIMD kernels with relaxed SIMD's fused multiply-add (llm.kernels-wasm's fma, which the
 // page runs where the browser validates it): Node 20 runs relaxed SIMD only behind a flag, so each
 // check runs in a child node with it. Products equal the de-quantised weights; a 70-token prompt
 // read at once gives the bits of reading it token by token; 1 and 2 shares give the same bits.
@@ -13,8 +13,7 @@ const ROOT = path.resolve(__dirname, "..", "..");
 const CHILD = `
 const path = require("node:path");
 const ROOT = ${JSON.stringify(ROOT)};
-require(path.join(ROOT, "docs/js/llm/kernels-wasm.js"));
-const fma = Buffer.from(globalThis.nexttoken.llm.kernelsWasmFma, "base64");
+const fma = require(path.join(ROOT, "tests/js/llm-scripts.js")).kernelsWasm("fma");
 const { engine, randomLlamaData, splitModel } = require(path.join(ROOT, "tests/js/random-llama.js"));
 const bits = (o) => Buffer.concat(["logits", "final"].map((k) => Buffer.from(o[k].buffer)).concat(o.heads.map((h) => Buffer.from(h.buffer)), o.lens.map((h) => Buffer.from(h.buffer))));
 (async () => {

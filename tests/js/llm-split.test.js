@@ -4,17 +4,13 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const fs = require("node:fs");
 const path = require("node:path");
 const { engine, randomLlamaData, splitModel } = require("./random-llama.js");
 
 const ROOT = path.resolve(__dirname, "..", "..");
 
 function wasmBytes() {
-  const file = path.join(ROOT, "docs/js/llm/kernels-wasm.js");
-  assert.ok(fs.existsSync(file), "docs/js/llm/kernels-wasm.js is missing: run `.venv/bin/python -m scripts.site.llm_wasm` (make site does)");
-  require(file);
-  return Buffer.from(globalThis.nexttoken.llm.kernelsWasm, "base64");
+  return require("./llm-scripts.js").kernelsWasm();
 }
 
 // Every float of a result as bytes: equal means bit-identical (NaN and -0 included).

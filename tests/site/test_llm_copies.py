@@ -1,5 +1,5 @@
 """The numbers hook's llm_copies: the real models' browser copies a build holds and the bytes a
-reader's browser loads for each (what the "Ask the real model" button says), none after
+reader's browser loads for each and the weights they hold (what the "Ask the real model" panel says), none after
 `make site MODEL=none`, and one line for a damaged manifest."""
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from scripts.site.hooks.numbers import llm_copies
 def write_copy(folder, model: str, chunks: dict[str, bytes]) -> int:
     d = folder / model
     d.mkdir(parents=True)
-    manifest = {"format": 1, "model": model, "config": {"arch": "llama"},
+    manifest = {"format": 1, "model": model, "config": {"arch": "llama"}, "total_bytes": 777,
                 "chunks": [{"file": name, "bytes": len(body)} for name, body in chunks.items()]}
     text = f'window.nexttoken.data.llmFiles["{model}/manifest.js"] = {json.dumps(manifest)};\n'
     (d / "manifest.js").write_text(text)
@@ -26,7 +26,7 @@ def write_copy(folder, model: str, chunks: dict[str, bytes]) -> int:
 
 def test_sizes_are_the_files_the_manifest_lists(tmp_path):
     want = write_copy(tmp_path, "smollm2", {"w00.js": b"a" * 1000, "w01.js": b"b" * 17})
-    assert llm_copies(tmp_path) == {"smollm2": {"bytes": want, "files": 3, "arch": "llama"}}
+    assert llm_copies(tmp_path) == {"smollm2": {"bytes": want, "weights": 777, "files": 3, "arch": "llama"}}
 
 
 def test_no_copy_no_model(tmp_path):

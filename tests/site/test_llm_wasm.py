@@ -15,8 +15,9 @@ def test_kernels_assemble_into_a_classic_script():
     wasm = llm_wasm.assemble()
     assert wasm[:4] == b"\0asm"
     text = llm_wasm.kernels_js(wasm)
-    found = re.search(r'nexttoken\.llm\.kernelsWasm = "([A-Za-z0-9+/=]+)";', text)
-    assert found and base64.b64decode(found.group(1)) == wasm
+    assert text.count('nexttoken.define("llm.kernels-wasm", [], function () {') == 1
+    found = re.search(r'simd: "([A-Za-z0-9+/=]+)"', text)
+    assert found and base64.b64decode(found.group(1)) == wasm and "fma: null" in text
     for name in (b"q4", b"q8", b"q4t", b"q8t", b"memory"):
         assert name in wasm, name
 
@@ -42,5 +43,5 @@ def test_the_fused_module_fuses_each_accumulation_and_nothing_else():
     fma = llm_wasm.assemble(fma=True)
     assert fma[:4] == b"\0asm" and fma != llm_wasm.assemble()
     text = llm_wasm.kernels_js(llm_wasm.assemble(), fma)
-    found = re.search(r'nexttoken\.llm\.kernelsWasmFma = "([A-Za-z0-9+/=]+)";', text)
+    found = re.search(r'fma: "([A-Za-z0-9+/=]+)"', text)
     assert found and base64.b64decode(found.group(1)) == fma

@@ -2,17 +2,15 @@
 // from the files this copy holds), a progress bar, then a text box whose prompt, raw or wrapped in
 // the chat template, runs through the model in the page's worker as the reader types (a pass still
 // running is cancelled). The bars, the cuts and the draw are demos.real-distribution's.
-// Store (read by the page's other real-model demos):
-//   "llm"          null until loaded, then {session, tokenizer, config, model, name}
-//   "llm.pass"     the live pass {text, chat, ids, pieces, result, knockout, model, name, ms}; null while a
-//                  stored prompt shows (real-distribution sets it so when the reader picks one)
-//   "llm.knockout" read: {heads: [[layer, head]...], mlp: [layer...]}; the pass reruns with it
-//   "llm.stored"   read: the stored prompt on show, {key, text, chat}, copied into the text box
-//   "llm.prompt"   read: {text, chat} another demo asks the panel to run (real-inside's example)
-// Container: data-models, the copies the build found ({model: {bytes, files, arch}}; {} when none).
-nexttoken.define("demos.real-ask", ["ui", "store", "later:llm.engine", "later:llm.loader", "later:llm.runtime",
+// Store (its keys declared in js/nexttoken.js): it writes "real.model" (null until loaded) and
+// "real.pass" (the live pass); it reads "real.knockout" (the pass reruns with it), "real.stored" (the
+// stored prompt on show: with the model loaded, it runs live), "real.prompt" (a prompt another demo
+// asks it to run), "real.linked" (a link's live prompt) and "real.inside" (what the inside view needs: the lens and heads are computed only
+// then, the lens at its position).
+// Container: data-models, the copies the build found ({model: {bytes, weights, files, arch}}; {} when none).
+nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:llm.runtime",
   "later:llm.tokenizer", "later:data.smollm2-tokenizer", "later:gpt2.tokenizer", "later:data.gpt2-vocab", "ui.permalink"],
-  function (ui, store, loadEngine, loadLoader, loadRuntime, loadTokenizer, loadTokenizerData, loadGpt2Tokenizer, loadGpt2Vocab, permalink) {
+  function (ui, store, badge, loadRuntime, loadTokenizer, loadTokenizerData, loadGpt2Tokenizer, loadGpt2Vocab, permalink) {
   "use strict";
 
   var el = ui.el;
@@ -52,13 +50,15 @@ nexttoken.define("demos.real-ask", ["ui", "store", "later:llm.engine", "later:ll
     var state = { model: models[0] || null, session: null, tokenizer: null, gen: 0, running: 0, timer: null,
       knockout: { heads: [], mlp: [] }, controller: null };
 
-    var status = el("p", { class: "nt-msg nt-info nt-ask-status", role: "status", "aria-live": "polite", "data-role": "ask-status" });
+    var state_ = badge();
+    var statusText = el("span", { "data-role": "ask-status-text" });
+    var status = el("p", { class: "nt-ask-status", role: "status", "aria-live": "polite", "data-role": "ask-status" }, [state_.node, statusText]);
     var loadButton = ui.button("", function () { if (state.controller) state.controller.abort(); else open(); }, { primary: true });
     loadButton.setAttribute("data-role", "ask-load");
     var progress = el("progress", { class: "nt-ask-progress", max: "1", value: "0", "data-role": "ask-progress", hidden: true,
       "aria-label": "Loading the model" });
     var choice = models.length > 1 ? ui.radios("Model", models.map(function (m) {
-      return { value: m, label: NAMES[m] + " (" + mb(copies[m].bytes) + ")" };
+      return { value: m, label: NAMES[m] + " (" + mb(copies[m].weights) + " of weights)" };
     }), state.model, function (v) { state.model = v; if (!state.session) labelButton(); }) : null;
 
     var box = el("textarea", { class: "nt-input nt-ask-box", rows: "2", spellcheck: "false", autocomplete: "off",
@@ -89,14 +89,16 @@ nexttoken.define("demos.real-ask", ["ui", "store", "later:llm.engine", "later:ll
       if (!state.model) {
         loadButton.textContent = "The model is not in this copy of the site";
         ui.setDisabled(loadButton, "This copy was built without the model's files (make site MODEL=none); the stored prompts below still work.");
-        status.textContent = "Showing stored prompts only: measured by the build, nothing to load.";
+        say("stored", "This copy of the site holds no model: the stored prompts below still work.");
         return;
       }
-      loadButton.textContent = "Load " + NAMES[state.model] + " (" + mb(copies[state.model].bytes) + ")";
+      var c = copies[state.model];
+      loadButton.textContent = "Load " + NAMES[state.model] + " (" + mb(c.weights) + " of weights)";
       ui.setDisabled(loadButton, "");
-      status.textContent = "Nothing loaded yet: the bars below are stored. Loading reads " + mb(copies[state.model].bytes) +
-        " from this copy of the site (" + copies[state.model].files + " files) and sends nothing anywhere.";
+      say("stored", "Load the model to run your own prompt. It reads " + mb(c.bytes) + " of files from this copy of the site (its " +
+        mb(c.weights) + " of weights, written as text) and sends nothing anywhere.");
     }
+    function say(st, text) { state_.set(st); statusText.textContent = text; }
     function needModel(why) {
       box.disabled = chat.input.disabled = !!why;
       ui.setDisabled(runButton, why);
@@ -119,17 +121,16 @@ nexttoken.define("demos.real-ask", ["ui", "store", "later:llm.engine", "later:ll
       progress.value = 0;
       loadButton.textContent = "Stop loading";
       if (choice) Array.prototype.forEach.call(choice.querySelectorAll("input"), function (i) { i.disabled = true; });
-      status.textContent = "Loading " + name + ": reading its files.";
+      say("stored", "Loading " + name + ": reading its files.");
       needModel("The model is loading: the text box opens when it is ready.");
-      // the engine, then its loader and the worker's runtime; the tokenizer alongside
-      var scripts = loadEngine().then(loadLoader).then(loadRuntime);
-      Promise.all([scripts, tokenizerFor(model)]).then(function (got) {
+      // the worker's runtime (it loads the engine and the checked loader it needs); the tokenizer alongside
+      Promise.all([loadRuntime(), tokenizerFor(model)]).then(function (got) {
         return got[0].open({ base: root.getAttribute("data-base") || "js/data/llm/", model: model, signal: controller.signal,
-          onProgress: function (done, total, file) {
+          onProgress: function (done, total) {
             progress.max = total;
             progress.value = done;
-            progress.setAttribute("aria-valuetext", mb(done) + " of " + mb(total));
-            status.textContent = "Loading " + name + ": " + mb(done) + " of " + mb(total) + " checked (" + file + ").";
+            progress.setAttribute("aria-valuetext", mb(done) + " of " + mb(total) + " of weights");
+            say("stored", "Loading " + name + ": " + mb(done) + " of its " + mb(total) + " of weights read and checked.");
           } }).then(function (session) { return [session, got[1]]; });
       }).then(function (got) {
         state.controller = null;
@@ -144,10 +145,10 @@ nexttoken.define("demos.real-ask", ["ui", "store", "later:llm.engine", "later:ll
         if (model === "gpt2") ui.setDisabled(chat.input, "GPT-2 has no chat template.");
         needModel("");
         if (model === "gpt2") chat.input.disabled = true;
-        status.textContent = name + " is loaded (" + ((performance.now() - t0) / 1000).toFixed(1) + " s) and runs in this page: type a prompt.";
+        say("live", name + " is loaded (" + ((performance.now() - t0) / 1000).toFixed(1) + " s): type a prompt.");
         root.setAttribute("data-llm", model);
-        store.set("llm", { session: state.session, tokenizer: state.tokenizer, config: state.session.config, model: model, name: name });
-        var stored = store.get("llm.stored");
+        store.set("real.model", { session: state.session, tokenizer: state.tokenizer, config: state.session.config, model: model, name: name });
+        var stored = store.get("real.stored");
         if (!box.value && stored && !(stored.chat && model === "gpt2")) { box.value = stored.text; chat.input.checked = stored.chat; }
         if (box.value) changed(true);
       }, function (err) {
@@ -198,19 +199,31 @@ nexttoken.define("demos.real-ask", ["ui", "store", "later:llm.engine", "later:ll
       else state.timer = setTimeout(function () { run(text, enc); }, DEBOUNCE_MS);
     }
 
+    // What the inside view needs (store "real.inside": null while it is closed, else {at}): the lens
+    // (at position `at`, the last when null) and every head's weights; no view, none of them.
+    function insideWanted() {
+      var want = store.get("real.inside");
+      return want ? { at: want.at === null || want.at === undefined ? null : want.at } : null;
+    }
     function run(text, enc) {
-      var gen = state.gen += 1, t0 = performance.now(), knockout = state.knockout, ids = enc.ids;
+      var gen = state.gen += 1, t0 = performance.now(), knockout = state.knockout, ids = enc.ids, inside = insideWanted();
+      if (inside && inside.at !== null && inside.at >= ids.length) inside.at = null;
       state.running = gen;
       root.setAttribute("data-busy", "");
-      status.textContent = "Running " + NAMES[state.model] + " on " + ids.length + " tokens…";
-      state.session.prefill(ids, { lens: true, heads: true, final: true, knockout: knockout }).then(function (result) {
+      say(badge.of({ knockout: knockout }), "Running " + NAMES[state.model] + " on " + ids.length + " tokens…");
+      var opts = { final: true, knockout: knockout };
+      if (inside) { opts.lens = true; opts.heads = true; if (inside.at !== null) opts.lensAt = inside.at; }
+      state.session.prefill(ids, opts).then(function (result) {
         if (gen !== state.gen) return;
         state.running = 0;
         root.removeAttribute("data-busy");
         var ms = performance.now() - t0;
-        status.textContent = NAMES[state.model] + " read " + ids.length + " tokens in " + (ms / 1000).toFixed(2) + " s in this page.";
-        store.set("llm.pass", { text: text, chat: chat.input.checked, ids: ids, pieces: enc.pieces, result: result,
-          knockout: knockout, model: state.model, name: NAMES[state.model], ms: ms });
+        say(badge.of({ knockout: knockout }), NAMES[state.model] + " read " + ids.length + " tokens in " + (ms / 1000).toFixed(2) + " s.");
+        state.last = { text: text, enc: enc };
+        store.set("real.pass", { text: text, chat: chat.input.checked, ids: ids, pieces: enc.pieces, result: result,
+          knockout: knockout, model: state.model, name: NAMES[state.model], ms: ms,
+          inside: inside ? { at: inside.at === null ? ids.length - 1 : inside.at } : null });
+        insideChanged(store.get("real.inside"));  // the inside view opened or moved while this pass ran
         root.setAttribute("data-pass", String(gen));
       }, function (err) {
         if (gen !== state.gen) return;  // a newer prompt replaced it
@@ -218,7 +231,7 @@ nexttoken.define("demos.real-ask", ["ui", "store", "later:llm.engine", "later:ll
         root.removeAttribute("data-busy");
         if (err.message === "cancelled") return;
         msg.show(err.message + ".", "error");
-        status.textContent = "The pass stopped: see the line below.";
+        statusText.textContent = "The pass stopped: see the line below.";
       });
     }
 
@@ -231,32 +244,44 @@ nexttoken.define("demos.real-ask", ["ui", "store", "later:llm.engine", "later:ll
       state.knockout = { heads: (k && k.heads) || [], mlp: (k && k.mlp) || [] };
       if (state.session && box.value) changed(true);
     }
-    // A stored prompt on show: its text in the box (Enter runs it live), and no pass on the way.
+    // A stored prompt on show: its text in the box; with the model loaded, it runs live at once.
     function showStored(s) {
       if (!s || state.fromLink) return;  // a link's prompt waits in the box for the model
-      if (state.running && state.session) { state.gen += 1; state.session.cancel(); state.running = 0; root.removeAttribute("data-busy"); }
-      clearTimeout(state.timer);
       if (state.model === "gpt2" && s.chat) return;
+      if (state.session && state.last && state.last.text === s.text && chat.input.checked === !!s.chat && !state.running) return;
       box.value = s.text;
-      chat.input.checked = s.chat;
-      if (state.session) {
-        var enc = state.tokenizer.encode(s.text, { chat: s.chat });
-        showTokens(enc);
-        status.textContent = "A stored prompt is on show (measured by the build). Press Enter in the box to run it live.";
-      }
+      chat.input.checked = !!s.chat;
+      if (state.session) changed(true);
     }
-    store.subscribe("llm.knockout", setKnockout);
-    store.subscribe("llm.stored", showStored);
+    // The inside view opened, or its lens moved to another position: the last prompt runs again with
+    // what it needs (a pass is computed only with what a view on screen shows).
+    function insideChanged(want) {
+      var pass = store.get("real.pass");
+      if (!want || !state.session || !pass || state.running) return;
+      var at = want.at === null || want.at === undefined || want.at >= pass.ids.length ? pass.ids.length - 1 : want.at;  // as run() clamps it
+      if (pass.inside && pass.inside.at === at) return;
+      if (state.last) run(state.last.text, state.last.enc);
+    }
+    store.subscribe("real.knockout", setKnockout);
+    store.subscribe("real.stored", showStored);
+    store.subscribe("real.inside", insideChanged);
     // built after the demos below it (the reader came back up): what they have published so far
-    setKnockout(store.get("llm.knockout"));
-    showStored(store.get("llm.stored"));
-    store.subscribe("llm.prompt", function (s) {
+    setKnockout(store.get("real.knockout"));
+    showStored(store.get("real.stored"));
+    // A link to the bars that names a live prompt: it waits in the box until the model is loaded.
+    store.subscribe("real.linked", function (s) {
+      if (!s) return;
+      box.value = s.text;
+      chat.input.checked = !!s.chat && state.model !== "gpt2";
+      if (state.session) changed(true); else state.fromLink = true;
+    });
+    store.subscribe("real.prompt", function (s) {
       if (!s || !state.session) return;
       box.value = s.text;
       chat.input.checked = !!s.chat && state.model !== "gpt2";
       changed(true);
     });
-    store.set("llm", store.get("llm") || null);
+    store.set("real.model", store.get("real.model") || null);
 
     // Its model, prompt and template in the page's link (js/ui/permalink.js); a link's prompt waits in
     // the box for the reader to load the model, which runs it.

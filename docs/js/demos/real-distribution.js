@@ -3,14 +3,15 @@
 // list. It shows either a stored prompt
 // (data.smollm2-dist-index with the page, data.smollm2-dist-<key> loaded on demand by nexttoken's
 // loader: no fetch from file://; the head exact, the tail from rank buckets) or the live pass that
-// demos.real-ask publishes as the store's "llm.pass" (every logit, from the model in the page).
-// Store: it sets "llm.pass" to null and "llm.stored" to {key, text, chat} when the reader picks a
-// stored prompt, "smollm2.stored" to the stored prompt's whole record once shown (real-inside.js draws
-// its lens and heads), and "llm.sampling" to {T, k, p, seed} whenever a control moves.
+// demos.real-ask publishes as the store's "real.pass" (every logit, from the model in the page).
+// Store (keys declared in js/nexttoken.js): it writes "real.stored" (the stored prompt's whole record,
+// once shown: real-inside draws its lens and heads; with the model loaded, real-ask runs it live) and
+// "real.sampling" ({T, k, p, seed}, whenever a control moves), and "real.linked" (a link's live prompt, for
+// the panel's box); it reads "real.pass" and "real.model".
 // Container attributes: data-prompt (the first stored prompt), data-choices (keys shown as one-click
 // buttons instead of the menu).
-nexttoken.define("demos.real-distribution", ["ui", "store", "runtime.kernels", "runtime.sampling", "data.smollm2-dist-index", "later:data.smollm2-dist-*", "ui.permalink"],
-  function (ui, store, kernels, sampling, index, loadPrompt, permalink) {
+nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "runtime.kernels", "runtime.sampling", "data.smollm2-dist-index", "later:data.smollm2-dist-*", "ui.permalink"],
+  function (ui, store, badge, kernels, sampling, index, loadPrompt, permalink) {
   "use strict";
 
   // Every rank's logit, sorted: the head as stored; a tail bucket's ranks evenly spaced between its
@@ -80,7 +81,8 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "runtime.kernels", "
         return { value: pr.key, label: promptLabel(pr) };
       }), state.key, function (v) { choose(v); });
     }
-    var sourceLine = el("p", { class: "nt-note nt-source-line", "data-role": "source", "aria-live": "polite" });
+    var state_ = badge(), sourceText = el("span", { "data-role": "source-text" });
+    var sourceLine = el("p", { class: "nt-source-line", "data-role": "source", "aria-live": "polite" }, [state_.node, sourceText]);
     var shape = el("p", { class: "nt-note" });
     var tokensLine = el("p", { class: "nt-note" });
     var provenance = el("p", { class: "nt-note", "data-role": "quantisation",
@@ -124,8 +126,8 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "runtime.kernels", "
     var readout = el("p", { class: "nt-readout", "data-role": "readout", "aria-live": "polite" });
 
     // While the live pass is shown, the menu still names the last stored prompt, and choosing it
-    // again fires no change: this button is the way back to it.
-    var backButton = ui.button("", function () { choose(state.key); });
+    // again fires no change: this button shows the build's numbers for it (here only: nothing reruns).
+    var backButton = ui.button("", function () { if (d && d.key === state.key) setData(d, true); else choose(state.key); });
     backButton.setAttribute("data-role", "back-to-stored");
     backButton.hidden = true;
     live.appendChild(el("div", { class: "nt-controls" }, [pick.wrap, backButton]));
@@ -139,11 +141,10 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "runtime.kernels", "
       el("div", { class: "nt-controls nt-draw-row" }, [ui.field("Seed", seedInput), drawButton]), drawLine,
       el("p", { class: "nt-note", text: "The most likely tokens (after the temperature; cut ones are marked):" }), topList]));
 
-    // A stored prompt: shown at once, and the live pass (if any) set aside.
+    // A stored prompt: shown at once (with the model loaded, the panel above then runs it live).
     function choose(key) {
       state.key = key;
-      lp = null;  // so that the null below does not load the prompt a second time
-      store.set("llm.pass", null);
+      lp = null;
       load();
     }
 
@@ -152,21 +153,22 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "runtime.kernels", "
       var entry = entryOf(state.key);
       pickButtons.forEach(function (b) { b.setAttribute("aria-pressed", String(b.getAttribute("data-key") === entry.key)); });
       if (pick.input && pick.input.value !== entry.key) pick.input.value = entry.key;
-      store.set("llm.stored", { key: entry.key, text: entry.text, chat: !!entry.chat });
       root.removeAttribute("data-loaded");
       loadPrompt(entry.file.replace(/^smollm2-dist-|\.js$/g, "")).then(function (got) {
         if (state.key === entry.key && !lp) setData(got);
       }, function (err) { msg.show(err.message + " (is the js/data folder beside this page?).", "error"); });
     }
 
-    function setData(data) {
+    // A stored record on show; `quiet`: shown here only (the way back from a live pass), not published.
+    function setData(data, quiet) {
       d = data;
       lp = null;
       V = d.vocab_size;
       logits = expand(d);
       state.cursor = 0;
-      sourceLine.textContent = "Showing: stored. “" + d.text.replace(/\n/g, " ↵ ") + "”" + (d.chat ? " in the chat template" : "") +
-        ", measured by the build with transformers; nothing was loaded.";
+      state_.set("stored");
+      sourceText.textContent = "“" + d.text.replace(/\n/g, " ↵ ") + "”" + (d.chat ? " in the chat template" : "") +
+        ": measured by the build with transformers.";
       shape.hidden = false;
       provenance.hidden = false;
       shape.textContent = "The prompt: " + d.shape + ". Its bars: " + d.bars + ".";
@@ -174,7 +176,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "runtime.kernels", "
       tokensLine.textContent = d.tokens.length + " tokens in: " + d.tokens.map(show).join(" | ");
       recompute();
       backButton.hidden = true;
-      store.set("smollm2.stored", d);
+      if (!quiet) store.set("real.stored", d);
       root.setAttribute("data-loaded", d.key);
       root.setAttribute("data-source", "stored");
     }
@@ -190,22 +192,21 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "runtime.kernels", "
       logits = lp.logits;
       state.cursor = 0;
       var text = pass.text.replace(/\n/g, " ↵ ");
-      sourceLine.textContent = "Showing: live. " + (pass.chat ? "Your prompt in the chat template" : "Your prompt") + ", “" +
-        (text.length > 80 ? text.slice(0, 80) + "…" : text) + "”, run by " + (pass.name || "the model") + " in this page" +
-        (pass.ms ? " in " + (pass.ms / 1000).toFixed(2) + " s" : "") +
-        (pass.knockout && (pass.knockout.heads.length || pass.knockout.mlp.length) ? ", with parts switched off" : "") + ".";
+      state_.set(badge.of(pass));
+      sourceText.textContent = "“" + (text.length > 80 ? text.slice(0, 80) + "…" : text) + "”" + (pass.chat ? " in the chat template" : "") +
+        ": run by " + (pass.name || "the model") + (pass.ms ? " in " + (pass.ms / 1000).toFixed(2) + " s." : ".");
       shape.hidden = true;
       provenance.hidden = true;
       tokensLine.hidden = true;  // the panel above shows them, with their ids
-      backButton.textContent = "Show the stored prompt “" + promptLabel(entryOf(state.key)) + "” again";
+      backButton.textContent = "Show the build's stored numbers for “" + promptLabel(entryOf(state.key)) + "”";
       backButton.hidden = false;
       recompute();
       root.setAttribute("data-loaded", "live");
       root.setAttribute("data-source", "live");
     }
-    store.subscribe("llm.pass", setLive);
+    store.subscribe("real.pass", setLive);
 
-    function publish() { store.set("llm.sampling", { T: state.T, k: state.k, p: state.p, seed: state.seed }); }
+    function publish() { store.set("real.sampling", { T: state.T, k: state.k, p: state.p, seed: state.seed }); }
 
     function recompute() {
       if (!logits) return;
@@ -238,7 +239,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "runtime.kernels", "
 
     // A rank's token: its text with the leading-space dot, or null for a stored tail rank.
     function pieceAt(r) {
-      if (lp) return showPiece(store.get("llm").tokenizer.pieces([lp.order[r]])[0]);
+      if (lp) return showPiece(store.get("real.model").tokenizer.pieces([lp.order[r]])[0]);
       return r < d.head.pieces.length ? show(d.head.pieces[r]) : null;
     }
     function idAt(r) {
@@ -454,7 +455,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "runtime.kernels", "
     // Material switches the colour scheme by an attribute on <body>: redraw in the new colours.
     new MutationObserver(draw).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
 
-    if (store.get("llm.pass")) setLive(store.get("llm.pass"));
+    if (store.get("real.pass")) setLive(store.get("real.pass"));
     else load();
 
     // Its state in the page's link: the stored prompt (or the live one, which needs the model loaded
@@ -482,7 +483,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "runtime.kernels", "
         choose(s.key || state.key);
         if (s.live !== "1" || !s.text) return "";
         // the live prompt goes into the panel above; it runs when the reader loads the model
-        store.set("llm.stored", { key: state.key, text: s.text, chat: s.chat === "1" });
+        store.set("real.linked", { text: s.text, chat: s.chat === "1" });
         var ask = document.querySelector('.nt-demo[data-demo="real-ask"]'), copies;
         try { copies = JSON.parse(ask.getAttribute("data-models") || "{}"); } catch (e) { copies = {}; }
         if (!copies.smollm2) return "This link shows SmolLM2 run live on a prompt of its own, which needs the model: this page cannot load it, so the stored prompt is shown.";

@@ -1,13 +1,15 @@
 // Inside SmolLM2: the logit lens across the blocks, the grid of every block's heads (each cell the
 // head's strongest attention from the last position; opened, its weights over the prompt's tokens),
 // switching heads and MLPs off, the build-found knock-out that changes an answer, and the arithmetic
-// of the last step (a logit, a probability). It shows the pass the store names:
-//   "llm.pass" (the live pass, from the panel above: {text, chat, ids, pieces, result, knockout}),
-//   else "smollm2.stored" (the stored prompt real-distribution.js shows, measured by the build).
-// Switching parts off sets "llm.knockout" ({heads: [[layer, head]...], mlp: [layer...]}, from zero);
-// the panel reruns the pass with it. The example sets "llm.knockout", then "llm.prompt" ({text, chat})
-// for the panel to run. "llm" ({session, tokenizer, config}) is null until the model is loaded.
-nexttoken.define("demos.real-inside", ["ui", "store", "explain.real", "data.smollm2-knockout"], function (ui, store, real, example) {
+// of the last step (a logit, a probability). It shows the pass the store names (keys declared in
+// js/nexttoken.js): "real.pass" (the live pass, from the panel above), else "real.stored" (the stored
+// record real-distribution shows, measured by the build). It writes "real.knockout" (parts switched
+// off: the panel reruns the pass), "real.prompt" (its example, for the panel to run) and "real.inside"
+// (null while it is off screen, else {at}: the panel's passes then compute the lens, at position `at`,
+// and the heads). Container: data-sinks, the build's sink count on “The cat sat on the” ({count, of,
+// threshold}): a head is a sink when the last token gives the first token more than `threshold` of
+// its attention (the attention page's rule).
+nexttoken.define("demos.real-inside", ["ui", "store", "ui.real-badge", "explain.real", "data.smollm2-knockout"], function (ui, store, badge, real, example) {
   "use strict";
   var el = ui.el;
   var LENS_TOP = 3, ANSWER_TOP = 3;
@@ -47,10 +49,11 @@ nexttoken.define("demos.real-inside", ["ui", "store", "explain.real", "data.smol
       heads.push(row);
     });
     var lens = (r.lens || []).map(function (logits, l) {
-      return { label: "block " + (l + 1), top: topOf(logits, LENS_TOP).map(function (t) { return { piece: name(t.id), prob: t.prob }; }) };
+      return { label: "block " + (l + 1), top: topOf(logits, LENS_TOP).map(function (t) { return { id: t.id, piece: name(t.id), prob: t.prob }; }) };
     });
     var answer = topOf(r.logits, ANSWER_TOP).map(function (t) { t.piece = name(t.id); return t; });
     return { live: true, text: pass.text, chat: !!pass.chat, ids: pass.ids, tokens: tokens, heads: heads, lens: lens,
+             inside: pass.inside || null, lensAt: pass.inside ? pass.inside.at : T - 1, state: badge.of(pass),
              answer: answer, logits: r.logits, final: r.final || null, knockout: pass.knockout || { heads: [], mlp: [] } };
   }
 
@@ -66,14 +69,26 @@ nexttoken.define("demos.real-inside", ["ui", "store", "explain.real", "data.smol
     });
     var answer = d.head.pieces.slice(0, ANSWER_TOP).map(function (p, i) { return { rank: i, piece: p, prob: d.head.probs[i], logit: d.head.logits[i] }; });
     return { live: false, key: d.key, text: d.text, chat: d.chat, tokens: d.tokens, heads: heads, lens: lens, answer: answer, stored: d,
+             inside: true, lensAt: d.tokens.length - 1, state: "stored",
              knockout: { heads: [], mlp: [] } };
   }
 
   ui.start("real-inside", function (root, live) {
     var view = null, opened = null, mode = "open", rows = {}, focus = [0, 0];
     var ko = { heads: [], mlp: [] };
+    var threshold = JSON.parse(root.getAttribute("data-sinks") || "{}").threshold;
     var msg = ui.message();
-    var source = el("p", { class: "nt-note", "data-role": "inside-source", "aria-live": "polite" });
+    var state_ = badge(), sourceText = el("span", { "data-role": "inside-source-text" });
+    var source = el("p", { class: "nt-source-line", "data-role": "inside-source", "aria-live": "polite" }, [state_.node, sourceText]);
+    var lensAt = null;  // the position the reader picked for the lens; null: the last
+    var lensPick = el("select", { class: "nt-input", "data-role": "lens-at" });
+    lensPick.addEventListener("change", function () {
+      lensAt = Number(lensPick.value);
+      if (view && lensAt === view.tokens.length - 1) lensAt = null;
+      if (wanted) want(true);
+    });
+    var lensPickField = ui.field("Position (from 0)", lensPick);
+    var lensNote = el("p", { class: "nt-note", "data-role": "lens-note" });
     var answerBox = el("div", { class: "nt-x-host", "data-role": "answer" });
     var exampleBox = el("div", { class: "nt-inside-example", "data-role": "example" });
     var lensBox = el("div", { class: "nt-table-wrap", "data-role": "lens" });
@@ -91,16 +106,18 @@ nexttoken.define("demos.real-inside", ["ui", "store", "explain.real", "data.smol
     live.appendChild(msg.node);
     live.appendChild(ui.section("The answer, and its arithmetic", [answerBox]));
     live.appendChild(ui.section("Switch parts off: one that changes the answer", [exampleBox]));
-    live.appendChild(ui.section("Logit lens: each block's guess", [lensBox]));
+    live.appendChild(ui.section("Logit lens: each block's guess", [
+      el("p", { class: "nt-note", text: "Each row reads the stream after one block through the final norm and the unembedding, as if the model stopped there; a cell's shade is its probability. Early blocks mostly guess spaces and punctuation: the stream has not yet gathered what the prompt says, so the commonest tokens win." }),
+      el("div", { class: "nt-controls" }, [lensPickField]), lensNote, lensBox]));
     live.appendChild(ui.section("Every head, from the last position", [
-      el("p", { class: "nt-note", text: "Each cell is one head: its colour is the largest weight the last token gives any earlier token, grey when that token is the first one (a resting place many heads use, not a word they read). The last column is the block's MLP." }),
+      el("p", { class: "nt-note", text: "Each cell is one head: its colour is the largest share of attention the last token gives any token, grey when the head puts more than " + ui.pct(threshold, 0) + " on the first token (a sink: a resting place, not a word it reads). The last column is the block's MLP." }),
       sinkLine, el("div", { class: "nt-controls" }, [modeRadios, reset]), offLine, grid, headBox]));
 
     function isOff(l, h) { return ko.heads.some(function (x) { return x[0] === l && x[1] === h; }); }
     function mlpOff(l) { return ko.mlp.indexOf(l) >= 0; }
 
     function setKnockout(next) {
-      var llm = store.get("llm");
+      var llm = store.get("real.model");
       if (!llm) {
         msg.show("Switching a part off reruns the real model: load it with the panel above first.", "warn");
         return false;
@@ -108,7 +125,7 @@ nexttoken.define("demos.real-inside", ["ui", "store", "explain.real", "data.smol
       msg.clear();
       ko = { heads: next.heads.map(function (x) { return [x[0], x[1]]; }), mlp: next.mlp.slice() };
       drawGrid();
-      store.set("llm.knockout", { heads: ko.heads.map(function (x) { return x.slice(); }), mlp: ko.mlp.slice() });
+      store.set("real.knockout", { heads: ko.heads.map(function (x) { return x.slice(); }), mlp: ko.mlp.slice() });
       return true;
     }
     function toggleHead(l, h) {
@@ -135,7 +152,7 @@ nexttoken.define("demos.real-inside", ["ui", "store", "explain.real", "data.smol
     function drawAnswer() {
       ui.clear(answerBox);
       if (!view) return;
-      var llm = store.get("llm");
+      var llm = store.get("real.model");
       var list = el("ol", { class: "nt-inside-answer" });
       view.answer.forEach(function (t) {
         var spec = { ids: view.ids || [], knockout: view.knockout, piece: "“" + show(t.piece) + "”", weightsFile: example.weights_file };
@@ -176,11 +193,11 @@ nexttoken.define("demos.real-inside", ["ui", "store", "explain.real", "data.smol
       var p = example.part, b = example.before[0], a = example.after[0], o = example.old_top_after;
       var part = p.kind === "head" ? headName(p.layer, p.head) : "block " + (p.layer + 1) + "'s MLP";
       var btn = ui.button("Run “" + example.text + "” with " + part + " off", function () {
-        if (setKnockout(example.knockout)) store.set("llm.prompt", { text: example.text, chat: example.chat });
+        if (setKnockout(example.knockout)) store.set("real.prompt", { text: example.text, chat: example.chat });
       });
       btn.setAttribute("data-role", "example-run");
       ui.clear(exampleBox);
-      exampleBox.appendChild(el("p", { text: "Found by the build (transformers on " + example.weights_file + ", measured): on “" + example.text +
+      exampleBox.appendChild(el("p", { text: "Found by the build with transformers: on “" + example.text +
         "”, switching off " + part + " moves the most likely next token from “" + show(b.piece) + "” (" + ui.pct(b.prob, 1) + ") to “" + show(a.piece) +
         "” (" + ui.pct(a.prob, 1) + "); “" + show(o.piece) + "” falls to " + ui.pct(o.prob, 1) + ". The search tried " + ui.count(example.searched.parts_tried) +
         " parts (" + example.searched.order + ", over the prompts " + example.searched.prompts.map(function (k) { return "“" + k + "”"; }).join(", ") + ") and stopped at the first that changed an answer." }));
@@ -192,38 +209,67 @@ nexttoken.define("demos.real-inside", ["ui", "store", "explain.real", "data.smol
         check.textContent = "In this page the top token is now “" + show(got.piece) + "” at " + ui.pct(got.prob, 1) +
           (got.id === a.id ? ", as the build found." : ", not the build's “" + show(a.piece) + "”.");
       }
-      ui.setDisabled(btn, store.get("llm") ? "" : "It runs the real model: load it with the panel above first.");
+      ui.setDisabled(btn, store.get("real.model") ? "" : "It runs the real model: load it with the panel above first.");
     }
     function same(a, b) { return a && b && a.length === b.length && a.every(function (x, i) { return x === b[i]; }); }
     function sameKo(a, b) { return JSON.stringify(a.heads) === JSON.stringify(b.heads) && JSON.stringify(a.mlp) === JSON.stringify(b.mlp); }
 
     // ---- the lens ---------------------------------------------------------------------------
+    // The first block from which the top guess is the final one: where the final answer first leads.
+    function leadRow(lens) {
+      var last = lens[lens.length - 1].top[0], at = lens.length - 1;
+      for (var i = lens.length - 1; i >= 0 && lens[i].top[0].piece === last.piece; i--) at = i;
+      return at;
+    }
     function drawLens() {
+      var T = view.tokens.length;
+      ui.clear(lensPick);
+      view.tokens.forEach(function (t, j) { lensPick.appendChild(el("option", { value: String(j), text: j + " " + show(t) })); });
+      lensPick.value = String(view.lensAt);
+      lensPick.disabled = !view.live;
+      if (!view.live) lensPickField.title = "The build stored the lens at the last position: load the model to read another.";
+      else lensPickField.removeAttribute("title");
+      ui.clear(lensBox);
+      if (!view.lens.length) {
+        lensNote.textContent = view.live ? "Computing the lens for this pass…" : "";
+        return;
+      }
+      var lead = leadRow(view.lens);
+      lensNote.textContent = "After “" + show(view.tokens[view.lensAt]) + "” (position " + view.lensAt + " of " + T + " tokens). “" +
+        show(view.lens[view.lens.length - 1].top[0].piece) + "”, the last block's guess, first leads after " + view.lens[lead].label + " (marked)." +
+        (view.live ? "" : " The build stored the lens at the last position only: load the model to pick another.");
       var head = el("tr", null, [el("th", { scope: "col", text: "after" })]);
       for (var i = 0; i < LENS_TOP; i++) head.appendChild(el("th", { scope: "col", text: "top " + (i + 1) }));
       var body = el("tbody");
-      view.lens.forEach(function (row) {
-        var tr = el("tr", null, [el("th", { scope: "row", text: row.label })]);
-        row.top.forEach(function (t) { tr.appendChild(el("td", null, [el("code", { text: show(t.piece) }), " " + ui.pct(t.prob, 1)])); });
+      view.lens.forEach(function (row, r) {
+        var tr = el("tr", { class: r === lead ? "nt-lens-lead" : null }, [el("th", { scope: "row", text: row.label + (r === lead ? " ← first leads" : "") })]);
+        row.top.forEach(function (t) {
+          var td = el("td", { class: "nt-lens-cell", "data-prob": String(t.prob), "data-id": t.id === undefined ? null : String(t.id) }, [el("code", { text: show(t.piece) }), " " + ui.pct(t.prob, 1)]);
+          td.style.setProperty("--p", Math.min(1, t.prob).toFixed(3));
+          tr.appendChild(td);
+        });
         body.appendChild(tr);
       });
-      ui.clear(lensBox).appendChild(el("table", { class: "nt-table" }, [el("thead", null, [head]), body]));
+      lensBox.appendChild(el("table", { class: "nt-table nt-lens-table", "data-at": String(view.lensAt) }, [el("thead", null, [head]), body]));
     }
 
     // ---- the grid ---------------------------------------------------------------------------
     function cellLabel(l, h) {
       var c = view.heads[l][h];
-      return headName(l, h) + ": " + c.topWeight.toFixed(2) + " on " + show(view.tokens[c.top]) + ", " + (isOff(l, h) ? "off" : "on");
+      return headName(l, h) + ": " + ui.pct(c.topWeight, 1) + " on " + show(view.tokens[c.top]) + " (position " + c.top + "), " + (isOff(l, h) ? "off" : "on");
     }
+    function isSink(c) { return c.first > threshold; }
     function drawGrid() {
       if (!view) return;
       var hadFocus = grid.contains(document.activeElement);
       ui.clear(grid);
       rows = [];
       offLine.textContent = describeOff();
+      if (!view.heads.length) { sinkLine.textContent = "Computing every head's weights for this pass…"; return; }
       var sinks = 0, all = 0;
-      view.heads.forEach(function (layer) { layer.forEach(function (c) { all += 1; if (c.top === 0) sinks += 1; }); });
-      sinkLine.textContent = sinks + " of " + all + " heads look most at the first token (“" + show(view.tokens[0]) + "”): the grey cells.";
+      view.heads.forEach(function (layer) { layer.forEach(function (c) { all += 1; if (isSink(c)) sinks += 1; }); });
+      sinkLine.textContent = sinks + " of " + all + " heads put more than " + ui.pct(threshold, 0) + " of the last token's attention on the first token (“" +
+        show(view.tokens[0]) + "”): the grey cells, the sinks the attention page counts the same way.";
       // column numbers (heads, then the MLP): seen, not read; each button's name says its head
       var top = el("div", { class: "nt-head-grid-top", "aria-hidden": "true" }, [el("span", { class: "nt-head-grid-label", text: "" })]);
       view.heads[0].forEach(function (_, h) { top.appendChild(el("span", { class: "nt-head-grid-col", text: String(h + 1) })); });
@@ -233,7 +279,7 @@ nexttoken.define("demos.real-inside", ["ui", "store", "explain.real", "data.smol
         var row = el("div", { class: "nt-head-grid-row" }, [el("span", { class: "nt-head-grid-label", "aria-hidden": "true", text: String(l + 1) })]);
         var cells = [];
         layer.forEach(function (c, h) {
-          var b = el("button", { type: "button", class: "nt-head-cell" + (c.top === 0 ? " nt-sink" : "") + (isOff(l, h) ? " nt-off" : ""),
+          var b = el("button", { type: "button", class: "nt-head-cell" + (isSink(c) ? " nt-sink" : "") + (isOff(l, h) ? " nt-off" : ""),
             "aria-label": cellLabel(l, h), title: cellLabel(l, h), "data-layer": l, "data-head": h, tabindex: "-1",
             "aria-expanded": opened && opened[0] === l && opened[1] === h ? "true" : "false" });
           b.style.setProperty("--a", Math.min(1, c.topWeight).toFixed(3));
@@ -285,17 +331,17 @@ nexttoken.define("demos.real-inside", ["ui", "store", "explain.real", "data.smol
       var items;
       if (c.weights) {
         items = c.weights.map(function (w, j) {
-          return { label: (j + 1) + " " + show(view.tokens[j]), value: w, text: w.toFixed(3), data: { pos: j, weight: w } };
+          return { label: j + " " + show(view.tokens[j]), value: w, text: ui.pct(w, 1), data: { pos: j, weight: w } };
         });
       } else {
-        items = [{ label: "1 " + show(view.tokens[0]), value: c.first, text: c.first.toFixed(3), data: { pos: 0, weight: c.first } }];
-        if (c.top !== 0) items.push({ label: (c.top + 1) + " " + show(view.tokens[c.top]), value: c.topWeight, text: c.topWeight.toFixed(3), data: { pos: c.top, weight: c.topWeight } });
+        items = [{ label: "0 " + show(view.tokens[0]), value: c.first, text: ui.pct(c.first, 1), data: { pos: 0, weight: c.first } }];
+        if (c.top !== 0) items.push({ label: c.top + " " + show(view.tokens[c.top]), value: c.topWeight, text: ui.pct(c.topWeight, 1), data: { pos: c.top, weight: c.topWeight } });
       }
       headBox.appendChild(ui.bars(items, { label: headName(l, h) + ": attention weights from the last position" }));
       if (!c.weights) {
         var rest = 1 - c.first - (c.top !== 0 ? c.topWeight : 0);
         headBox.appendChild(el("p", { class: "nt-note", text: "The build stored this head's weight on the first token and on the token it looks at most; the other " +
-          (T - (c.top !== 0 ? 2 : 1)) + " positions share the rest (" + rest.toFixed(3) + "). With the model loaded, every position's weight is shown." }));
+          (T - (c.top !== 0 ? 2 : 1)) + " positions share the rest (" + ui.pct(rest, 1) + "). With the model loaded, every position's weight is shown." }));
       }
       var t = ui.button(isOff(l, h) ? "Switch it back on" : "Switch this head off", function () { toggleHead(l, h); drawHead(); });
       t.setAttribute("data-role", "head-toggle");
@@ -304,9 +350,8 @@ nexttoken.define("demos.real-inside", ["ui", "store", "explain.real", "data.smol
 
     function render() {
       if (!view) return;
-      source.textContent = view.live
-        ? "Showing the live pass of " + (view.chat ? "the chat template around " : "") + "“" + view.text + "” (" + view.tokens.length + " tokens), computed in this page."
-        : "Showing the stored pass of " + (view.chat ? "the chat template around " : "") + "“" + view.text + "” (" + view.tokens.length + " tokens), measured by the build.";
+      state_.set(view.state);
+      sourceText.textContent = "“" + view.text + "”" + (view.chat ? " in the chat template" : "") + ", " + view.tokens.length + " tokens.";
       root.setAttribute("data-view", view.live ? "live" : "stored:" + view.key);
       drawAnswer();
       drawExample();
@@ -316,18 +361,32 @@ nexttoken.define("demos.real-inside", ["ui", "store", "explain.real", "data.smol
     }
 
     function follow() {
-      var pass = store.get("llm.pass"), stored = store.get("smollm2.stored");
+      var pass = store.get("real.pass"), stored = store.get("real.stored");
       if (pass && pass.result) {
-        view = liveView(pass, store.get("llm"));
+        view = liveView(pass, store.get("real.model"));
         ko = { heads: view.knockout.heads.map(function (x) { return x.slice(); }), mlp: view.knockout.mlp.slice() };
       } else if (stored) view = storedView(stored);
       else return;
       if (opened && (!view.heads[opened[0]] || !view.heads[opened[0]][opened[1]])) opened = null;
+      if (lensAt !== null && lensAt >= view.tokens.length - 1) { lensAt = null; if (wanted) want(false); }  // a shorter prompt: its last position
       render();
     }
-    store.subscribe("llm.pass", follow);
-    store.subscribe("smollm2.stored", follow);
-    store.subscribe("llm", function () { if (view) drawExample(); });
+    // On screen (or nearly), the panel's passes compute the lens and heads this view draws; off
+    // screen, they are left out (a pass then takes about half the time).
+    var wanted = false;
+    function want(force) {
+      var next = wanted ? { at: lensAt } : null, now = store.get("real.inside");
+      if (force || JSON.stringify(next) !== JSON.stringify(now || null)) store.set("real.inside", next);
+    }
+    if (typeof IntersectionObserver === "function") {
+      new IntersectionObserver(function (entries) {
+        var on = entries[entries.length - 1].isIntersecting;
+        if (on !== wanted) { wanted = on; want(false); }
+      }, { rootMargin: "200px 0px" }).observe(root);
+    } else { wanted = true; want(false); }
+    store.subscribe("real.pass", follow);
+    store.subscribe("real.stored", follow);
+    store.subscribe("real.model", function () { if (view) drawExample(); });
     drawExample();
     follow();
   }, { after: ["real-distribution"] });  // it shows the prompt the distribution above has on show

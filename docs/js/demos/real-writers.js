@@ -1,9 +1,9 @@
 // Three ways to write, side by side, with the real model the panel above loaded: greedy, sampling
 // (the panel's temperature, top-k, top-p and seed) and beam search, streaming token by token with a
-// Stop button (runtime/decoding.js does the writing). Reads the store's "llm" ({session, tokenizer,
-// config}), "llm.pass" (the prompt's ids, and its knock-out) and "llm.sampling" ({T, k, p, seed});
-// until the model is loaded and a prompt has run, it says why it cannot write.
-nexttoken.define("demos.real-writers", ["ui", "store", "runtime.decoding"], function (ui, store, decoding) {
+// Stop button (runtime/decoding.js does the writing). Reads the store's "real.model" ({session,
+// tokenizer, config}), "real.pass" (the prompt's ids, and its knock-out) and "real.sampling" ({T, k,
+// p, seed}); one status line says why it cannot write yet, what it is writing, or how it ended.
+nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime.decoding"], function (ui, store, badge, decoding) {
   "use strict";
 
   var el = ui.el;
@@ -23,26 +23,31 @@ nexttoken.define("demos.real-writers", ["ui", "store", "runtime.decoding"], func
     return out;
   }
 
-  // A continuation as spans: tokens whose bytes end mid-character are joined until the text is
-  // whole, an end token is a chip, a token inside a repeated run is marked.
+  // A continuation as spans: a run of tokens that repeats earlier text is one tinted span whose
+  // tooltip names what it repeats; an end token is a chip; other text is plain (tokens that end
+  // mid-character joined until the text is whole).
   function spans(tok, promptIds, ids, ends) {
-    var marks = decoding.repeats(promptIds.concat(ids), promptIds.length), out = [], group = [], rep = false;
-    function flush() {
+    var all = promptIds.concat(ids), marks = decoding.repeats(all, promptIds.length), out = [], group = [], rep = false, first = 0;
+    function flush(i) {
       if (!group.length) return;
-      out.push(el("span", { class: "nt-wtok" + (rep ? " nt-repeat" : ""), text: tok.decode(group) }));
-      group = []; rep = false;
+      var text = tok.decode(group);
+      if (rep) {  // the run's tokens, with the NGRAM - 1 before its first: the text seen before
+        var from = Math.max(0, promptIds.length + first - decoding.NGRAM + 1), seen = tok.decode(all.slice(from, promptIds.length + i));
+        out.push(el("span", { class: "nt-wtok nt-repeat", title: "repeats “" + seen.replace(/\n/g, "↵") + "”, written before", text: text }));
+      } else out.push(el("span", { class: "nt-wtok", text: text }));
+      group = [];
     }
     ids.forEach(function (id, i) {
       if (ends.indexOf(id) >= 0) {
-        flush();
+        flush(i);
         out.push(el("span", { class: "nt-chip nt-end", title: "end of text: the writer stops here" }, [el("code", { text: tok.pieces([id])[0].token })]));
         return;
       }
+      if (group.length && marks[i] !== rep && tok.decode(group).indexOf("\uFFFD") < 0) flush(i);
+      if (!group.length) { rep = marks[i]; first = i; }
       group.push(id);
-      rep = rep || marks[i];
-      if (tok.decode(group).indexOf("\uFFFD") < 0 || group.length >= 4) flush();
     });
-    flush();
+    flush(ids.length);
     return out;
   }
 
@@ -67,8 +72,9 @@ nexttoken.define("demos.real-writers", ["ui", "store", "runtime.decoding"], func
     stopBtn.setAttribute("data-role", "stop");
     var promptLine = el("p", { class: "nt-note", "data-role": "prompt" });
     var settingsLine = el("p", { class: "nt-note", "data-role": "settings" });
-    var status = el("p", { class: "nt-small", "aria-live": "polite", "data-role": "status" });
-    var grid = el("div", { class: "nt-writers" });
+    var state_ = badge(), statusText = el("span", { "data-role": "status-text" });
+    var status = el("p", { class: "nt-small nt-writers-status", "aria-live": "polite", "data-role": "status", id: "nt-writers-status" }, [state_.node, statusText]);
+    var grid = el("div", { class: "nt-writers", hidden: true });
     var cols = {};
     ["greedy", "sample", "beam"].forEach(function (n) {
       var rule = { greedy: "the most likely token, every time", sample: "a seeded draw from the cut distribution",
@@ -84,21 +90,26 @@ nexttoken.define("demos.real-writers", ["ui", "store", "runtime.decoding"], func
     live.appendChild(settingsLine);
     live.appendChild(el("div", { class: "nt-controls" }, [lengthField, picks.greedy.wrap, picks.sample.wrap, picks.beam.wrap]));
     live.appendChild(el("div", { class: "nt-controls nt-buttons" }, [writeBtn, stopBtn]));
-    live.appendChild(msg.node);
     live.appendChild(status);
+    live.appendChild(msg.node);
     live.appendChild(grid);
-    live.appendChild(el("p", { class: "nt-hint" }, [el("span", { class: "nt-wtok nt-repeat", text: "Marked text" }),
-      " repeats a run of " + decoding.NGRAM + " tokens written before it: a long marked tail is a loop."]));
+    var key = el("p", { class: "nt-hint", hidden: true }, [el("span", { class: "nt-wtok nt-repeat", text: "Tinted text" }),
+      " repeats a run of " + decoding.NGRAM + " or more tokens written before it (hover it: its tooltip says what); a long tinted tail is a loop."]);
+    live.appendChild(key);
+    writeBtn.setAttribute("aria-describedby", status.id);
+    stopBtn.hidden = true;
+    var said = "";  // the last run's ending, kept until the prompt changes
 
     var run = null;
 
-    function llm() { return store.get("llm") || null; }
-    function pass() { return store.get("llm.pass") || null; }
+    function llm() { return store.get("real.model") || null; }
+    function pass() { return store.get("real.pass") || null; }
     function sampling() {
-      var s = store.get("llm.sampling") || {};
+      var s = store.get("real.sampling") || {};
       return { T: s.T === undefined ? 1 : s.T, k: s.k || 0, p: s.p === undefined ? 1 : s.p, seed: s.seed === undefined ? 1 : s.seed };
     }
 
+    function tell(text) { statusText.textContent = text; }
     function refresh() {
       var m = llm(), p = pass(), s = sampling();
       settingsLine.textContent = "Sampling with the panel's settings: temperature " + s.T + ", top-k " + (s.k ? s.k : "off") +
@@ -107,11 +118,14 @@ nexttoken.define("demos.real-writers", ["ui", "store", "runtime.decoding"], func
         var text = p.text.length > 160 ? "…" + p.text.slice(-160) : p.text;
         promptLine.textContent = "Prompt (" + p.ids.length + " tokens" + (p.knockout && ((p.knockout.heads || []).length || (p.knockout.mlp || []).length) ? ", with the panel's knock-out" : "") + "): " + show(text);
       } else promptLine.textContent = "";
-      if (run) { ui.setDisabled(writeBtn, "Writing: press Stop first."); ui.setDisabled(stopBtn, ""); return; }
-      ui.setDisabled(stopBtn, "Nothing is being written.");
-      if (!m) ui.setDisabled(writeBtn, "Load the model in the panel above first: the writers run it in your browser.");
-      else if (!p) ui.setDisabled(writeBtn, "Run a prompt in the panel above first: the writers continue it.");
-      else ui.setDisabled(writeBtn, "");
+      promptLine.hidden = !promptLine.textContent;
+      state_.set(m && p ? badge.of(p) : null);
+      stopBtn.hidden = !run;
+      if (run) { writeBtn.disabled = true; return; }
+      writeBtn.disabled = !m || !p;
+      if (!m) tell("Load the model in the panel above first: the writers run it in your browser.");
+      else if (!p) tell("Run a prompt in the panel above first: the writers continue it.");
+      else tell(said || "Press Write: each ticked writer continues the prompt.");
     }
 
     function render(name, st, ctx) {
@@ -171,20 +185,24 @@ nexttoken.define("demos.real-writers", ["ui", "store", "runtime.decoding"], func
         c.stat.textContent = writers.indexOf(n) < 0 ? "" : "waiting for the prompt's pass…";
       });
       root.removeAttribute("data-done");
+      grid.hidden = false;
+      key.hidden = false;
       var t0 = performance.now();
-      status.textContent = "Writing up to " + maxNew + " tokens with " + writers.map(function (n) { return NAMES[n].toLowerCase(); }).join(", ") + "…";
+      said = "";
+      var started = sig(p);
       var mine = run = decoding.write(m.session, ctx.ids, {
         writers: writers, maxNew: maxNew, sampling: sampling(), ends: ctx.ends, slots: SLOTS,
         knockout: p.knockout || null,
         onUpdate: function (name, st) { if (run === mine) render(name, st, ctx); },
       });
       refresh();
+      tell("Writing up to " + maxNew + " tokens with " + writers.map(function (n) { return NAMES[n].toLowerCase(); }).join(", ") + "…");
       mine.done.then(function (states) {
         var secs = (performance.now() - t0) / 1000;
-        status.textContent = "Done in " + secs.toFixed(1) + " s (the prompt's pass " + (states[writers[0]].prefillMs / 1000).toFixed(1) + " s).";
+        if (sig(pass()) === started) said = "Done in " + secs.toFixed(1) + " s (the prompt's pass " + (states[writers[0]].prefillMs / 1000).toFixed(1) + " s).";
       }, function (err) {
         msg.show(err.message, "error");
-        status.textContent = "";
+        said = "The writers stopped: see the line below.";
       }).then(function () {
         if (run === mine) run = null;
         root.setAttribute("data-done", "");
@@ -192,12 +210,21 @@ nexttoken.define("demos.real-writers", ["ui", "store", "runtime.decoding"], func
       });
     }
 
-    store.subscribe("llm", refresh);
-    store.subscribe("llm.sampling", refresh);
-    store.subscribe("llm.pass", function () {
-      if (run) { run.stop(); msg.show("The prompt changed, so the writers stopped: press Write for the new one.", "info"); }
+    store.subscribe("real.model", refresh);
+    store.subscribe("real.sampling", refresh);
+    // A new prompt or knock-out stops the writers; the same pass run again for the inside view does not.
+    var seen = null;
+    function sig(p) { return p ? JSON.stringify([p.ids, p.knockout]) : ""; }
+    store.subscribe("real.pass", function (p) {
+      var now = sig(p), changed = now !== seen;
+      seen = now;
+      if (changed) {
+        said = "";
+        if (run) { run.stop(); msg.show("The prompt changed, so the writers stopped: press Write for the new one.", "info"); }
+      }
       refresh();
     });
+    seen = sig(pass());
     refresh();
   });
 });

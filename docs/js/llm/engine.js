@@ -13,6 +13,7 @@
 //   m.prefill(ids, opts, tick)   forget the cache, run the prompt; m.decode(id, opts, tick) one step
 //   opts.residuals: the residual after every block at the last position (for the logit lens)
 //   opts.lens: ln_f and the unembedding applied to each of those residuals (logits per block)
+//   opts.lensAt: the prompt position (from 0) whose residuals and lens are kept, the last by default
 //   opts.heads: every head's attention weights from the last position ([layer] -> n_head x T)
 //   opts.final: the last position's residual after ln_f, the vector the unembedding multiplies
 //   opts.knockout = {heads: [[layer, head], ...], mlp: [layer, ...]}, set at prefill and kept by the
@@ -628,6 +629,8 @@ function nexttokenLlmEngine() {
       for (i = 0; i < T * C; i++) x[i] += pos[i];
     }
     var out = { residuals: opts.residuals || opts.lens ? [] : null, heads: opts.heads ? [] : null };
+    var lensAt = opts.lensAt === undefined || opts.lensAt === null ? T - 1 : opts.lensAt;
+    if (!(lensAt >= 0 && lensAt < T) || lensAt % 1) throw new Error("lensAt " + lensAt + " is not a position of the prompt (0-" + (T - 1) + ")");
     var start = this.length, turn = this.llama ? this.turns(p0, T) : null;
     try {
       for (var l = 0; l < c.n_layer; l++) {
@@ -666,18 +669,18 @@ function nexttokenLlmEngine() {
           }
           for (i = 0; i < T * C; i++) x[i] += proj[i];
         }
-        if (out.residuals) out.residuals.push(x.slice((T - 1) * C));
+        if (out.residuals) out.residuals.push(x.slice(lensAt * C, (lensAt + 1) * C));
         if (tick) await tick();
       }
       out.logits = await this.unembed(x.subarray((T - 1) * C), 1);
       if (opts.final) out.final = this.normed(x.subarray((T - 1) * C));
       if (opts.lens) {  // the blocks before the last in one product: the embedding's blocks are decoded once
-        var below = c.n_layer - 1, stack = new Float32Array(below * C);
+        var below = lensAt === T - 1 ? c.n_layer - 1 : c.n_layer, stack = new Float32Array(below * C);
         for (l = 0; l < below; l++) stack.set(out.residuals[l], l * C);
         var all = await this.unembed(stack, below);
         out.lens = [];
         for (l = 0; l < below; l++) out.lens.push(all.slice(l * V, (l + 1) * V));
-        out.lens.push(out.logits.slice());
+        if (below < c.n_layer) out.lens.push(out.logits.slice());  // the last position's last block: the logits
         if (!opts.residuals) out.residuals = null;
         if (tick) await tick();
       }
@@ -789,10 +792,8 @@ function nexttokenLlmEngine() {
   return { Model: Model, Shard: Shard, Cancelled: Cancelled, layout: layout, storage: storage, tensors: tensors, matmul: matmul, row: row, f16: F16, CAP: CAP, SLOTS: SLOTS };
 }
 
-  var nexttoken = root.nexttoken = root.nexttoken || {};
-  nexttoken.llm = nexttoken.llm || {};
-  nexttoken.llm.engineFactory = nexttokenLlmEngine;
-  // A page loads it through nexttoken's loader (later:llm.engine); the bare harness and Node need no bootstrap.
-  if (nexttoken.define) nexttoken.define("llm.engine", [], function () { return nexttokenLlmEngine; });
+  // A page loads it through nexttoken's loader (later:llm.runtime's need); Node requires it. The worker
+  // runs the factory's own source (runtime.js), so the engine needs nothing from the page.
+  if (root.nexttoken && root.nexttoken.define) root.nexttoken.define("llm.engine", [], function () { return nexttokenLlmEngine; });
   if (typeof module === "object" && module.exports) module.exports = nexttokenLlmEngine;
 })(typeof self !== "undefined" ? self : globalThis);

@@ -1,23 +1,27 @@
 // Loads a real model's browser copy (docs/js/data/llm/<model>/, written by scripts/site/llm_js.py)
 // as classic scripts, which works from file:// as well as served, and checks every chunk's size and
 // sha256 against the manifest before anything uses it. Every fault is one line naming the file.
+// The check runs everywhere: with the browser's Web Crypto where it has it, else (plain http from
+// another machine is not a secure context, so no crypto.subtle) with llm/sha256.js, loaded then.
 //
-// nexttoken.llm.loader.load({base, model, onProgress, signal, into}) -> Promise<{manifest}>
+// loader.load({base, model, onProgress, signal, into}) -> Promise<{manifest}>
 //   base: URL of the folder holding <model>/manifest.js ("js/data/llm/" from the site's root)
 //   onProgress(done_bytes, total_bytes, file); signal: an AbortSignal (the reader left)
 //   into(manifest) -> Promise<write(offset, bytes) -> Promise>: each checked chunk is handed to write
 //     (with its offset in the model's bytes) and not kept: no buffer of the whole model is made here
-// nexttoken.llm.loader.accept(manifest, index, text, bytes, at) -> Promise: decode one chunk's base64
+// loader.accept(manifest, index, text, bytes, at) -> Promise: decode one chunk's base64
 //   text (chunkText(what the chunk script defined)) into `bytes` at `at` (by default the chunk's own
 //   offset in the model) and check it (used by load, and by Node's tests on the same files)
-(function (root) {
+// loader.sha256(bytes) -> Promise<hex>; loader.checker() names the digest in use ("Web Crypto" or "JS")
+nexttoken.define("llm.loader", ["later:llm.sha256"], function (loadSha256) {
   "use strict";
-  var nexttoken = root.nexttoken = root.nexttoken || {};
-  nexttoken.llm = nexttoken.llm || {};
+  var root = typeof self !== "undefined" ? self : globalThis;
 
+  // The chunk scripts (data, not code) leave their text here, keyed by file, for take() to pick up.
   function files() {
-    nexttoken.data = nexttoken.data || {};
-    return (nexttoken.data.llmFiles = nexttoken.data.llmFiles || {});
+    var nt = root.nexttoken;
+    nt.data = nt.data || {};
+    return (nt.data.llmFiles = nt.data.llmFiles || {});
   }
 
   function hex(buf) {
@@ -26,10 +30,13 @@
     return s;
   }
 
+  function subtle() { return root.crypto && root.crypto.subtle; }
+  function checker() { return subtle() ? "Web Crypto" : "JS"; }
   function sha256(view) {
-    var subtle = root.crypto && root.crypto.subtle;
-    if (!subtle) return Promise.reject(new Error("this browser cannot check the model's files (no Web Crypto here)"));
-    return subtle.digest("SHA-256", view).then(hex);
+    if (subtle()) return subtle().digest("SHA-256", view).then(hex);
+    return loadSha256().then(function (digest) { return digest(view); }, function () {
+      throw new Error("llm/sha256.js could not be loaded, so the model's files cannot be checked (this browser has no Web Crypto)");
+    });
   }
 
   // Base64 text -> bytes at bytes[offset...]; the count written, or -1 when the text is not base64.
@@ -119,7 +126,5 @@
     return { manifest: manifest };
   }
 
-  nexttoken.llm.loader = { load: load, accept: accept, chunkText: chunkText, sha256: sha256 };
-  if (nexttoken.define) nexttoken.define("llm.loader", [], function () { return nexttoken.llm.loader; });
-  if (typeof module === "object" && module.exports) module.exports = nexttoken.llm.loader;
-})(typeof self !== "undefined" ? self : globalThis);
+  return { load: load, accept: accept, chunkText: chunkText, sha256: sha256, checker: checker };
+});

@@ -1,10 +1,10 @@
 // A real model running in Web Workers, so the page never freezes while it computes: one worker by
 // default, or its matrix rows split over as many as asked.
 //
-// Load order (classic scripts, loaded only when the reader asks for the model):
-//   js/llm/engine.js, js/llm/kernels-wasm.js (optional: the SIMD kernels), js/llm/loader.js, js/llm/runtime.js
+// Its needs, each loaded by nexttoken's loader when open() first runs (classic scripts, so from file://
+// too): llm.engine, llm.loader and, for the SIMD kernels, llm.kernels-wasm.
 //
-// nexttoken.llm.open({base, model, onProgress, signal, kernels, fma, workers, stall}) -> Promise<session>
+// runtime.open({base, model, onProgress, signal, kernels, fma, workers, stall}) -> Promise<session>
 //   starts `workers` workers (default 1: the fastest decode, see DEFAULT below) from a
 //   Blob URL made of engine.js's own source (a worker script file cannot be loaded from file://),
 //   each with room for its share of the model (engine.layout: its rows of every matrix, the norms
@@ -16,8 +16,8 @@
 //   product's input to the others over MessageChannel ports, one message for products that share
 //   an input (q/k/v, gate/up), and assembles their rows; every row's arithmetic is the same
 //   wherever it runs, so the logits have the same bits on any number of workers.
-//   kernels: "wasm" (the default) runs the SIMD kernels of kernels-wasm.js (loaded from this
-//   script's folder when the page has not), each share written straight into the module's memory;
+//   kernels: "wasm" (the default) runs the SIMD kernels of kernels-wasm.js, each share written
+//   straight into the module's memory;
 //   "js" the plain ones; session.kernels says which run ("js" where the browser has no SIMD or the
 //   kernels' file cannot be read); session.workers how many workers run. fma (default true): the
 //   SIMD kernels with relaxed SIMD's fused multiply-add where the browser has it (session.fma says),
@@ -34,10 +34,9 @@
 // event is found by a watchdog: while a call waits, one that leaves a ping unanswered for `stall` ms
 // counts as stopped (open's option; 60 s by default, since a slow device on the JS kernels may spend
 // tens of seconds in one block of a long prompt, when the leader cannot answer).
-(function (root) {
+nexttoken.define("llm.runtime", ["later:llm.engine", "later:llm.loader", "later:llm.kernels-wasm"], function (loadEngine, loadLoader, loadKernels) {
   "use strict";
-  var nexttoken = root.nexttoken = root.nexttoken || {};
-  nexttoken.llm = nexttoken.llm || {};
+  var root = typeof self !== "undefined" ? self : globalThis;
 
   // Runs inside each worker. Every worker first gets its share of the model's bytes (init: its part
   // of engine.layout, the room allocated; put: bytes written straight in; start); then worker 0, the
@@ -168,9 +167,9 @@
   }
 
   var workerUrl = null;
-  function makeWorker() {
+  function makeWorker(factory) {
     if (!workerUrl) {
-      var src = "var factory = " + nexttoken.llm.engineFactory.toString() + ";\n(" + workerMain.toString() + ")(factory);\n";
+      var src = "var factory = " + factory.toString() + ";\n(" + workerMain.toString() + ")(factory);\n";
       workerUrl = URL.createObjectURL(new Blob([src], { type: "text/javascript" }));
     }
     var W = workerClass();
@@ -189,47 +188,43 @@
     return n;
   }
 
-  // The SIMD kernels' script sits beside this one; a page that did not load it gets it on the first
-  // open (a classic script: file:// allows no fetch). Resolves either way: without it the JS kernels run.
-  var here = root.document && root.document.currentScript && root.document.currentScript.src, kernelsLoading = null;
-  function loadKernels() {
-    if (typeof nexttoken.llm.kernelsWasm === "string" || !here || !root.document) return Promise.resolve();
-    if (!kernelsLoading) {
-      kernelsLoading = new Promise(function (resolve) {
-        var el = root.document.createElement("script");
-        el.onload = el.onerror = function () { el.remove(); resolve(); };
-        el.src = here.replace(/[^\/]*$/, "kernels-wasm.js");
-        root.document.head.appendChild(el);
-      });
-    }
+  // The SIMD kernels' script, loaded on the first open; without it (unreadable) the JS kernels run.
+  var kernelsLoading = null;
+  function kernelsText() {
+    if (!kernelsLoading) kernelsLoading = loadKernels().then(null, function () { kernelsLoading = null; return null; });
     return kernelsLoading;
   }
 
-  // The kernels' module: with relaxed SIMD's fused multiply-add where the browser validates it and
-  // `fma` is not false, else plain 128-bit SIMD. Returns {bytes, fma} or null (the JS kernels run).
+  // The kernels' module (llm.kernels-wasm gives {simd, fma} as base64): with relaxed SIMD's fused
+  // multiply-add where the browser validates it and `fma` is not false, else plain 128-bit SIMD.
+  // Returns {bytes, fma} or null (the JS kernels run).
   var kernelBytes = {}, engineHere = null;
-  function wasmModule(kernels, fma) {
-    if (kernels !== "wasm" || typeof nexttoken.llm.kernelsWasm !== "string") return null;
+  function wasmModule(texts, fma) {
+    if (!texts || typeof texts.simd !== "string") return null;
     function bytes(key) {
       if (!kernelBytes[key]) {
-        var bin = root.atob(nexttoken.llm[key]);
+        var bin = root.atob(texts[key]);
         kernelBytes[key] = new Uint8Array(bin.length);
         for (var i = 0; i < bin.length; i++) kernelBytes[key][i] = bin.charCodeAt(i);
       }
       return kernelBytes[key];
     }
-    if (fma !== false && typeof nexttoken.llm.kernelsWasmFma === "string" && typeof WebAssembly === "object" &&
-        WebAssembly.validate(bytes("kernelsWasmFma"))) return { bytes: bytes("kernelsWasmFma"), fma: true };
-    return { bytes: bytes("kernelsWasm"), fma: false };
+    if (fma !== false && typeof texts.fma === "string" && typeof WebAssembly === "object" &&
+        WebAssembly.validate(bytes("fma"))) return { bytes: bytes("fma"), fma: true };
+    return { bytes: bytes("simd"), fma: false };
   }
 
   async function open(opts) {
-    if (!nexttoken.llm.engineFactory || !nexttoken.llm.loader) throw new Error("the model's scripts are not loaded (engine.js, loader.js)");
     var n = count(opts.workers), kernels = opts.kernels || "wasm";
     if (kernels !== "wasm" && kernels !== "js") throw new Error("kernels must be \"wasm\" or \"js\", not " + kernels);
-    if (kernels === "wasm") await loadKernels();
-    var module = wasmModule(kernels, opts.fma), wasm = module && module.bytes;
-    if (!engineHere) engineHere = nexttoken.llm.engineFactory();
+    var got;
+    try {
+      got = await Promise.all([loadEngine(), loadLoader(), kernels === "wasm" ? kernelsText() : null]);
+    } catch (e) {
+      throw new Error("the model's scripts could not be loaded (" + (e.message || e) + ")");
+    }
+    var factory = got[0], loader = got[1], module = wasmModule(got[2], opts.fma), wasm = module && module.bytes;
+    if (!engineHere) engineHere = factory();
     var workers = [], pending = {}, nextId = 1, dead = null, chain = Promise.resolve(), refused = "";
     // A worker that is killed fires no event, so while a call waits every worker is asked every
     // `stall` / 4 ms whether it still runs; one that has not answered for `stall` ms stops them all.
@@ -263,7 +258,7 @@
     function start() {
       var worker;
       try {
-        worker = makeWorker();
+        worker = makeWorker(factory);
       } catch (e) {
         throw new Error("this browser cannot start the model's worker (" + (e.message || e) + ")");
       }
@@ -327,7 +322,7 @@
     if (opts.signal) opts.signal.addEventListener("abort", onAbort);
     var loaded, ready;
     try {
-      loaded = await nexttoken.llm.loader.load({ base: opts.base, model: opts.model, onProgress: opts.onProgress, signal: opts.signal, into: into });
+      loaded = await loader.load({ base: opts.base, model: opts.model, onProgress: opts.onProgress, signal: opts.signal, into: into });
       ready = await Promise.all(workers.map(function (w) { return call(w, { op: "start" }); }));
     } catch (err) {
       fail(err);
@@ -351,6 +346,5 @@
     };
   }
 
-  nexttoken.llm.open = open;
-  if (nexttoken.define) nexttoken.define("llm.runtime", [], function () { return { open: open }; });
-})(typeof self !== "undefined" ? self : globalThis);
+  return { open: open };
+});

@@ -535,9 +535,6 @@ _numbers: ModelNumbers | None = None
 
 
 _counts: dict | None = None
-# Pages whose prose another branch rewrites this round (issue 29's round: i31-real owns real-models.md): the
-# long-sentence and status-word checks skip them until that rewrite is merged; then delete the entry.
-REWRITTEN_ELSEWHERE = {"real-models.md"}
 
 
 def page_errors(source: str, page: str, allow: list[dict], numbers: ModelNumbers | None = None,
@@ -550,9 +547,9 @@ def page_errors(source: str, page: str, allow: list[dict], numbers: ModelNumbers
         _counts = _counts or data_counts(json.loads(TINY.read_text(encoding="utf-8"))["model"], numbers.real)
         counts = _counts
     _, body, offset = split_front_matter(source)
-    words = [] if page in REWRITTEN_ELSEWHERE else status_word_errors(body, offset + 1)
+    words = status_word_errors(body, offset + 1)
     statuses = [] if page in SOURCE_PAGES else status_errors(body, numbers, offset + 1)
-    long = [] if page in SOURCE_PAGES or page in REWRITTEN_ELSEWHERE else long_sentences(body, offset + 1)
+    long = [] if page in SOURCE_PAGES else long_sentences(body, offset + 1)
     return (front_matter_errors(source) + description_errors(source) + prose_digits(body, allow, page, offset + 1)
             + hidden_digits(body, allow, page, offset + 1) + statuses + counting_errors(body, offset + 1)
             + words + count_word_errors(body, counts, offset + 1) + long)

@@ -163,7 +163,8 @@ def file_bytes(path: str) -> int:
 def llm_copies(folder: Path) -> dict:
     """The real models' browser copies this site holds (docs/js/data/llm/<model>/, written by
     scripts/site/llm_js.py; absent after `make site MODEL=none`, GPT-2's only after `make gpt2`):
-    per model, the bytes a reader's browser loads (the manifest and the chunks it lists, as on disk)."""
+    per model, the bytes a reader's browser loads (the manifest and the chunks it lists, as on disk) and
+    the weights' bytes they hold (the manifest's total_bytes: the chunks are those bytes written as base64)."""
     out = {}
     for manifest in sorted(folder.glob("*/manifest.js")):
         text = manifest.read_text(encoding="utf-8")
@@ -171,7 +172,7 @@ def llm_copies(folder: Path) -> dict:
         try:
             data = json.loads(text[at + len("] = "):].strip().rstrip(";"))
             files = [manifest] + [manifest.parent / c["file"] for c in data["chunks"]]
-            out[data["model"]] = {"bytes": sum(f.stat().st_size for f in files), "files": len(files),
+            out[data["model"]] = {"bytes": sum(f.stat().st_size for f in files), "weights": data["total_bytes"], "files": len(files),
                                   "arch": data["config"]["arch"]}
         except (ValueError, KeyError, TypeError, OSError) as exc:
             raise PluginError(f"numbers hook: {rel(manifest)} is damaged ({exc}): run `make site` to write it again") from None
