@@ -4,10 +4,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const path = require("node:path");
 const { engine, randomLlamaData, splitModel } = require("./random-llama.js");
-
-const ROOT = path.resolve(__dirname, "..", "..");
 
 function wasmBytes() {
   return require("./llm-scripts.js").kernelsWasm();
