@@ -257,6 +257,7 @@ nexttoken.define("ui", ["load"], function (load) {
   // A message line (role=status): kind "error" | "warn" | "info".
   function message() {
     var m = el("p", { class: "nt-msg", role: "status", "aria-live": "polite" });
+    m.hidden = true;  // nothing to say yet (a styled empty line would still take room)
     return {
       node: m,
       show: function (text, kind) { m.textContent = text; m.className = "nt-msg nt-" + (kind || "info"); m.hidden = !text; },

@@ -88,7 +88,7 @@ class _Page:
             keys = ", ".join(f"<code>{_attr(k)}</code>" for k in self.keys.get(n, []))
             said = status_text(st, src)
             words = _attr(said[:len(said) - len(src)])
-            items.append(f'<li class="nt-src nt-src-{st}" id="{WHERE}-{n}"><span class="nt-chip nt-chip-{st}">'
+            items.append(f'<li class="nt-src nt-src-{st}" id="{WHERE}-{n}"><span class="nt-src-chip nt-src-chip-{st}">'
                          f'{LETTER[st]}{n}</span> <span class="nt-src-text">{words}{shown}</span>'
                          + (f'<span class="nt-src-keys"> (data {"keys" if "," in keys else "key"}: {keys})</span>' if keys else "")
                          + "</li>")

@@ -452,9 +452,11 @@ def test_phone_width_with_numbers_open(open_page, name):
     page.wait_for_timeout(100)
     overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 1, f"{name}: {overflow}px wider than a 360-px phone with numbers open"
-    if name == "index.html":  # the wide embeddings table scrolls in its own box, by keyboard too
-        box = page.locator('.nt-scroll[role="region"]').first
-        assert box.evaluate("e => e.scrollWidth > e.clientWidth")
+    # a box wider than the phone scrolls in its own box, by keyboard too (the loop page's embeddings table
+    # now stacks its strips on a phone, issue 30, so there may be none)
+    boxes = [b for b in page.locator('.nt-scroll[role="region"]').all() if b.evaluate("e => e.scrollWidth > e.clientWidth + 1")]
+    if boxes:
+        box = boxes[0]
         box.focus()
         page.keyboard.press("ArrowRight")
         page.wait_for_function("e => e.scrollLeft > 0", arg=box.element_handle(), timeout=2000)

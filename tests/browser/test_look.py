@@ -59,7 +59,7 @@ def test_the_context_windows_starting_text_fits_its_strip_at_1280(open_page):
 @pytest.mark.parametrize("name", PAGES)
 def test_the_header_has_our_mark_and_a_long_title_whole_on_a_phone(open_page, name):
     page = open_page(name, width=360, height=740, lazy=True)
-    assert page.locator(".md-header svg.nt-mark").count() == 1  # our mark, not the theme's glyph
+    assert page.locator(".md-header svg.nt-logo").count() == 1  # our mark, not the theme's glyph
     assert page.locator('link[rel="icon"]').get_attribute("href").endswith("assets/nexttoken-mark.svg")
     page.evaluate("() => window.scrollTo(0, 600)")  # the header swaps the site's name for the page's title
     page.wait_for_timeout(500)

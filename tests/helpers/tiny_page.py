@@ -7,8 +7,9 @@ KEY = "nexttoken.yourModel.v1"
 
 
 def demo(page, name):
-    """The first demo of that name on the page, once it has started."""
+    """The first demo of that name on the page, once it has started (demos build as they near the view)."""
     root = page.locator(f'.nt-demo[data-demo="{name}"]').first
+    root.scroll_into_view_if_needed()
     root.locator(".nt-live").first.wait_for(state="visible", timeout=5000)
     return root
 
