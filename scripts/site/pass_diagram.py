@@ -329,11 +329,18 @@ def map_svg(m: dict, page: str, width: float = 240, shape: str = "tiny") -> str:
 
 
 def _here_names(m: dict, page: str, ps: list[dict]) -> list[str]:
-    """The names of the page's own parts, once each, as markup (a name may hold a size)."""
+    """The names of the page's own parts, once each, as markup (a name may hold a size); the tiny model's
+    numbered heads as one run ("heads 1–2"), as docs/js/ui/lighting.js names them while the reader scrolls."""
+    heads = [p["head"] + 1 for p in ps if "head" in p and lit(p, page)]
     seen: list[str] = []
     for p in ps:
-        name = marked(p["tpl"]["name"], m, "span")
-        if lit(p, page) and name not in seen and not p["key"].startswith("head"):
+        if not lit(p, page):
+            continue
+        if "head" in p:
+            name = f"heads {heads[0]}–{heads[-1]}" if len(heads) > 1 else f"head {heads[0]}"
+        else:
+            name = marked(p["tpl"]["name"], m, "span")
+        if name not in seen:
             seen.append(name)
     return seen
 

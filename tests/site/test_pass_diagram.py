@@ -86,7 +86,7 @@ def test_a_page_lights_the_parts_it_explains_and_only_those():
 def test_the_phone_strip_says_what_this_page_covers():
     html = phone_nav(MODEL, "attention.md")
     assert html.startswith('<details class="nt-pass-phone" data-model="tiny">') and "this page: head 1" not in html
-    assert "this page: join heads, output projection" in html and 'class="nt-pass-phone-now" hidden' in html
+    assert "this page: heads 1–2, join heads, output projection" in html and 'class="nt-pass-phone-now" hidden' in html
     assert html.count('class="nt-ptick nt-ptick-lit"') == MODEL["n_head"] + 2
 
 
