@@ -476,7 +476,7 @@ def test_copy_link_in_a_frame_without_the_clipboard_shows_the_link_selected_to_c
         frame = page.frame_locator("#f")
         frame.locator(f"{TEMP}[data-ready]").wait_for(timeout=30_000)
         frame.locator(f"{TEMP} .nt-share button", has_text="Embed").click()
-        box = frame.locator(f"{TEMP} input.nt-share-text")
+        box = frame.locator(f"{TEMP} textarea.nt-share-text")
         box.wait_for(state="visible", timeout=10_000)
         snippet = box.input_value()
         assert snippet.startswith('<iframe src="' + server + "embed/temperature.html#nt=1&d=temperature&") and "T=0.25" in snippet

@@ -76,7 +76,7 @@ nexttoken.define("ui.share", ["ui", "later:ui.export"], function (ui, loadExport
       item.top = ui.message();
       item.live.insertBefore(item.top.node, item.live.firstChild);
       item.note = ui.message();
-      item.picked = ui.el("input", { type: "text", readonly: "", class: "nt-input nt-share-text", "aria-label": "The text to copy", hidden: true });
+      item.picked = ui.el("textarea", { readonly: "", rows: "2", class: "nt-input nt-share-text", "aria-label": "The text to copy", hidden: true });
       item.box.parentNode.insertBefore(item.note.node, item.box.nextSibling);
       item.note.node.parentNode.insertBefore(item.picked, item.note.node.nextSibling);
       item.top.clear();
