@@ -121,7 +121,7 @@ def test_fused_multiply_add_where_the_browser_has_it_and_plain_simd_both_equal_t
         s.close();
         return {kernels: s.kernels, fma: s.fma, out};
       };
-      const bin = atob(nexttoken.llm["kernels-wasm"].fma), bytes = new Uint8Array(bin.length);
+      const bin = atob((await nexttoken.load("llm.kernels-wasm")).fma), bytes = new Uint8Array(bin.length);
       for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
       return {valid: WebAssembly.validate(bytes), fused: await run(undefined), plain: await run(false)};
     }""", [d["ids"] for d in dists])
