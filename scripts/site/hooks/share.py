@@ -76,6 +76,6 @@ def on_post_build(config, **kwargs):
             demo=demo, container=RELATIVE.sub(lambda m: f'{m.group(1)}="../{m.group(2)}"', found["html"]),
             # js/site.js too (extra_javascript): it lets the keyboard scroll a wide box
             scripts=["../" + s for s in plan.scripts] + ["../" + str(s) for s in config["extra_javascript"]],
-            css=["../" + c for c in css] + ["../" + c for c in config["extra_css"]],
+            css=["../" + c for c in css] + ["../" + c for c in config["extra_css"]] + ["../css/explainers.css"],
             page_title=page.title, page_url="../" + page.url, config=config)
         (site / "embed" / f"{demo}.html").write_text(text, encoding="utf-8")
