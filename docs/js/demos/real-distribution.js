@@ -10,29 +10,12 @@
 // the panel's box); it reads "real.pass" and "real.model".
 // Container attributes: data-prompt (the first stored prompt), data-choices (keys shown as one-click
 // buttons instead of the menu).
-nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "runtime.kernels", "runtime.sampling", "data.smollm2-dist-index", "later:data.smollm2-dist-*", "ui.permalink"],
-  function (ui, store, badge, kernels, sampling, index, loadPrompt, permalink) {
+nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "runtime.kernels", "runtime.sampling", "data.smollm2-dist-index", "later:data.smollm2-dist-*", "ui.permalink", "llm.bars"],
+  function (ui, store, badge, kernels, sampling, index, loadPrompt, permalink, bars) {
   "use strict";
 
-  // Every rank's logit, sorted: the head as stored; a tail bucket's ranks evenly spaced between its
-  // max and min logit, shifted so that their exp-sum matches the bucket's stored sum_exp (so T = 1
-  // reproduces the stored mass exactly and other temperatures keep the bucket's shape).
-  function expand(d) {
-    var V = d.vocab_size, out = new Float64Array(V), i;
-    var head = d.head.logits;
-    for (i = 0; i < head.length; i++) out[i] = head[i];
-    d.tail.buckets.forEach(function (b) {
-      var s = 0, j, l;
-      for (j = 0; j < b.count; j++) {
-        l = b.count > 1 ? b.max_logit + (b.min_logit - b.max_logit) * j / (b.count - 1) : b.max_logit;
-        out[b.start + j] = l;
-        s += Math.exp(l - d.max_logit);
-      }
-      var shift = s > 0 && b.sum_exp > 0 ? Math.log(b.sum_exp / s) : 0;
-      for (j = 0; j < b.count; j++) out[b.start + j] += shift;
-    });
-    return out;
-  }
+  // Every rank's logit, sorted (js/llm/bars.js: the head as stored, each tail bucket redrawn).
+  var expand = bars.expand;
 
   var el = ui.el;
 
