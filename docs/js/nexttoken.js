@@ -76,6 +76,8 @@
     "real.prompt": "{text, chat}: a prompt for the panel to run (the inside view's example). Writer demos.real-inside; reader demos.real-ask",
     "real.linked": "{text, chat}: a live prompt a link to the bars names; it waits in the panel's box until the model is loaded. Writer demos.real-distribution; reader demos.real-ask",
     "real.sampling": "{T, k, p, seed}: the panel's cuts and seed. Writer demos.real-distribution; reader demos.real-writers",
+    "real.inside-link": "{key, live, text, chat}: the prompt a link to the inside view names, for the bars to show as a link to them would (a live one goes on to the panel's box). Writer demos.real-inside; reader demos.real-distribution",
+    "real.writers-link": "{live, text, chat, T, k, p, seed}: the prompt, cuts and seed a link to the writers names, for the bars to take as a link to them would. Writer demos.real-writers; reader demos.real-distribution",
     "real.inside": "true while the inside view is built and on screen: the pass then computes the lens and heads. Writer demos.real-inside; reader demos.real-ask"
   };
   function known(key) {

@@ -154,6 +154,18 @@ def set_snapshots(page, sel):
     page.locator(f"{sel} select").select_option(index=1)
 
 
+def set_real_inside(page, sel):
+    page.select_option(f'{demo("real-distribution")} select', "bank")
+    page.wait_for_selector(f'{sel}[data-view="stored:bank"]')
+    page.locator(f'{sel} button[data-layer="2"][data-head="4"]').click()
+    page.locator(f"{sel} .nt-radios input").nth(1).check()
+
+
+def set_real_writers(page, sel):
+    page.locator(f"{sel} input[data-role=length]").fill("9")
+    page.locator(f"{sel} .nt-check input").nth(2).uncheck()
+
+
 DEMOS = {  # demo: (page, how the test sets a state through the controls)
     "generate": ("generation.html", set_generate),
     "two-heads": ("block.html", set_two_heads),
@@ -166,6 +178,8 @@ DEMOS = {  # demo: (page, how the test sets a state through the controls)
     "embeddings": ("embeddings.html", set_embeddings),
     "context-window": ("context.html", set_context_window),
     "snapshots": ("training.html", set_snapshots),
+    "real-inside": ("real-models.html", set_real_inside),
+    "real-writers": ("real-models.html", set_real_writers),
 }
 
 

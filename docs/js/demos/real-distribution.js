@@ -444,6 +444,27 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
     // Its state in the page's link: the stored prompt (or the live one, which needs the model loaded
     // above), the controls and the draws; every rank's probability as a download (js/ui/permalink.js).
     var radio = function (v) { var r = scale.querySelector('input[value="' + v + '"]'); if (r) r.checked = true; };
+    // A link's state applied (any subset of the fields below); `quiet`: for a link to a view further
+    // down, which says what it needs itself: no line, no button here.
+    function apply(s, quiet) {
+      if (s.T !== undefined) { state.T = s.T; tSlider.set(s.T); }
+      if (s.k !== undefined) { state.k = s.k; kSlider.set(s.k); }
+      if (s.p !== undefined) { state.p = s.p; pSlider.set(s.p); }
+      if (s.scale !== undefined) { state.log = s.scale === "log"; radio(s.scale); }
+      if (s.seed !== undefined) { state.seed = s.seed; seedInput.value = String(s.seed); }
+      rng = sampling.mulberry32(state.seed);
+      state.draws = s.draws || 0;
+      state.u = null;
+      for (var i = 0; i < state.draws; i++) state.u = rng();
+      choose(s.key || state.key);
+      if (s.live !== "1" || !s.text) return "";
+      // the live prompt goes into the panel above; it runs when the reader loads the model
+      store.set("real.linked", { text: s.text, chat: s.chat === "1" });
+      return quiet ? "" : badge.needsModel("shows SmolLM2 run live on a prompt of its own", sourceLine);
+    }
+    // a link to the inside view or the writers names the prompt (and the writers' cuts and seed) they were made with
+    store.subscribe("real.inside-link", function (s) { if (s) apply(s, true); });
+    store.subscribe("real.writers-link", function (s) { if (s) apply(s, true); });
     permalink.join(root, live, {
       fields: { key: permalink.one(index.prompts.map(function (pr) { return pr.key; })), T: permalink.num(0.1, 3), k: permalink.int(0, 2000),
         p: permalink.num(0.05, 1), scale: permalink.one(["log", "lin"]), seed: permalink.int(0, 4294967295), draws: permalink.int(0, 10000),
@@ -453,34 +474,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
         if (lp) { s.live = "1"; s.text = lp.pass.text; s.chat = lp.pass.chat ? "1" : "0"; }
         return s;
       },
-      set: function (s) {
-        if (s.T !== undefined) { state.T = s.T; tSlider.set(s.T); }
-        if (s.k !== undefined) { state.k = s.k; kSlider.set(s.k); }
-        if (s.p !== undefined) { state.p = s.p; pSlider.set(s.p); }
-        if (s.scale !== undefined) { state.log = s.scale === "log"; radio(s.scale); }
-        if (s.seed !== undefined) { state.seed = s.seed; seedInput.value = String(s.seed); }
-        rng = sampling.mulberry32(state.seed);
-        state.draws = s.draws || 0;
-        state.u = null;
-        for (var i = 0; i < state.draws; i++) state.u = rng();
-        choose(s.key || state.key);
-        if (s.live !== "1" || !s.text) return "";
-        // the live prompt goes into the panel above; it runs when the reader loads the model
-        store.set("real.linked", { text: s.text, chat: s.chat === "1" });
-        var ask = document.querySelector('.nt-demo[data-demo="real-ask"]'), copies;
-        try { copies = JSON.parse(ask.getAttribute("data-models") || "{}"); } catch (e) { copies = {}; }
-        if (!copies.smollm2) return "This link shows SmolLM2 run live on a prompt of its own, which needs the model: this page cannot load it, so the stored prompt is shown.";
-        var go = ui.button("Load the model and run it", function () {  // the panel above builds as it comes on screen
-          go.remove();
-          ask.scrollIntoView();
-          (function press(tries) {
-            var load = ask.querySelector("[data-role=ask-load]");
-            if (load && !load.disabled) load.click(); else if (tries) setTimeout(function () { press(tries - 1); }, 100);
-          })(50);
-        }, { primary: true });
-        sourceLine.parentNode.insertBefore(go, sourceLine);
-        return "This link shows SmolLM2 run live on a prompt of its own, which needs the model: load it (the button below, or Load above) to see it; the stored prompt shows meanwhile.";
-      },
+      set: function (s) { return apply(s, false); },
       tables: function () {
         if (!logits) throw new Error("no distribution is on show yet");
         var rows = [];

@@ -8,8 +8,15 @@
 // (null while it is off screen, else {at}: the panel's passes then compute the lens, at position `at`,
 // and the heads). Container: data-sinks, the build's sink count on “The cat sat on the” ({count, of,
 // threshold}): a head is a sink when the last token gives the first token more than `threshold` of
-// its attention (the attention page's rule).
-nexttoken.define("demos.real-inside", ["ui", "store", "ui.real-badge", "explain.real", "data.smollm2-knockout"], function (ui, store, badge, real, example) {
+// its attention (the attention page's rule); data-prompt, the stored prompt it shows where no bars
+// are on the page (its embed page), loading it itself.
+// Its state is in the page's link (js/ui/permalink.js): the prompt (stored, or live: then a link
+// says it needs the model and offers the Load button), the lens position, the parts switched off,
+// the open head and the click's choice. A link's prompt reaches the bars through "real.inside-link"
+// ({key, live, text, chat}: they show it as a link to them would); its knock-out waits for the model.
+// Its downloads: the lens table, the open head's weights, every head's summary and the answer.
+nexttoken.define("demos.real-inside", ["ui", "store", "ui.real-badge", "explain.real", "data.smollm2-knockout",
+  "data.smollm2-dist-index", "later:data.smollm2-dist-*", "ui.permalink"], function (ui, store, badge, real, example, index, loadPrompt, permalink) {
   "use strict";
   var el = ui.el;
   var LENS_TOP = 3, ANSWER_TOP = 3;
@@ -49,7 +56,7 @@ nexttoken.define("demos.real-inside", ["ui", "store", "ui.real-badge", "explain.
       heads.push(row);
     });
     var lens = (r.lens || []).map(function (logits, l) {
-      return { label: "block " + (l + 1), top: topOf(logits, LENS_TOP).map(function (t) { return { id: t.id, piece: name(t.id), prob: t.prob }; }) };
+      return { layer: l + 1, label: "block " + (l + 1), top: topOf(logits, LENS_TOP).map(function (t) { return { id: t.id, piece: name(t.id), prob: t.prob }; }) };
     });
     var answer = topOf(r.logits, ANSWER_TOP).map(function (t) { t.piece = name(t.id); return t; });
     return { live: true, text: pass.text, chat: !!pass.chat, ids: pass.ids, tokens: tokens, heads: heads, lens: lens,
@@ -64,10 +71,10 @@ nexttoken.define("demos.real-inside", ["ui", "store", "ui.real-badge", "explain.
       });
     });
     var lens = d.lens.map(function (row) {
-      return { label: row.layer === 0 ? "embedding" : "block " + row.layer,
-               top: row.pieces.slice(0, LENS_TOP).map(function (p, i) { return { piece: p, prob: row.probs[i] }; }) };
+      return { layer: row.layer, label: row.layer === 0 ? "embedding" : "block " + row.layer,
+               top: row.pieces.slice(0, LENS_TOP).map(function (p, i) { return { id: row.ids ? row.ids[i] : undefined, piece: p, prob: row.probs[i] }; }) };
     });
-    var answer = d.head.pieces.slice(0, ANSWER_TOP).map(function (p, i) { return { rank: i, piece: p, prob: d.head.probs[i], logit: d.head.logits[i] }; });
+    var answer = d.head.pieces.slice(0, ANSWER_TOP).map(function (p, i) { return { rank: i, id: d.head.ids[i], piece: p, prob: d.head.probs[i], logit: d.head.logits[i] }; });
     return { live: false, key: d.key, text: d.text, chat: d.chat, tokens: d.tokens, heads: heads, lens: lens, answer: answer, stored: d,
              inside: true, lensAt: d.tokens.length - 1, state: "stored",
              knockout: { heads: [], mlp: [] } };
@@ -81,6 +88,15 @@ nexttoken.define("demos.real-inside", ["ui", "store", "ui.real-badge", "explain.
     var state_ = badge(), sourceText = el("span", { "data-role": "inside-source-text" });
     var source = el("p", { class: "nt-source-line", "data-role": "inside-source", "aria-live": "polite" }, [state_.node, sourceText]);
     var lensAt = null;  // the position the reader picked for the lens; null: the last
+    // Where no bars are on the page (its embed page), it loads the stored prompt itself.
+    var alone = !document.querySelector('.nt-demo[data-demo="real-distribution"]'), own = null, ownKey = null;
+    function showKey(key) {
+      var entry = index.prompts.filter(function (pr) { return pr.key === (key || root.getAttribute("data-prompt")); })[0] || index.prompts[0];
+      ownKey = entry.key;
+      loadPrompt(entry.file.replace(/^smollm2-dist-|\.js$/g, "")).then(function (got) {
+        if (ownKey === entry.key) { own = got; follow(); }
+      }, function (err) { msg.show(err.message + " (is the js/data folder beside this page?).", "error"); });
+    }
     var lensPick = el("select", { class: "nt-input", "data-role": "lens-at" });
     lensPick.addEventListener("change", function () {
       lensAt = Number(lensPick.value);
@@ -361,14 +377,14 @@ nexttoken.define("demos.real-inside", ["ui", "store", "ui.real-badge", "explain.
     }
 
     function follow() {
-      var pass = store.get("real.pass"), stored = store.get("real.stored");
+      var pass = store.get("real.pass"), stored = alone ? own : store.get("real.stored");
       if (pass && pass.result) {
         view = liveView(pass, store.get("real.model"));
         ko = { heads: view.knockout.heads.map(function (x) { return x.slice(); }), mlp: view.knockout.mlp.slice() };
       } else if (stored) view = storedView(stored);
       else return;
       if (opened && (!view.heads[opened[0]] || !view.heads[opened[0]][opened[1]])) opened = null;
-      if (lensAt !== null && lensAt >= view.tokens.length - 1) { lensAt = null; if (wanted) want(false); }  // a shorter prompt: its last position
+      if (view.live && lensAt !== null && lensAt >= view.tokens.length - 1) { lensAt = null; if (wanted) want(false); }  // a shorter prompt: its last position
       render();
     }
     // On screen (or nearly), the panel's passes compute the lens and heads this view draws; off
@@ -386,8 +402,85 @@ nexttoken.define("demos.real-inside", ["ui", "store", "ui.real-badge", "explain.
     } else { wanted = true; want(false); }
     store.subscribe("real.pass", follow);
     store.subscribe("real.stored", follow);
-    store.subscribe("real.model", function () { if (view) drawExample(); });
+    store.subscribe("real.model", function (m) {
+      if (m && linked) { var k = linked; linked = null; if (fits(k)) setKnockout(k); else msg.show(UNFIT, "warn"); }
+      if (view) drawExample();
+    });
     drawExample();
+    if (alone) showKey(null);
     follow();
-  }, { after: ["real-distribution"] });  // it shows the prompt the distribution above has on show
+
+    // ---- its state in the link, its numbers as files (js/ui/permalink.js) ----------------------
+    var linked = null;  // a link's parts switched off, waiting for the model
+    var UNFIT = "This link switches off a head or MLP the model does not have: every part stays on.";
+    // the parts a link names exist in the pass on show (the stored and the live model are the same shape)
+    function fits(k) {
+      if (!view || !view.heads.length) return true;
+      var L = view.heads.length, H = view.heads[0].length;
+      return k.heads.every(function (x) { return x[0] < L && x[1] < H; }) && k.mlp.every(function (l) { return l < L; });
+    }
+    function pairs(flat) { var out = []; for (var i = 0; i + 1 < flat.length; i += 2) out.push([flat[i], flat[i + 1]]); return out; }
+    function storedKey() { var d = view && view.stored ? view.stored : alone ? own : store.get("real.stored"); return d ? d.key : undefined; }
+    permalink.join(root, live, {
+      fields: { key: permalink.one(index.prompts.map(function (pr) { return pr.key; })), live: permalink.flag(), text: permalink.text(2000),
+        chat: permalink.flag(), at: permalink.int(0, 8191), off: permalink.ints(0, 999, 600), mlp: permalink.ints(0, 999, 300),
+        head: permalink.ints(0, 999, 2), click: permalink.one(["open", "off"]) },
+      get: function () {
+        var s = { key: storedKey(), click: mode };
+        if (view && view.live) { s.live = "1"; s.text = view.text; s.chat = view.chat ? "1" : "0"; }
+        if (lensAt !== null) s.at = lensAt;
+        var k = linked || ko;
+        if (k.heads.length) s.off = [].concat.apply([], k.heads);
+        if (k.mlp.length) s.mlp = k.mlp;
+        if (opened) s.head = opened;
+        return s;
+      },
+      set: function (s) {
+        if (s.off && s.off.length % 2) throw new Error("“off” must list a block and a head for each head");
+        if (s.head && s.head.length !== 2) throw new Error("“head” must be a block and a head");
+        var k = { heads: pairs(s.off || []), mlp: (s.mlp || []).slice() }, what = [];
+        if (!fits(k)) throw new Error(UNFIT.replace(/^This link s/, "it s").replace(/\.$/, ""));
+        if (s.click) { mode = s.click; modeRadios.querySelector('input[value="' + s.click + '"]').checked = true; }
+        if (s.head) opened = s.head.slice();
+        if (s.at !== undefined) { lensAt = s.at; if (wanted) want(false); }
+        // the prompt: the bars above show it (a live one waits in the panel's box); alone, this view loads it
+        if (alone) showKey(s.key || null);
+        else store.set("real.inside-link", { key: s.key, live: s.live, text: s.text, chat: s.chat });
+        if (view) { if (opened && (!view.heads[opened[0]] || !view.heads[opened[0]][opened[1]])) opened = null; render(); }
+        if (s.live === "1" && s.text) what.push("shows SmolLM2 run live on a prompt of its own");
+        if (k.heads.length || k.mlp.length) {
+          linked = k;
+          what.push("switches parts off (" + k.heads.map(function (x) { return headName(x[0], x[1]); })
+            .concat(k.mlp.map(function (l) { return "block " + (l + 1) + "'s MLP"; })).join(", ") + ")");
+        }
+        if (s.at !== undefined && !(s.live === "1")) what.push("reads the lens at position " + s.at);
+        if (!what.length) return "";
+        if (store.get("real.model") && linked) { k = linked; linked = null; setKnockout(k); return ""; }
+        return badge.needsModel(what.join(" and "), source);
+      },
+      tables: function () {
+        if (!view) throw new Error("no pass is on show yet");
+        var lensRows = [], headRows = [], answerRows, weightRows = [];
+        view.lens.forEach(function (row) {
+          row.top.forEach(function (t, i) { lensRows.push([view.lensAt, row.layer, row.label, i + 1, t.id === undefined ? null : t.id, t.piece, t.prob]); });
+        });
+        view.heads.forEach(function (layer, l) {
+          layer.forEach(function (c, h) { headRows.push([l, h, c.top, view.tokens[c.top], c.topWeight, c.first, isSink(c) ? 1 : 0, isOff(l, h) ? 1 : 0]); });
+        });
+        answerRows = view.answer.map(function (t, i) { return [i + 1, t.id === undefined ? null : t.id, t.piece, t.prob, t.logit]; });
+        var got = [{ name: "lens", columns: ["position", "layer", "after", "rank", "id", "token", "probability"], rows: lensRows },
+          { name: "answer", columns: ["rank", "id", "token", "probability", "logit"], rows: answerRows },
+          { name: "heads", columns: ["layer", "head", "top_position", "top_token", "top_weight", "first_weight", "sink", "off"], rows: headRows }];
+        if (opened && view.heads[opened[0]]) {
+          var c = view.heads[opened[0]][opened[1]];
+          var at = c.weights ? c.weights.map(function (w, j) { return [j, w]; }) : [[0, c.first]].concat(c.top !== 0 ? [[c.top, c.topWeight]] : []);
+          at.forEach(function (x) { weightRows.push([opened[0], opened[1], x[0], view.tokens[x[0]], x[1]]); });
+          got.push({ name: "head_weights", columns: ["layer", "head", "position", "token", "weight"], rows: weightRows });
+        }
+        got.extra = { source: view.live ? "live" : "stored", prompt: { key: view.live ? undefined : view.key, text: view.text, chat: !!view.chat, tokens: view.tokens },
+          lens_at: view.lensAt, knockout: { heads: ko.heads, mlp: ko.mlp }, open_head: opened,
+          note: "layers, heads and positions count from 0; the lens's layer 0 is the embedding (stored passes only)" };
+        return got;
+      } });
+  }, { after: ["real-ask", "real-distribution"] });  // it shows the prompt the distribution above has on show
 });

@@ -3,7 +3,11 @@
 // Stop button (runtime/decoding.js does the writing). Reads the store's "real.model" ({session,
 // tokenizer, config}), "real.pass" (the prompt's ids, and its knock-out) and "real.sampling" ({T, k,
 // p, seed}); one status line says why it cannot write yet, what it is writing, or how it ended.
-nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime.decoding"], function (ui, store, badge, decoding) {
+// Its state is in the page's link (js/ui/permalink.js): the length, the writers ticked, the prompt,
+// the cuts and seed, and whether it wrote; a link's prompt, cuts and seed reach the bars through
+// "real.writers-link" (they take them as a link to them would), and a link that wrote writes again
+// once the model has run its prompt. Its downloads: each step's token and probability, the beams.
+nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime.decoding", "ui.permalink"], function (ui, store, badge, decoding, permalink) {
   "use strict";
 
   var el = ui.el;
@@ -101,6 +105,7 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
     var said = "";  // the last run's ending, kept until the prompt changes
 
     var run = null;
+    var held = {}, heldCtx = null, wrote = false, pending = null;  // the last run's states; a link's run, waiting
 
     function llm() { return store.get("real.model") || null; }
     function pass() { return store.get("real.pass") || null; }
@@ -142,6 +147,9 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
       c.box.setAttribute("data-tokens", String(n));
       c.box.setAttribute("data-ms", st.ms.toFixed(1));
       c.box.setAttribute("data-ids", JSON.stringify(st.ids));
+      if (st.probs) c.box.setAttribute("data-probs", JSON.stringify(st.probs));
+      held[name] = st;
+      heldCtx = ctx;
       if (st.done) c.box.setAttribute("data-why", st.why); else c.box.removeAttribute("data-why");
       if (name === "beam") renderBeams(c, st, ctx);
     }
@@ -180,11 +188,13 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
         var c = cols[n];
         ui.clear(c.text);
         if (c.beams) ui.clear(c.beams);
-        ["data-tokens", "data-ms", "data-ids", "data-why"].forEach(function (a) { c.box.removeAttribute(a); });
+        ["data-tokens", "data-ms", "data-ids", "data-probs", "data-why"].forEach(function (a) { c.box.removeAttribute(a); });
         c.box.hidden = writers.indexOf(n) < 0;
         c.stat.textContent = writers.indexOf(n) < 0 ? "" : "waiting for the prompt's pass…";
       });
       root.removeAttribute("data-done");
+      held = {};
+      wrote = true;
       grid.hidden = false;
       key.hidden = false;
       var t0 = performance.now();
@@ -220,11 +230,65 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
       seen = now;
       if (changed) {
         said = "";
+        wrote = false;
         if (run) { run.stop(); msg.show("The prompt changed, so the writers stopped: press Write for the new one.", "info"); }
       }
       refresh();
+      // a link that wrote: once the model has run its prompt, it writes again
+      if (pending && p && llm() && !run && p.text === pending.text && !!p.chat === pending.chat) { pending = null; start(); }
     });
     seen = sig(pass());
     refresh();
-  });
+
+    var WRITERS = ["greedy", "sample", "beam"];
+    permalink.join(root, live, {
+      fields: { len: permalink.int(1, decoding.CAP), greedy: permalink.flag(), sample: permalink.flag(), beam: permalink.flag(),
+        text: permalink.text(2000), chat: permalink.flag(), T: permalink.num(0.1, 3), k: permalink.int(0, 2000), p: permalink.num(0.05, 1),
+        seed: permalink.int(0, 4294967295), wrote: permalink.flag() },
+      get: function () {
+        var p = pass(), sm = sampling(), n = Number(lengthIn.value), s = { T: sm.T, k: sm.k, p: sm.p, seed: sm.seed };
+        if (n >= 1 && n <= decoding.CAP && n % 1 === 0) s.len = n;
+        WRITERS.forEach(function (w) { s[w] = picks[w].input.checked ? "1" : "0"; });
+        var prompt = p ? { text: p.text, chat: !!p.chat } : pending;
+        if (prompt) { s.text = prompt.text; s.chat = prompt.chat ? "1" : "0"; }
+        if (wrote || pending) s.wrote = "1";
+        return s;
+      },
+      set: function (s) {
+        if (s.len !== undefined) lengthIn.value = String(s.len);
+        WRITERS.forEach(function (w) { if (s[w] !== undefined) picks[w].input.checked = s[w] === "1"; });
+        var link = {};
+        ["T", "k", "p", "seed"].forEach(function (f) { if (s[f] !== undefined) link[f] = s[f]; });
+        if (s.text) { link.live = "1"; link.text = s.text; link.chat = s.chat; }
+        store.set("real.writers-link", link);
+        pending = s.wrote === "1" && s.text ? { text: s.text, chat: s.chat === "1" } : null;
+        refresh();
+        if (!s.text) return "";
+        return badge.needsModel("writes with SmolLM2 from a prompt of its own", promptLine,
+          pending ? "the writers write when it has run the prompt" : "then press Write");
+      },
+      tables: function () {
+        var names = WRITERS.filter(function (w) { return held[w]; });
+        if (!names.length || !heldCtx) throw new Error("nothing has been written yet: load the model above, run a prompt and press Write");
+        var tok = heldCtx.tok, steps = [], beams = [];
+        function piece(id) { return tok.decode([id]); }
+        names.forEach(function (w) {
+          var st = held[w];
+          st.ids.forEach(function (id, i) { steps.push([w, i + 1, id, piece(id), st.probs ? st.probs[i] : null]); });
+        });
+        if (held.beam) {
+          var b = held.beam;
+          (b.done ? [] : b.running).forEach(function (x, i) { beams.push(["running", i + 1, x.sum, null, x.ids.length, tok.decode(x.ids), x.ids.join(" ")]); });
+          b.finished.forEach(function (x, i) { beams.push([b.done && i === 0 ? "answer" : "finished", i + 1, x.sum, x.score, x.ids.length, tok.decode(x.ids), x.ids.join(" ")]); });
+        }
+        var got = [{ name: "steps", columns: ["writer", "step", "id", "token", "probability"], rows: steps },
+          { name: "texts", columns: ["writer", "tokens", "ended", "text"], rows: names.map(function (w) { return [w, held[w].ids.length, held[w].done ? held[w].why : "writing", tok.decode(held[w].ids)]; }) }];
+        if (beams.length) got.push({ name: "beams", columns: ["beam", "rank", "sum_log_probability", "score", "tokens", "text", "ids"], rows: beams });
+        var p = pass();
+        got.extra = { prompt: p ? { text: p.text, chat: !!p.chat, ids: Array.from(heldCtx.ids) } : { ids: Array.from(heldCtx.ids) },
+          sampling: sampling(), knockout: p ? p.knockout || null : null,
+          note: "probability: the step's token's probability in the model's own distribution, at temperature 1 before any cut (greedy and sampling; beam search keeps only sums of log-probabilities)" };
+        return got;
+      } });
+  }, { after: ["real-ask", "real-distribution"] });  // a link's prompt and settings go to them
 });
