@@ -89,7 +89,7 @@ def test_a_link_to_a_live_inside_state_says_it_needs_the_model_and_offers_the_lo
     page.locator(f"{INSIDE} .nt-radios input").nth(0).check()
     page.wait_for_timeout(700)
     frag = page.evaluate("location.hash")
-    assert "off=4.2.0.1" in frag and "mlp=9" in frag and "at=1" in frag, frag
+    assert "off=4.2.0.1" in frag and "mlp=9" in frag and "at=1" in frag and "live=1&text=The%20sky%20is" in frag, frag
     assert page.nt_problems == [], page.nt_problems
 
 
@@ -207,3 +207,39 @@ def test_a_writers_link_loads_smollm2_by_its_button_writes_again_and_its_csv_hol
     again.wait_for_selector(f"{WRITERS}[data-done]")
     assert {w: again.locator(f'{WRITERS} [data-writer="{w}"]').get_attribute("data-ids") for w in ("greedy", "sample")} == first
     assert page.nt_problems == [] and again.nt_problems == [], page.nt_problems + again.nt_problems
+
+
+@pytest.mark.slow
+def test_a_live_inside_link_loads_smollm2_applies_its_knockout_and_lens_and_its_downloads_hold_the_pages_numbers(open_page, site):
+    if not (site / "js" / "data" / "llm" / "smollm2" / "manifest.js").is_file():
+        pytest.fail("build/site has no js/data/llm/smollm2: build the site with the model (`make site`)", pytrace=False)
+    prompt = "My neighbour always wanted"
+    page = open_page(f"{PAGE}#nt=1&d=real-inside&key=cat&live=1&text={quote(prompt)}&chat=0&off=4.2&mlp=9&at=2&head=4.2")
+    page.set_default_timeout(600_000)
+    page.locator(f"{INSIDE} button[data-role=link-load]").click()
+    page.wait_for_selector(f'{INSIDE}[data-view="live"]')
+    page.set_default_timeout(120_000)
+    page.locator(INSIDE).scroll_into_view_if_needed()  # on screen, the passes compute its lens and heads
+    page.wait_for_selector(f'{INSIDE} table.nt-lens-table[data-at="2"]')
+    page.wait_for_selector(f'{INSIDE} [data-role="head-weights"] li[data-pos]')
+    assert page.text_content(f'{INSIDE} [data-role="off"]') == "Switched off: block 5, head 3, block 10's MLP."
+    assert page.text_content(f'{INSIDE} [data-role="real-badge"]') == "Live, parts switched off"
+    assert prompt in page.text_content(f'{INSIDE} [data-role="inside-source"]')
+
+    rows = read_csv(download(page, INSIDE, "CSV")[0])
+    cells = page.locator(f"{INSIDE} td.nt-lens-cell").evaluate_all("c => c.map(x => [Number(x.dataset.id), Number(x.dataset.prob)])")
+    assert [[int(r[4]), float(r[6])] for r in rows[1:]] == cells and {r[0] for r in rows[1:]} == {"2"}
+    got = json.loads(download(page, INSIDE, "JSON")[0])
+    assert got["source"] == "live" and got["knockout"] == {"heads": [[4, 2]], "mlp": [9]} and got["lens_at"] == 2
+    shown = page.locator(f'{INSIDE} [data-role="answer"] li').evaluate_all("l => l.map(x => [Number(x.dataset.id), Number(x.dataset.prob), Number(x.dataset.logit)])")
+    assert [[a[1], a[3], a[4]] for a in got["tables"]["answer"]["rows"]] == shown
+    bars = page.locator(f'{INSIDE} [data-role="head-weights"] li[data-pos]').evaluate_all("l => l.map(x => [Number(x.dataset.pos), Number(x.dataset.weight)])")
+    assert [[r[2], r[4]] for r in got["tables"]["head_weights"]["rows"]] == bars
+    assert len(bars) == len(got["prompt"]["tokens"]) and sum(w for _, w in bars) == pytest.approx(1, abs=1e-4)
+    # the state's own link keeps it all
+    page.locator(f"{INSIDE} .nt-radios input").nth(1).check()
+    page.wait_for_timeout(700)
+    frag = page.evaluate("location.hash")
+    for part in ("live=1", "text=" + quote(prompt), "off=4.2", "mlp=9", "at=2", "head=4.2", "click=off"):
+        assert part in frag, (part, frag)
+    assert page.nt_problems == [], page.nt_problems

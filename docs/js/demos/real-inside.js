@@ -380,10 +380,11 @@ nexttoken.define("demos.real-inside", ["ui", "store", "ui.real-badge", "explain.
       var pass = store.get("real.pass"), stored = alone ? own : store.get("real.stored");
       if (pass && pass.result) {
         view = liveView(pass, store.get("real.model"));
+        waiting = null;
         ko = { heads: view.knockout.heads.map(function (x) { return x.slice(); }), mlp: view.knockout.mlp.slice() };
       } else if (stored) view = storedView(stored);
       else return;
-      if (opened && (!view.heads[opened[0]] || !view.heads[opened[0]][opened[1]])) opened = null;
+      if (opened && view.heads.length && !(view.heads[opened[0]] && view.heads[opened[0]][opened[1]])) opened = null;  // kept while the heads compute
       if (view.live && lensAt !== null && lensAt >= view.tokens.length - 1) { lensAt = null; if (wanted) want(false); }  // a shorter prompt: its last position
       render();
     }
@@ -411,7 +412,7 @@ nexttoken.define("demos.real-inside", ["ui", "store", "ui.real-badge", "explain.
     follow();
 
     // ---- its state in the link, its numbers as files (js/ui/permalink.js) ----------------------
-    var linked = null;  // a link's parts switched off, waiting for the model
+    var linked = null, waiting = null;  // a link's parts switched off and live prompt, waiting for the model
     var UNFIT = "This link switches off a head or MLP the model does not have: every part stays on.";
     // the parts a link names exist in the pass on show (the stored and the live model are the same shape)
     function fits(k) {
@@ -427,7 +428,8 @@ nexttoken.define("demos.real-inside", ["ui", "store", "ui.real-badge", "explain.
         head: permalink.ints(0, 999, 2), click: permalink.one(["open", "off"]) },
       get: function () {
         var s = { key: storedKey(), click: mode };
-        if (view && view.live) { s.live = "1"; s.text = view.text; s.chat = view.chat ? "1" : "0"; }
+        var p = view && view.live ? view : waiting;
+        if (p) { s.live = "1"; s.text = p.text; s.chat = p.chat ? "1" : "0"; }
         if (lensAt !== null) s.at = lensAt;
         var k = linked || ko;
         if (k.heads.length) s.off = [].concat.apply([], k.heads);
@@ -446,8 +448,8 @@ nexttoken.define("demos.real-inside", ["ui", "store", "ui.real-badge", "explain.
         // the prompt: the bars above show it (a live one waits in the panel's box); alone, this view loads it
         if (alone) showKey(s.key || null);
         else store.set("real.inside-link", { key: s.key, live: s.live, text: s.text, chat: s.chat });
-        if (view) { if (opened && (!view.heads[opened[0]] || !view.heads[opened[0]][opened[1]])) opened = null; render(); }
-        if (s.live === "1" && s.text) what.push("shows SmolLM2 run live on a prompt of its own");
+        if (view) { if (opened && view.heads.length && !(view.heads[opened[0]] && view.heads[opened[0]][opened[1]])) opened = null; render(); }
+        if (s.live === "1" && s.text) { waiting = { text: s.text, chat: s.chat === "1" }; what.push("shows SmolLM2 run live on a prompt of its own"); }
         if (k.heads.length || k.mlp.length) {
           linked = k;
           what.push("switches parts off (" + k.heads.map(function (x) { return headName(x[0], x[1]); })
