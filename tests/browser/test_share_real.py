@@ -243,3 +243,33 @@ def test_a_live_inside_link_loads_smollm2_applies_its_knockout_and_lens_and_its_
     for part in ("live=1", "text=" + quote(prompt), "off=4.2", "mlp=9", "at=2", "head=4.2", "click=off"):
         assert part in frag, (part, frag)
     assert page.nt_problems == [], page.nt_problems
+
+
+def test_the_writers_embed_page_says_in_one_line_where_the_model_loads(open_page):
+    page = open_page("embed/real-writers.html#nt=1&d=real-writers&len=5", mode="file", width=360)
+    page.wait_for_selector(f"{WRITERS}[data-ready]")
+    assert page.text_content(f'{WRITERS} [data-role="status-text"]').startswith("The writers run the model that the panel on their page loads")
+    assert page.locator(f"{WRITERS} input[data-role=length]").input_value() == "5"
+    assert page.locator(f"{WRITERS} .nt-writers").is_hidden()  # nothing written: no empty columns
+    assert page.locator(f"{WRITERS} .nt-share button", has_text="Embed").count() == 1
+    assert page.nt_problems == [], page.nt_problems
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_real_views_link_lines_load_buttons_and_share_rows_are_axe_clean(open_page, scheme):
+    import sys
+
+    from scripts.core.io import ROOT
+    sys.path.insert(0, str(ROOT / "tests"))
+    from helpers.axe import violations
+
+    page = open_page(PAGE + "#nt=1&d=real-inside&key=bank&live=1&text=Hi&chat=0&off=4.2&head=2.4")
+    page.emulate_media(color_scheme=scheme)
+    page.wait_for_selector(f'{INSIDE}[data-view="stored:bank"]')
+    page.locator(f"{INSIDE} .nt-share button", has_text="Embed").click()
+    page.locator(f"{INSIDE} .nt-share + .nt-msg").wait_for(state="visible")
+    assert violations(page, INSIDE) == []
+    writers = open_page(PAGE + "#nt=1&d=real-writers&len=7&beam=0&text=Hi&chat=0&wrote=1")
+    writers.emulate_media(color_scheme=scheme)
+    writers.wait_for_selector(f"{WRITERS}[data-ready]")
+    assert violations(writers, WRITERS) == []

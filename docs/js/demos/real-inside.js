@@ -135,7 +135,7 @@ nexttoken.define("demos.real-inside", ["ui", "store", "ui.real-badge", "explain.
     function setKnockout(next) {
       var llm = store.get("real.model");
       if (!llm) {
-        msg.show("Switching a part off reruns the real model: load it with the panel above first.", "warn");
+        msg.show("Switching a part off reruns the real model: " + (alone ? "it loads on this view's page (linked below)." : "load it with the panel above first."), "warn");
         return false;
       }
       msg.clear();
@@ -225,7 +225,7 @@ nexttoken.define("demos.real-inside", ["ui", "store", "ui.real-badge", "explain.
         check.textContent = "In this page the top token is now “" + show(got.piece) + "” at " + ui.pct(got.prob, 1) +
           (got.id === a.id ? ", as the build found." : ", not the build's “" + show(a.piece) + "”.");
       }
-      ui.setDisabled(btn, store.get("real.model") ? "" : "It runs the real model: load it with the panel above first.");
+      ui.setDisabled(btn, store.get("real.model") ? "" : alone ? "It runs the real model, which loads on this view's page (linked below)." : "It runs the real model: load it with the panel above first.");
     }
     function same(a, b) { return a && b && a.length === b.length && a.every(function (x, i) { return x === b[i]; }); }
     function sameKo(a, b) { return JSON.stringify(a.heads) === JSON.stringify(b.heads) && JSON.stringify(a.mlp) === JSON.stringify(b.mlp); }

@@ -107,6 +107,7 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
     var run = null;
     var held = {}, heldCtx = null, wrote = false, pending = null;  // the last run's states; a link's run, waiting
 
+    var panel = !!document.querySelector('.nt-demo[data-demo="real-ask"]');  // none on the embed page
     function llm() { return store.get("real.model") || null; }
     function pass() { return store.get("real.pass") || null; }
     function sampling() {
@@ -128,7 +129,8 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
       stopBtn.hidden = !run;
       if (run) { writeBtn.disabled = true; return; }
       writeBtn.disabled = !m || !p;
-      if (!m) tell("Load the model in the panel above first: the writers run it in your browser.");
+      if (!m && !panel) tell("The writers run the model that the panel on their page loads: open the page (linked below) to write.");
+      else if (!m) tell("Load the model in the panel above first: the writers run it in your browser.");
       else if (!p) tell("Run a prompt in the panel above first: the writers continue it.");
       else tell(said || "Press Write: each ticked writer continues the prompt.");
     }
