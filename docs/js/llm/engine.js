@@ -123,8 +123,8 @@ function nexttokenLlmEngine() {
   }
 
   // The WebAssembly kernels (scripts/site/llm_kernels.wat) with room for `size` bytes of blocks in
-  // their memory: float16 table at 0, then a tile of TILE tokens' x, their block sums and y, one
-  // widened row (scratch), attention's room (one layer's keys and values, four queries' scores, q and
+  // their memory: float16 table at 0, then a tile of TILE tokens' x, their block sums and y, two
+  // widened rows (scratch), attention's room (one layer's keys and values, four queries' scores, q and
   // output; where the manifest has a config), then the blocks. Null where the browser lacks
   // WebAssembly SIMD or refuses the memory: the JS kernels run instead.
   var TILE = 64;  // a prompt's tokens per kernel call: x's tile (64 x 1,536 floats) stays in the L2 cache
@@ -139,7 +139,7 @@ function nexttokenLlmEngine() {
     var c = manifest.config, hd = c ? c.n_embd / c.n_head : 0, kv = c ? hd * (c.n_kv_head || c.n_head) : 0, cap = c ? Math.min(CAP, c.n_ctx) : 0;
     if (hd % 4) kv = cap = 0;  // the attention kernels read a head in chunks of four
     var X = 4 * 65536, XS = up(X + 4 * TILE * cols), Y = up(XS + 8 * TILE * nb), S = up(Y + 4 * yn);
-    var AK = up(S + 144 * nb), AV = up(AK + 4 * cap * kv), SC = up(AV + 4 * cap * kv), AQ = up(SC + 16 * cap), AO = up(AQ + 16 * hd), W = up(AO + 16 * hd);
+    var AK = up(S + 288 * nb), AV = up(AK + 4 * cap * kv), SC = up(AV + 4 * cap * kv), AQ = up(SC + 16 * cap), AO = up(AQ + 16 * hd), W = up(AO + 16 * hd);
     if (W + size > 65536 * 65536) return null;  // past a 32-bit module's 4 GiB
     try {
       var inst = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}), mem = inst.exports.memory;
