@@ -309,7 +309,7 @@ def test_typing_publishes_only_the_newest_prompt_and_reuses_the_cache(loaded):
     # a typed character reruns only what follows the positions the last prompt shares (the chat
     # template's end and the changed word): most of the prompt is kept
     assert all(s["reused"] > 0 for s in seen[1:]), seen
-    assert f"the first {seen[-1]['reused']} as the last prompt left them in its cache" in got["status"], got["status"]
+    assert f"the first {seen[-1]['reused']} reused from the last prompt's cache" in got["status"], got["status"]
     # and the answer is a fresh pass's: bit for bit on the wasm kernels
     if got["kernels"] == "wasm":
         assert got["same"], got["worst"]

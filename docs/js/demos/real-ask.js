@@ -254,7 +254,7 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:llm.r
         state.flight = null;
         root.removeAttribute("data-busy");
         var ms = performance.now() - t0;
-        var kept = result.reused ? " (the first " + result.reused + " as the last prompt left them in its cache)" : "";
+        var kept = result.reused ? " (the first " + result.reused + " reused from the last prompt's cache)" : "";
         state.said = [badge.of({ knockout: knockout }), NAMES[state.model] + " read " + ids.length + " tokens in " + (ms / 1000).toFixed(2) + " s" + kept + "."];
         say(state.said[0], state.said[1]);
         state.last = { text: text, enc: enc };
