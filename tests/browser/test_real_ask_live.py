@@ -2,7 +2,9 @@
 stored prompt run live equals its stored distribution; held-out prompts drawn from a seed, and one
 with a head switched off through the store's "real.knockout", match transformers loading the same GGUF
 (ids from transformers' tokenizer); the chat switch gives the template's tokens; typing while a pass
-runs cancels it; the tokenizer's and engine's one-line messages reach the page."""
+runs cancels it; typing a prompt character by character publishes only passes of what the box held
+then, in order, each keeping the cache the last one shares with it, with a fresh pass's bits; the
+tokenizer's and engine's one-line messages reach the page."""
 from __future__ import annotations
 
 import numpy as np
@@ -105,8 +107,10 @@ def test_every_stored_prompt_live_equals_stored(loaded):
     for key in DIST_KEYS:
         rec = read_json(SITE_DATA / "smollm2" / "distributions" / f"{key}.json")
         loaded.select_option('.nt-demo[data-demo="real-distribution"] select', key)
-        loaded.wait_for_selector(f'.nt-demo[data-demo="real-distribution"][data-loaded="{key}"][data-source="stored"]')
-        assert loaded.text_content('[data-role="source"]').startswith("Stored by the build")
+        # the stored view first, saying so (read at once: the live pass that follows may take a tenth of a second)
+        loaded.wait_for_function("""(key) => { const d = document.querySelector('.nt-demo[data-demo="real-distribution"]');
+            return d.dataset.loaded === key && d.dataset.source === "stored"
+                && document.querySelector('[data-role="source"]').textContent.startsWith("Stored by the build"); }""", arg=key)
         want = rec["head"]["ids"][:5]
         got = loaded.evaluate(RUN, [rec["text"], rec["chat"], want])
         assert got["ids"] == rec["ids"], (key, got["ids"], rec["ids"])  # the page's tokenizer, template included
@@ -265,4 +269,53 @@ def test_badges_a_stored_prompt_after_loading_and_the_lens_at_a_position(loaded,
     loaded.evaluate("() => nexttoken.store.set('real.knockout', {heads: [], mlp: []})")
     loaded.wait_for_function("() => { const p = nexttoken.store.get('real.pass'); return p && !p.knockout.heads.length; }")
     loaded.select_option(f'{inside} [data-role="lens-at"]', str(len(rec["ids"]) - 1))
+    assert not loaded.nt_problems, loaded.nt_problems
+
+
+# Types `text` into the box a character at a time (input events, as keys give), with a pause after
+# every `burst` characters long enough for the debounced pass to start and, often, to be cut short by
+# the next key. Records every published pass with what the box held then; at the end, the last pass's
+# logits against a fresh prefill of its ids in a spare cache slot.
+TYPE = """async ([text, burst]) => {
+  const box = document.querySelector('[data-role=ask-prompt]'), ask = document.querySelector('.nt-demo[data-demo=real-ask]');
+  const sleep = (ms) => new Promise(r => setTimeout(r, ms)), seen = [];
+  document.querySelector('[data-role=ask-chat]').checked = true;
+  const off = nexttoken.store.subscribe('real.pass', p => { if (p) seen.push({text: p.text, box: box.value, reused: p.result.reused || 0, n: p.ids.length}); });
+  for (let i = 0; i < text.length; i++) {
+    box.value = text.slice(0, i + 1);
+    box.dispatchEvent(new Event('input', {bubbles: true}));
+    await sleep((i + 1) % burst ? 40 : 400);
+  }
+  while (ask.hasAttribute('data-busy') || !seen.length || seen[seen.length - 1].text !== text) await sleep(50);
+  off();
+  const p = nexttoken.store.get('real.pass'), session = nexttoken.store.get('real.model').session;
+  const fresh = await session.prefill(p.ids, {slot: 7, final: true, knockout: p.knockout});
+  let worst = 0, same = true;
+  p.result.logits.forEach((v, i) => { worst = Math.max(worst, Math.abs(v - fresh.logits[i])); same = same && Object.is(v, fresh.logits[i]); });
+  return {seen, same, worst, kernels: session.kernels, status: document.querySelector('[data-role=ask-status-text]').textContent,
+          msg: document.querySelector('[data-role=ask-msg]').textContent};
+}"""
+
+
+def test_typing_publishes_only_the_newest_prompt_and_reuses_the_cache(loaded):
+    text = held_out(7)[6] + " and then"
+    got = loaded.evaluate(TYPE, [text, 5])
+    seen = got["seen"]
+    print([(s["n"], s["reused"]) for s in seen], got["status"])  # shown with pytest -s
+    assert seen and seen[-1]["text"] == text, seen
+    # every pass published was of what the box held at that moment: never an older prompt's
+    assert all(s["text"] == s["box"] for s in seen), seen
+    # in typing order (each text a prefix of the next), and passes came while the reader typed
+    assert all(b["text"].startswith(a["text"]) and len(b["text"]) > len(a["text"]) for a, b in zip(seen, seen[1:])), seen
+    assert len(seen) >= 2, seen
+    # a typed character reruns only what follows the positions the last prompt shares (the chat
+    # template's end and the changed word): most of the prompt is kept
+    assert all(s["reused"] > 0 for s in seen[1:]), seen
+    assert f"the first {seen[-1]['reused']} reused from the last prompt's cache" in got["status"], got["status"]
+    # and the answer is a fresh pass's: bit for bit on the wasm kernels
+    if got["kernels"] == "wasm":
+        assert got["same"], got["worst"]
+    else:
+        assert got["worst"] < 1e-5, got["worst"]
+    assert got["msg"] == ""
     assert not loaded.nt_problems, loaded.nt_problems

@@ -124,3 +124,29 @@ test("bad settings are one line; repeats marks a run written before", async () =
   // prompt 1 2 3 4, then 9 1 2 3 4 5: the run 1 2 3 4 comes back at the fifth new token
   assert.deepEqual(decoding.repeats([1, 2, 3, 4, 9, 1, 2, 3, 4, 5], 4), [false, false, false, false, true, false]);
 });
+
+test("a writer's token is published before the engine computes what follows it, one token at a time", async () => {
+  const s = session(), seen = [];
+  const onUpdate = (name, st) => seen.push({ name, n: st.ids.length, decodes: s.calls.decode, done: st.done });
+  await decoding.write(s, PROMPT, { writers: ["greedy"], maxNew: 5, sampling: SAMPLING, onUpdate }).done;
+  // token n is shown while decode n runs (n - 1 finished), then again when its step is done
+  const first = seen.filter((u, i) => i === 0 || u.n !== seen[i - 1].n);
+  assert.deepEqual(first.map((u) => u.n), [1, 2, 3, 4, 5]);
+  assert.deepEqual(first.map((u) => u.decodes), [0, 1, 2, 3, 4]);
+  assert.ok(seen[seen.length - 1].done);
+});
+
+test("writers that start from the panel's slot copy its cache and run only the tokens it lacks, with the same text", async () => {
+  const m = randomLlama(), s = session(m), ran = [];
+  const prefill = s.prefill;
+  s.prefill = async (ids, o) => { const out = await prefill(ids, o); ran.push(out.reused || 0); return out; };
+  await m.prefill(PROMPT.slice(0, 4), {});  // slot 0: the panel's pass of a prompt one token shorter
+  const opts = { writers: ["greedy", "beam"], maxNew: 6, sampling: SAMPLING, from: 0 };
+  const a = await decoding.write(s, PROMPT, opts).done;
+  assert.deepEqual(ran, [4]);
+  const b = await decoding.write(session(), PROMPT, { ...opts, from: undefined }).done;
+  assert.deepEqual(a.greedy.ids, b.greedy.ids);
+  assert.deepEqual(a.beam.best.ids, b.beam.best.ids);
+  m.use(0);
+  assert.equal(m.length, 4, "the panel's slot is untouched");
+});

@@ -1,7 +1,10 @@
 // Ask the real model: a button that loads the model's browser copy (its size written by the build
 // from the files this copy holds), a progress bar, then a text box whose prompt, raw or wrapped in
-// the chat template, runs through the model in the page's worker as the reader types (a pass still
-// running is cancelled). The bars, the cuts and the draw are demos.real-distribution's.
+// the chat template, runs through the model in the page's worker as the reader types: only the
+// newest prompt's pass is ever published (an older one still running is cancelled, or left to end
+// unseen when the new prompt shares most of its tokens), and each pass keeps the cached positions it
+// shares with the last (the engine's opts.reuse), so a typed character runs only the tokens after
+// it. The bars, the cuts and the draw are demos.real-distribution's.
 // Store (its keys declared in js/nexttoken.js): it writes "real.model" (null until loaded) and
 // "real.pass" (the live pass); it reads "real.knockout" (the pass reruns with it), "real.stored" (the
 // stored prompt on show: with the model loaded, it runs live), "real.prompt" (a prompt another demo
@@ -15,7 +18,7 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:llm.r
 
   var el = ui.el;
   var NAMES = { smollm2: "SmolLM2-135M-Instruct", gpt2: "GPT-2 small" };
-  var DEBOUNCE_MS = 250;  // typing pauses this long before the pass starts; Enter starts it at once
+  var DEBOUNCE_MS = 150;  // typing pauses this long before the pass starts; Enter starts it at once
 
   function mb(bytes) { return (bytes / 1e6).toFixed(1) + " MB"; }
   function show(text) { return text.replace(/ /g, "·").replace(/\n/g, "↵"); }
@@ -47,7 +50,7 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:llm.r
     var copies = {};
     try { copies = JSON.parse(root.getAttribute("data-models") || "{}"); } catch (e) { copies = {}; }
     var models = Object.keys(NAMES).filter(function (m) { return copies[m]; });
-    var state = { model: models[0] || null, session: null, tokenizer: null, gen: 0, running: 0, timer: null,
+    var state = { model: models[0] || null, session: null, tokenizer: null, gen: 0, flight: null, next: null, timer: null,
       knockout: { heads: [], mlp: [] }, controller: null };
 
     var state_ = badge();
@@ -186,17 +189,50 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:llm.r
         (enc.dropped ? " " + enc.dropped + (enc.dropped === 1 ? " byte has" : " bytes have") + " no token and " + (enc.dropped === 1 ? "was" : "were") + " dropped." : "");
     }
 
-    // The prompt changed: tokens at once; the pass after a pause (now: at once), cancelling one that runs.
+    // The prompt changed: tokens at once; the pass after a pause (now: at once). Whatever pass runs is
+    // of an older prompt from here on (gen moves on, so its answer is dropped, never shown): it is
+    // cancelled, unless the new prompt shares most of its tokens with the same knock-out, when letting
+    // it end leaves its positions in the cache for the new pass to keep (state.next waits for it).
+    // From the keystroke on, the status and data-busy say a pass is on its way.
     function changed(now) {
       if (!state.session) return;
       clearTimeout(state.timer);
-      if (state.running) { state.gen += 1; state.session.cancel(); }
-      var text = box.value, enc = state.tokenizer.encode(text, { chat: chat.input.checked });
+      state.timer = null;
+      state.next = null;
+      state.gen += 1;
+      var text = box.value, enc = state.tokenizer.encode(text, { chat: chat.input.checked }), f = state.flight;
+      if (f && !f.cancelled && !(enc.ok && f.knockout === state.knockout && shared(f.ids, enc.ids) * 2 >= f.ids.length)) {
+        f.cancelled = true;
+        state.session.cancel();
+      }
       showTokens(enc);
-      if (!enc.ok) { msg.show(enc.error.message, "error"); return; }
+      if (!enc.ok) {
+        root.removeAttribute("data-busy");
+        if (state.said) say(state.said[0], state.said[1]);
+        msg.show(enc.error.message, "error");
+        return;
+      }
       msg.clear();
-      if (now) run(text, enc);
-      else state.timer = setTimeout(function () { run(text, enc); }, DEBOUNCE_MS);
+      root.setAttribute("data-busy", "");
+      say(badge.of({ knockout: state.knockout }), "Running " + NAMES[state.model] + " on " + enc.ids.length + " tokens…");
+      if (now) launch(text, enc);
+      else state.timer = setTimeout(function () { state.timer = null; launch(text, enc); }, DEBOUNCE_MS);
+    }
+    function shared(a, b) {
+      var n = 0;
+      while (n < a.length && n < b.length && a[n] === b[n]) n++;
+      return n;
+    }
+    // One pass at a time from the panel: a new one waits for the one still running to end.
+    function launch(text, enc) {
+      if (state.flight) state.next = { text: text, enc: enc };
+      else run(text, enc);
+    }
+    function ended() {
+      state.flight = null;
+      var n = state.next;
+      state.next = null;
+      if (n) run(n.text, n.enc);
     }
 
     // What the inside view needs (store "real.inside": null while it is closed, else {at}): the lens
@@ -208,17 +244,19 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:llm.r
     function run(text, enc) {
       var gen = state.gen += 1, t0 = performance.now(), knockout = state.knockout, ids = enc.ids, inside = insideWanted();
       if (inside && inside.at !== null && inside.at >= ids.length) inside.at = null;
-      state.running = gen;
+      state.flight = { ids: ids, knockout: knockout, cancelled: false };
       root.setAttribute("data-busy", "");
       say(badge.of({ knockout: knockout }), "Running " + NAMES[state.model] + " on " + ids.length + " tokens…");
-      var opts = { final: true, knockout: knockout };
+      var opts = { final: true, knockout: knockout, reuse: true };
       if (inside) { opts.lens = true; opts.heads = true; if (inside.at !== null) opts.lensAt = inside.at; }
       state.session.prefill(ids, opts).then(function (result) {
-        if (gen !== state.gen) return;
-        state.running = 0;
+        if (gen !== state.gen) { ended(); return; }  // a newer prompt replaced it
+        state.flight = null;
         root.removeAttribute("data-busy");
         var ms = performance.now() - t0;
-        say(badge.of({ knockout: knockout }), NAMES[state.model] + " read " + ids.length + " tokens in " + (ms / 1000).toFixed(2) + " s.");
+        var kept = result.reused ? " (the first " + result.reused + " reused from the last prompt's cache)" : "";
+        state.said = [badge.of({ knockout: knockout }), NAMES[state.model] + " read " + ids.length + " tokens in " + (ms / 1000).toFixed(2) + " s" + kept + "."];
+        say(state.said[0], state.said[1]);
         state.last = { text: text, enc: enc };
         store.set("real.pass", { text: text, chat: chat.input.checked, ids: ids, pieces: enc.pieces, result: result,
           knockout: knockout, model: state.model, name: NAMES[state.model], ms: ms,
@@ -226,8 +264,8 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:llm.r
         insideChanged(store.get("real.inside"));  // the inside view opened or moved while this pass ran
         root.setAttribute("data-pass", String(gen));
       }, function (err) {
-        if (gen !== state.gen) return;  // a newer prompt replaced it
-        state.running = 0;
+        if (gen !== state.gen) { ended(); return; }
+        state.flight = null;
         root.removeAttribute("data-busy");
         if (err.message === "cancelled") return;
         msg.show(err.message + ".", "error");
@@ -248,7 +286,7 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:llm.r
     function showStored(s) {
       if (!s || state.fromLink) return;  // a link's prompt waits in the box for the model
       if (state.model === "gpt2" && s.chat) return;
-      if (state.session && state.last && state.last.text === s.text && chat.input.checked === !!s.chat && !state.running) return;
+      if (state.session && state.last && state.last.text === s.text && chat.input.checked === !!s.chat && !state.flight) return;
       box.value = s.text;
       chat.input.checked = !!s.chat;
       if (state.session) changed(true);
@@ -257,7 +295,7 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:llm.r
     // what it needs (a pass is computed only with what a view on screen shows).
     function insideChanged(want) {
       var pass = store.get("real.pass");
-      if (!want || !state.session || !pass || state.running) return;
+      if (!want || !state.session || !pass || state.flight || state.timer) return;
       var at = want.at === null || want.at === undefined || want.at >= pass.ids.length ? pass.ids.length - 1 : want.at;  // as run() clamps it
       if (pass.inside && pass.inside.at === at) return;
       if (state.last) run(state.last.text, state.last.enc);

@@ -1,5 +1,5 @@
 // Three ways to write, side by side, with the real model the panel above loaded: greedy, sampling
-// (the panel's temperature, top-k, top-p and seed) and beam search, streaming token by token with a
+// (the panel's temperature, top-k, top-p and seed) and beam search, each token shown as it is picked, with a
 // Stop button (runtime/decoding.js does the writing). Reads the store's "real.model" ({session,
 // tokenizer, config}), "real.pass" (the prompt's ids, and its knock-out) and "real.sampling" ({T, k,
 // p, seed}); one status line says why it cannot write yet, what it is writing, or how it ended.
@@ -203,7 +203,7 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
       said = "";
       var started = sig(p);
       var mine = run = decoding.write(m.session, ctx.ids, {
-        writers: writers, maxNew: maxNew, sampling: sampling(), ends: ctx.ends, slots: SLOTS,
+        writers: writers, maxNew: maxNew, sampling: sampling(), ends: ctx.ends, slots: SLOTS, from: 0,  // the panel's pass is in slot 0
         knockout: p.knockout || null,
         onUpdate: function (name, st) { if (run === mine) render(name, st, ctx); },
       });

@@ -11,6 +11,10 @@
 //   the bytes it copies; engine.storage(share manifest, size, wasm) the room they are written into;
 //   share 0 is a Model whose peers ({call(message) -> Promise}) are the other shares' engine.Shard.
 //   m.prefill(ids, opts, tick)   forget the cache, run the prompt; m.decode(id, opts, tick) one step
+//   opts.reuse (prefill): keep the slot's cached positions that start the new prompt (same tokens, same
+//     knock-out) and run only the rest; at least the last token runs, and the lens position when asked.
+//     The outputs are a fresh prefill's (bit for bit on the wasm kernels; see llm-reuse.test.js);
+//     result.reused says how many positions were kept
 //   opts.residuals: the residual after every block at the last position (for the logit lens)
 //   opts.lens: ln_f and the unembedding applied to each of those residuals (logits per block)
 //   opts.lensAt: the prompt position (from 0) whose residuals and lens are kept, the last by default
@@ -119,8 +123,8 @@ function nexttokenLlmEngine() {
   }
 
   // The WebAssembly kernels (scripts/site/llm_kernels.wat) with room for `size` bytes of blocks in
-  // their memory: float16 table at 0, then a tile of TILE tokens' x, their block sums and y, one
-  // widened row (scratch), attention's room (one layer's keys and values, four queries' scores, q and
+  // their memory: float16 table at 0, then a tile of TILE tokens' x, their block sums and y, two
+  // widened rows (scratch), attention's room (one layer's keys and values, four queries' scores, q and
   // output; where the manifest has a config), then the blocks. Null where the browser lacks
   // WebAssembly SIMD or refuses the memory: the JS kernels run instead.
   var TILE = 64;  // a prompt's tokens per kernel call: x's tile (64 x 1,536 floats) stays in the L2 cache
@@ -135,7 +139,7 @@ function nexttokenLlmEngine() {
     var c = manifest.config, hd = c ? c.n_embd / c.n_head : 0, kv = c ? hd * (c.n_kv_head || c.n_head) : 0, cap = c ? Math.min(CAP, c.n_ctx) : 0;
     if (hd % 4) kv = cap = 0;  // the attention kernels read a head in chunks of four
     var X = 4 * 65536, XS = up(X + 4 * TILE * cols), Y = up(XS + 8 * TILE * nb), S = up(Y + 4 * yn);
-    var AK = up(S + 144 * nb), AV = up(AK + 4 * cap * kv), SC = up(AV + 4 * cap * kv), AQ = up(SC + 16 * cap), AO = up(AQ + 16 * hd), W = up(AO + 16 * hd);
+    var AK = up(S + 288 * nb), AV = up(AK + 4 * cap * kv), SC = up(AV + 4 * cap * kv), AQ = up(SC + 16 * cap), AO = up(AQ + 16 * hd), W = up(AO + 16 * hd);
     if (W + size > 65536 * 65536) return null;  // past a 32-bit module's 4 GiB
     try {
       var inst = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}), mem = inst.exports.memory;
@@ -519,6 +523,7 @@ function nexttokenLlmEngine() {
     this.kCache = []; this.vCache = [];
     this.room = 0;  // positions the cache holds now: it grows by doubling up to cap
     this.length = 0;
+    this.ids = [];     // the tokens the cache holds (its first `length` are valid), for opts.reuse
     this.knockout = { heads: [], mlp: [] };
     this.slot = 0;     // the fields above are this slot's; the others wait in this.slots
     this.slots = [];
@@ -531,10 +536,10 @@ function nexttokenLlmEngine() {
     slot = slot === undefined || slot === null ? 0 : slot;
     if (typeof slot !== "number" || !(slot >= 0 && slot < SLOTS) || slot % 1) throw new Error("cache slot " + slot + " is not 0-" + (SLOTS - 1));
     if (slot === this.slot) return;
-    this.slots[this.slot] = { kCache: this.kCache, vCache: this.vCache, room: this.room, length: this.length, knockout: this.knockout };
-    var s = this.slots[slot] || { kCache: [], vCache: [], room: 0, length: 0, knockout: { heads: [], mlp: [] } };
+    this.slots[this.slot] = { kCache: this.kCache, vCache: this.vCache, room: this.room, length: this.length, ids: this.ids, knockout: this.knockout };
+    var s = this.slots[slot] || { kCache: [], vCache: [], room: 0, length: 0, ids: [], knockout: { heads: [], mlp: [] } };
     this.slots[slot] = null;
-    this.kCache = s.kCache; this.vCache = s.vCache; this.room = s.room; this.length = s.length; this.knockout = s.knockout;
+    this.kCache = s.kCache; this.vCache = s.vCache; this.room = s.room; this.length = s.length; this.ids = s.ids; this.knockout = s.knockout;
     this.slot = slot;
   };
 
@@ -543,7 +548,7 @@ function nexttokenLlmEngine() {
   Model.prototype.copySlot = function (from, to) {
     var back = this.slot;
     this.use(from);
-    var k = this.kCache, v = this.vCache, n = this.length, knockout = this.knockout, kv = this.kvDim;
+    var k = this.kCache, v = this.vCache, n = this.length, knockout = this.knockout, kv = this.kvDim, ids = this.ids.slice(0, n);
     this.use(to);
     if (to !== from) {
       this.length = 0;  // nothing of the old text is kept, so growing the cache copies nothing
@@ -553,6 +558,7 @@ function nexttokenLlmEngine() {
         this.vCache[l].set(v[l].subarray(0, n * kv));
       }
       this.length = n;
+      this.ids = ids;
       this.knockout = knockout;
     }
     this.use(back);
@@ -572,14 +578,35 @@ function nexttokenLlmEngine() {
 
   Model.prototype.prefill = function (ids, opts, tick) {
     opts = opts || {};
+    var knockout;
     try {
       this.use(opts.slot);
-      this.knockout = normaliseKnockout(opts.knockout, this.config);
+      knockout = normaliseKnockout(opts.knockout, this.config);
     } catch (err) {
       return Promise.reject(err);
     }
-    this.length = 0;
-    return this.run(ids, opts, tick);
+    var keep = opts.reuse ? this.kept(ids, knockout, opts) : 0;
+    this.knockout = knockout;
+    this.length = keep;
+    if (!keep) return this.run(ids, opts, tick);
+    var rest = Object.assign({}, opts);
+    if (opts.lensAt !== undefined && opts.lensAt !== null) rest.lensAt = opts.lensAt - keep;
+    return this.run(Array.prototype.slice.call(ids, keep), rest, tick).then(function (out) { out.reused = keep; return out; });
+  };
+
+  // How many of the slot's cached positions a prefill of `ids` may keep: those whose tokens start
+  // `ids`, under the same knock-out, short of the last token (its logits are the answer) and of
+  // opts.lensAt (residuals and the lens are computed only for positions that run).
+  Model.prototype.kept = function (ids, knockout, opts) {
+    var same = function (a, b) { return a.length === b.length && a.every(function (v, i) { return v === b[i]; }); };
+    if (!same(knockout.heads, this.knockout.heads) || !same(knockout.mlp, this.knockout.mlp)) return 0;
+    var limit = Math.min(this.length, ids.length - 1), n = 0, at = opts.lensAt;
+    if (at !== undefined && at !== null) {
+      if (!(at >= 0 && at < ids.length) || at % 1) return 0;  // the run says what is wrong with it
+      limit = Math.min(limit, at);
+    }
+    while (n < limit && this.ids[n] === ids[n]) n++;
+    return n;
   };
 
   Model.prototype.decode = function (id, opts, tick) {
@@ -688,6 +715,8 @@ function nexttokenLlmEngine() {
       this.length = start;  // a cancelled or failed step leaves the cache as it was
       throw err;
     }
+    this.ids.length = p0;
+    for (i = 0; i < T; i++) this.ids.push(ids[i]);
     this.length = p0 + T;
     out.length = this.length;
     return out;

@@ -9,7 +9,10 @@
 //   opts.ends      token ids that end the text (end of text, end of turn): a writer stops after one
 //   opts.slots     the session's cache slots: {greedy, sample, beam: [BEAMS of them]}
 //   opts.knockout  parts of the model switched off for the whole text (engine.js's knock-out)
-//   opts.onUpdate(name, state) after every token
+//   opts.from      a slot whose cache may already hold the prompt (the panel's pass): copied into the
+//                  first writer's slot, so that only the tokens it lacks run (the engine's opts.reuse)
+//   opts.onUpdate(name, state) as soon as a writer picks a token (before the engine computes what
+//                  follows it), and again when its step is done
 // The prompt is run once, into the first writer's slot, and copied to the others' (session.copySlot).
 // Writers take turns, one engine call at a time, so stop() takes effect within one call.
 //
@@ -78,13 +81,16 @@ nexttoken.define("runtime.decoding", ["runtime.sampling"], function (sampling) {
     var st = { name: name, ids: [], probs: [], done: false, why: null, ms: 0 };
     return {
       state: st,
-      step: async function () {
+      step: async function (stopped, emit) {
         var t0 = now(), lp = logSoftmax(logits), id = pick(logits, lp);
         st.ids.push(id);
         st.probs.push(Math.exp(lp[id]));
         if (ends.indexOf(id) >= 0) { st.done = true; st.why = "end"; }
         else if (st.ids.length >= o.maxNew) { st.done = true; st.why = "length"; }
-        else logits = (await session.decode(id, { slot: slot })).logits;
+        else {
+          emit();  // the token is on the page while the engine reads it
+          logits = (await session.decode(id, { slot: slot })).logits;
+        }
         st.ms += now() - t0;
       },
     };
@@ -101,7 +107,7 @@ nexttoken.define("runtime.decoding", ["runtime.sampling"], function (sampling) {
     publish();
     return {
       state: st,
-      step: async function (stopped) {
+      step: async function (stopped, emit) {
         var t0 = now(), cands = [], i, j;
         running.forEach(function (b, bi) {
           var lp = logSoftmax(b.logits);
@@ -143,12 +149,13 @@ nexttoken.define("runtime.decoding", ["runtime.sampling"], function (sampling) {
           need[i].slot = free[i];
           await session.copySlot(running[need[i].parent].slot, free[i]);
         }
+        running = next;
+        publish();
+        emit();  // the new beams are on the page while the engine reads their tokens
         for (j = 0; j < next.length; j++) {
           if (stopped()) break;
           next[j].logits = (await session.decode(next[j].id, { slot: next[j].slot })).logits;
         }
-        running = next;
-        publish();
         st.ms += now() - t0;
       },
     };
@@ -163,7 +170,8 @@ nexttoken.define("runtime.decoding", ["runtime.sampling"], function (sampling) {
       var s = opts.sampling || {};
       var first = o.writers[0] === "beam" ? slots.beam[0] : slots[o.writers[0]];
       var t0 = now();
-      var logits = (await session.prefill(ids, { slot: first, knockout: opts.knockout || undefined })).logits;
+      if (opts.from !== undefined && opts.from !== null && opts.from !== first) await session.copySlot(opts.from, first);
+      var logits = (await session.prefill(ids, { slot: first, knockout: opts.knockout || undefined, reuse: true })).logits;
       var prefillMs = now() - t0, states = {}, list = [];
       for (var i = 0; i < o.writers.length; i++) {
         var name = o.writers[i], slot = name === "beam" ? slots.beam[0] : slots[name];
@@ -182,8 +190,9 @@ nexttoken.define("runtime.decoding", ["runtime.sampling"], function (sampling) {
       while (!stopFlag && list.some(function (w) { return !w.state.done; })) {
         for (i = 0; i < list.length && !stopFlag; i++) {
           if (list[i].state.done) continue;
-          await list[i].step(stopped);
-          if (opts.onUpdate) opts.onUpdate(list[i].state.name, list[i].state);
+          var st = list[i].state, emit = opts.onUpdate ? opts.onUpdate.bind(null, st.name, st) : function () {};
+          await list[i].step(stopped, emit);
+          emit();
         }
       }
       list.forEach(function (w) {
