@@ -27,7 +27,7 @@ STAGE := $(PYTHON) -m scripts.core.stage
 # command or path to use; when it is missing, `make test` installs Debian's chromium where it can.
 BROWSER ?= chromium
 CHROMIUM ?= $(or $(NEXTTOKEN_CHROMIUM),chromium)
-# MODEL=none builds a light copy without SmolLM2's browser files (docs/js/data/llm/, about 129 MB).
+# MODEL=none builds a light copy without SmolLM2's browser files (docs/js/data/real/, about 129 MB).
 MODEL ?= smollm2
 # node and chromium: found, or installed from Debian (root, apt-get), or one line naming the command.
 TOOL := $(PYTHON) -m scripts.core.tools
@@ -48,7 +48,7 @@ $(VENV)/.pipeline-deps: requirements/pipeline.lock $(VENV)/.site-deps
 	@touch $@
 
 # node is asked for only by what runs it: npm here (when node_modules/ is missing or stale), the node tests
-# and the benchmarks. A site built over installed packages needs none (scripts/site/llm_wasm.py says so
+# and the benchmarks. A site built over installed packages needs none (scripts/site/real_wasm.py says so
 # in one line when it cannot assemble the SIMD kernels without it).
 # ruff for `make lint` (eslint comes with node_modules).
 $(VENV)/.lint-deps: requirements/lint.lock $(VENV)/.site-deps
@@ -94,22 +94,22 @@ data: $(DATA_STAMPS) ## run every data stage whose inputs or outputs changed
 
 # GPT-2's weights are not on the build machines: `GPT2_DIR=folder make gpt2`, a filled Hugging Face
 # cache, or the hub where it is reachable (GitHub's runners) measures them and writes their browser
-# copy at 8 bits (docs/js/data/llm/gpt2/); without them each step prints one line and the pages keep
+# copy at 8 bits (docs/js/data/real/gpt2/); without them each step prints one line and the pages keep
 # the published numbers.
 .PHONY: gpt2
 gpt2: $(VENV)/.pipeline-deps ## measure GPT-2 small and export it for the page (GPT2_DIR=folder, the HF cache, or the hub)
 	$(PY) -m scripts.real.gpt2_fetch
 	$(PY) -m scripts.real.measurements gpt2
-	$(PY) -m scripts.site.llm_js gpt2
+	$(PY) -m scripts.site.real_js gpt2
 
 # ---- site ---------------------------------------------------------------------------------------
 # MkDocs empties its output folder first: build beside it and swap, so a failed or interrupted build
 # keeps the previous site. The swap ignores Ctrl-C, hang-up and TERM (make waits for it), so there is
 # always a build/site; a swap killed outright leaves build/site.old, which the next build restores.
 .PHONY: site
-SITE_GENERATED := $(if $(filter none,$(MODEL)),$(filter-out docs/js/data/llm/.stamp,$(GENERATED)),$(GENERATED))
+SITE_GENERATED := $(if $(filter none,$(MODEL)),$(filter-out docs/js/data/real/.stamp,$(GENERATED)),$(GENERATED))
 site: $(DATA_STAMPS) $(SITE_GENERATED) | deps ## build the site into build/site (installs what it needs; MODEL=none: without the real model)
-	@if [ "$(MODEL)" = none ]; then rm -rf docs/js/data/llm; fi
+	@if [ "$(MODEL)" = none ]; then rm -rf docs/js/data/real; fi
 	@if [ ! -d $(SITE) ] && [ -d $(SITE).old ]; then mv $(SITE).old $(SITE); fi
 	@rm -rf $(SITE).new $(SITE).old
 	$(PY) -m mkdocs build --strict --site-dir $(SITE).new
@@ -155,7 +155,7 @@ bench-peers: node chromium site pipeline-deps ## the engine against wllama and n
 	@mkdir -p build/make
 	@npm ci --prefix scripts/quality/peers --no-audit --no-fund --loglevel=error >build/make/peers-npm.log 2>&1 \
 	  || echo "bench-peers: npm ci in scripts/quality/peers failed ($$(tail -n 1 build/make/peers-npm.log)); the peers that are installed still run"
-	NEXTTOKEN_CHROMIUM=$$(cat build/make/chromium) $(PY) -m scripts.quality.bench_llm
+	NEXTTOKEN_CHROMIUM=$$(cat build/make/chromium) $(PY) -m scripts.quality.bench_real
 	NEXTTOKEN_CHROMIUM=$$(cat build/make/chromium) $(PY) -m scripts.quality.bench_peers
 
 .PHONY: report

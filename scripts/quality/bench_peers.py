@@ -1,16 +1,16 @@
 """The page's engine beside its peers on the same GGUF and the same prompts: wllama (llama.cpp
 compiled to WebAssembly, npm `@wllama/wllama`, one thread, in the same Chromium) and native llama.cpp
 (npm `node-llama-cpp`'s prebuilt CPU binary, 1 and 2 threads), against the page's and transformers'
-figures that bench_llm wrote in the same run (build/report/bench_llm.json). Prints every figure with
+figures that bench_real wrote in the same run (build/report/bench_real.json). Prints every figure with
 the page's ratio to each peer and writes build/report/bench_peers.json. No target is asserted.
 
     make bench-peers                          # installs the peers (scripts/quality/peers/), then
-                                              # bench_llm and this, one after the other
-    python -m scripts.quality.bench_peers     # the peers alone, after bench_llm
+                                              # bench_real and this, one after the other
+    python -m scripts.quality.bench_peers     # the peers alone, after bench_real
 
 The peers are installed only by `make bench-peers` (npm ci in scripts/quality/peers/, never by
 `make site` or `make test`). A peer that is not installed or fails is one line; the rest still run.
-The prompts: bench_llm's 6-token prompt and its 512-token text (token ids from transformers'
+The prompts: bench_real's 6-token prompt and its 512-token text (token ids from transformers'
 tokenizer: node-llama-cpp is given the ids; wllama, whose API takes text, the same text, its own
 token count printed). llama.cpp's figures: a prefill is the prompt up to its first sampled token, a
 decode step one generated token (node-llama-cpp: timed here; wllama: llama.cpp's own timings).
@@ -29,10 +29,10 @@ from pathlib import Path
 
 from scripts.core.io import ROOT, read_json, write_json_atomic
 from scripts.quality.needs import require
-from scripts.site.llm_js import smollm2_gguf
+from scripts.site.real_js import smollm2_gguf
 
 PEERS = ROOT / "scripts" / "quality" / "peers"
-PAGE = ROOT / "build" / "report" / "bench_llm.json"
+PAGE = ROOT / "build" / "report" / "bench_real.json"
 OUT = ROOT / "build" / "report" / "bench_peers.json"
 CHROMIUM = os.environ.get("NEXTTOKEN_CHROMIUM", "/usr/bin/chromium")
 RUNS = 3
@@ -41,7 +41,7 @@ LONG = 512
 
 
 def prompts() -> tuple[list[int], list[int], str, str]:
-    """bench_llm's prompt and long text as ids (transformers' tokenizer of the same GGUF) and as text."""
+    """bench_real's prompt and long text as ids (transformers' tokenizer of the same GGUF) and as text."""
     from transformers import AutoTokenizer
 
     from scripts.core.io import read_json as rj
@@ -115,7 +115,7 @@ def wllama(gguf: Path, short: str, long: str) -> dict:
 def main() -> None:
     require("bench_peers", modules=("torch", "transformers", "playwright"), chromium=True)
     if not PAGE.is_file():
-        raise SystemExit("error: build/report/bench_llm.json not found (run `python -m scripts.quality.bench_llm` first)")
+        raise SystemExit("error: build/report/bench_real.json not found (run `python -m scripts.quality.bench_real` first)")
     page = read_json(PAGE)
     gguf, _ = smollm2_gguf()
     ids, long, short_text, long_text = prompts()
@@ -142,7 +142,7 @@ def main() -> None:
     names = list(cols)
     la = os.getloadavg()
     print(f"SmolLM2-135M Q4_1 (the packaged GGUF), {os.cpu_count()} cores, load average {la[0]:.2f} "
-          f"(bench_llm's run: {page['load_average'][0]:.2f}); the page on its {page['kernels']} kernels")
+          f"(bench_real's run: {page['load_average'][0]:.2f}); the page on its {page['kernels']} kernels")
     print(f"{'':28}" + "".join(f"{c:>13}" for c in names))
     for label, k in rows:
         print(f"{label:28}" + "".join(f"{cols[c][k]:13.1f}" if k in cols[c] else f"{'-':>13}" for c in names))
@@ -154,7 +154,7 @@ def main() -> None:
         print(f"{label:28}" + "".join(f"{one[k] / cols[c][k]:13.2f}" if one and k in cols[c] and cols[c][k] else f"{'-':>13}" for c in peers))
     for line in notes:
         print(line)
-    write_json_atomic(OUT, {"load_average": la, "bench_llm_load_average": page["load_average"], "columns": cols, "notes": notes,
+    write_json_atomic(OUT, {"load_average": la, "bench_real_load_average": page["load_average"], "columns": cols, "notes": notes,
                             "prompt_tokens": len(ids), "long_tokens": len(long) - RUNS})
     print(f"wrote {OUT.relative_to(ROOT)}")
 

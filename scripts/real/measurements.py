@@ -48,6 +48,10 @@ DIGITS = 7
 LABELS = ("key", "text", "chat", "shape", "ids", "tokens")
 DISTRIBUTION = ("vocab_size", "max_logit", "min_logit", "sum_exp", "head", "tail", "lens", "attention")
 
+# measurements.json's schema_version: 2 since its config names the widths n_embd and d_mlp
+# (the distributions keep SCHEMA_VERSION).
+MEASUREMENTS_VERSION = 2
+
 
 def settings() -> dict:
     """The settings and models with the one prompt list and what each prompt's record keeps, checked
@@ -263,20 +267,20 @@ def config_facts(model) -> dict:
     c = model.config
     n_head = c.num_attention_heads
     n_kv = getattr(c, "num_key_value_heads", None) or n_head
-    d_model = c.hidden_size
+    n_embd = c.hidden_size
     # Architecture features read off the modules themselves, so one code path serves GPT-2 and Llama.
     names = {type(m).__name__ for m in model.modules()}
     gated = any(hasattr(m, "gate_proj") for m in model.modules())
     act = getattr(c, "hidden_act", None) or getattr(c, "activation_function", None)
-    d_ff = getattr(c, "intermediate_size", None) or getattr(c, "n_inner", None) or 4 * d_model
+    d_mlp = getattr(c, "intermediate_size", None) or getattr(c, "n_inner", None) or 4 * n_embd
     return {
         "model_type": c.model_type,
         "n_layer": c.num_hidden_layers,
         "n_head": n_head,
         "n_kv_heads": n_kv,
-        "d_model": d_model,
-        "d_head": getattr(c, "head_dim", None) or d_model // n_head,
-        "d_ff": d_ff,
+        "n_embd": n_embd,
+        "d_head": getattr(c, "head_dim", None) or n_embd // n_head,
+        "d_mlp": d_mlp,
         "vocab_size": c.vocab_size,
         "n_ctx": c.max_position_embeddings,
         "features": {
@@ -400,7 +404,7 @@ def run(name: str, cfg: dict) -> tuple[dict, list[dict]] | None:
     head = {"schema_version": SCHEMA_VERSION, "model": name, "status": "measured"}
     quoted, dists = zip(*(split(p) for p in data["prompts"]))
     dists = [head | {"provenance": common | {"compute_dtype": dtype}} | d for d in dists]
-    meas = head | {
+    meas = head | {"schema_version": MEASUREMENTS_VERSION} | {
         "provenance": common | {
             "dtype": dtype,
             "device": f"cpu ({platform.machine()}, {torch.get_num_threads()} threads)",

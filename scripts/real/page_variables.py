@@ -28,7 +28,7 @@ Keys of both models (prompt keys as in scripts/config/real_prompts.json: cat, ca
   forward_ms          median milliseconds of one forward pass (published: "about")
   n_params            parameter count (GPT-2 unmeasured: computed from its config)
   embedding           {token, id, length, vector} of " cat"
-  config              {n_layer, n_head, n_kv_heads, d_model, d_head, d_ff, vocab_size, n_ctx, ...}, each wrapped
+  config              {n_layer, n_head, n_kv_heads, n_embd, d_head, d_mlp, vocab_size, n_ctx, ...}, each wrapped
   provenance          {status, source, ...}: where this model's numbers came from; measured models add
                       stored_bits and stored_share (bits per weight of the file's quantisation type, e.g.
                       Q4_1 -> 4, and the share of the weights stored so: the GGUF metadata as the stage
@@ -158,7 +158,7 @@ def gpt2_published(pub: dict, path: Path) -> dict:
         out["config"] = {
             k: wrap(val, "config", cfg_src) for k, val in {
                 "model_type": c["model_type"], "n_layer": c["n_layer"], "n_head": c["n_head"], "n_kv_heads": c["n_head"],
-                "d_model": c["n_embd"], "d_head": c["n_embd"] // c["n_head"], "d_ff": 4 * c["n_embd"],
+                "n_embd": c["n_embd"], "d_head": c["n_embd"] // c["n_head"], "d_mlp": 4 * c["n_embd"],
                 "vocab_size": c["vocab_size"], "n_ctx": c["n_positions"]}.items()}
         out["provenance"] = {"status": "published", "source": src, "url": s.get("url"), "address": s.get("address")}
         out["disagreements"] = []

@@ -19,7 +19,7 @@ def _computed(source: str) -> dict:
 def matmul_weights(c: dict) -> dict[str, int]:
     """Weights of one layer's matrices by name, as (out, in) products, and the unembedding.
     Grouped-query attention: k and v have n_kv_heads heads; a gated MLP has three matrices."""
-    d, h, kv, dh, ff = c["d_model"], c["n_head"], c["n_kv_heads"], c["d_head"], c["d_ff"]
+    d, h, kv, dh, ff = c["n_embd"], c["n_head"], c["n_kv_heads"], c["d_head"], c["d_mlp"]
     mats = {"q": (h * dh, d), "k": (kv * dh, d), "v": (kv * dh, d), "o": (d, h * dh)}
     gated = "gated" in c.get("mlp", "")
     mats |= {"gate": (ff, d), "up": (ff, d), "down": (d, ff)} if gated else {"fc": (ff, d), "proj": (d, ff)}
@@ -28,7 +28,7 @@ def matmul_weights(c: dict) -> dict[str, int]:
 
 def shape(cfg: dict) -> dict:
     """A wrapped config ({key: {value, ...}}) as plain numbers, with the MLP kind."""
-    v = {k: cfg[k]["value"] for k in ("n_layer", "n_head", "n_kv_heads", "d_model", "d_head", "d_ff", "vocab_size", "n_ctx")}
+    v = {k: cfg[k]["value"] for k in ("n_layer", "n_head", "n_kv_heads", "n_embd", "d_head", "d_mlp", "vocab_size", "n_ctx")}
     feats = cfg.get("features", {}).get("value", {}) if "features" in cfg else {}
     return v | {"mlp": feats.get("mlp", "")}
 
@@ -38,7 +38,7 @@ def macs(c: dict, n_params: int) -> dict:
     plus attention over the n earlier positions (scores and the weighted sum of values: 2·n·h·d_head
     per layer), here at the full window."""
     layer = sum(m["weights"] for m in matmul_weights(c).values())
-    matrices = c["n_layer"] * layer + c["vocab_size"] * c["d_model"]
+    matrices = c["n_layer"] * layer + c["vocab_size"] * c["n_embd"]
     attn_full = c["n_layer"] * 2 * c["n_ctx"] * c["n_head"] * c["d_head"]
     return {"matrices": matrices, "per_weight": matrices / n_params, "flops": 2 * matrices,
             "attention_full": attn_full, "attention_share_full": attn_full / (matrices + attn_full),
@@ -96,9 +96,9 @@ def lora(c: dict, rank: int, names: list[str], n_params: int) -> dict:
 
 
 def moe_toy(c: dict, n_experts: int, top_k: int, n_params: int) -> dict:
-    """SmolLM2 with each layer's MLP copied into n experts and a router (d_model × n) choosing top k."""
+    """SmolLM2 with each layer's MLP copied into n experts and a router (n_embd × n) choosing top k."""
     mlp = sum(m["weights"] for k, m in matmul_weights(c).items() if k not in ("q", "k", "v", "o"))
-    router = c["d_model"] * n_experts
+    router = c["n_embd"] * n_experts
     total = n_params + c["n_layer"] * ((n_experts - 1) * mlp + router)
     active = n_params + c["n_layer"] * ((top_k - 1) * mlp + router)
     return {"n_experts": n_experts, "top_k": top_k, "mlp": mlp, "router": router,

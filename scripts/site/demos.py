@@ -25,8 +25,8 @@ BOOTSTRAP = "js/nexttoken.js"
 BUILT_IN = ("load", "store")            # provided by the bootstrap
 LOADER = "ui"                           # loads a `later:` demo's scripts when its container nears the screen
 UNDECLARED = ("js/site.js",)            # every page's small fixes (mkdocs.yml extra_javascript), no demo needs it
-# The real model's weights: chunks the engine's own checked loader (js/llm/loader.js) reads, not demo scripts.
-UNDECLARED_DIRS = ("js/data/llm/",)
+# The real model's weights: chunks the engine's own checked loader (js/real/loader.js) reads, not demo scripts.
+UNDECLARED_DIRS = ("js/data/real/",)
 LATER = "later:"
 # A script that goes wherever another goes, after it: the page kit's side of a runtime module (the runtime
 # runs in node too, so it draws nothing): the bar saying which tiny model the demos use.

@@ -103,10 +103,10 @@ def init_values(snapshot: dict) -> dict:
 
 def decode_cost(c: dict) -> dict:
     """Multiply-adds of one cached decode step at context length n for a model shaped like `c`, as in
-    scripts/site/figures.py's kv_cache figure: projections 4*d^2 and MLP 2*d*d_ff per layer and token,
+    scripts/site/figures.py's kv_cache figure: projections 4*d^2 and MLP 2*d*d_mlp per layer and token,
     attention over n cached rows 2*n*d per layer, logits V*d. Returns how much a step at the end of the
     window costs against one at its start, and the length where attention's share equals the rest of a layer."""
-    d, L, V, ff, T = c["d_model"], c["n_layer"], c["vocab_size"], c["d_ff"], c["n_ctx"]
+    d, L, V, ff, T = c["n_embd"], c["n_layer"], c["vocab_size"], c["d_mlp"], c["n_ctx"]
 
     def step(n: int) -> float:
         return L * (4 * d * d + 2 * d * ff) + L * 2 * n * d + V * d

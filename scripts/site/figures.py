@@ -168,11 +168,11 @@ def head_grid(out: Out, name: str, model: str, grid: list[list[float]], sink: di
 def kv_cost(c: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Multiply-adds of one decode step at context length n = 1..n_ctx, with and without a KV cache.
 
-    Per token and layer the projections cost 4*d^2 (q, k, v, out) and the MLP 2*d*d_ff; attending
+    Per token and layer the projections cost 4*d^2 (q, k, v, out) and the MLP 2*d*d_mlp; attending
     over n positions costs 2*n*d (scores and the weighted sum); the logits cost V*d for the last
     token. Without a cache the step recomputes all n tokens (causal attention: sum of 1..n).
     """
-    d, L, V, ff = c["d_model"], c["n_layer"], c["vocab_size"], c["d_ff"]
+    d, L, V, ff = c["n_embd"], c["n_layer"], c["vocab_size"], c["d_mlp"]
     n = np.arange(1, c["n_ctx"] + 1, dtype=np.float64)
     per_token = L * (4 * d * d + 2 * d * ff)
     cached = per_token + L * 2 * n * d + V * d
@@ -206,7 +206,7 @@ def kv_cache(out: Out, c: dict) -> str:
     n, cached, uncached = kv_cost(c)
     fig, (both, alone) = plt.subplots(1, 2, figsize=(7.6, 3.2), gridspec_kw={"width_ratios": [1.35, 1], "wspace": 0.45})
     kv_axes(both, alone, c)
-    fig.suptitle(f"Cost of one decode step, GPT-2 small shape ({c['n_layer']} layers, d = {c['d_model']})",
+    fig.suptitle(f"Cost of one decode step, GPT-2 small shape ({c['n_layer']} layers, d = {c['n_embd']})",
                  x=0.06, ha="left", fontweight="bold", fontsize=10.5, y=1.04)
     save(fig, out, "kv_cache_cost")
     return (f"Two line charts of the multiply-adds for one decode step of a model shaped like GPT-2 small, as the "

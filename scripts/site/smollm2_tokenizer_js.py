@@ -4,7 +4,7 @@ Read with `gguf` (no torch), so `make site` can write it: the vocabulary in GPT-
 the merges in rank order, the special tokens (the file's control and user-defined tokens, which
 transformers keeps whole), the pre-tokenizer's letter, digit and space classes (stage
 smollm2_pretokenizer), and the chat template cut into the literal text around the system and user
-messages. docs/js/llm/tokenizer.js builds the tokenizer from it; the page loads it only when the
+messages. docs/js/real/tokenizer.js builds the tokenizer from it; the page loads it only when the
 reader asks for the real model (about 1 MB).
 """
 from __future__ import annotations
@@ -95,7 +95,7 @@ def tokenizer_data(meta: dict, classes: dict, source: str) -> dict:
     model, pre = meta.get("tokenizer.ggml.model"), meta.get("tokenizer.ggml.pre")
     if model != "gpt2" or pre not in BYTE_LEVEL_PRE:
         raise StageError(f"{source}: tokenizer {model!r} with pre-tokenizer {pre!r}; "
-                         f"docs/js/llm/tokenizer.js does byte-level BPE with GPT-2's split ({', '.join(BYTE_LEVEL_PRE)})")
+                         f"docs/js/real/tokenizer.js does byte-level BPE with GPT-2's split ({', '.join(BYTE_LEVEL_PRE)})")
     spelling = bytes_to_unicode()
     alphabet = set(spelling.values())
     raw = list(meta["tokenizer.ggml.tokens"])

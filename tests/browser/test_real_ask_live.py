@@ -47,8 +47,8 @@ RUN = """async ([text, chat, want]) => {
 
 @pytest.fixture(scope="module", params=["http", "file"])
 def loaded(request, browser_context, server, site):
-    if not (site / "js" / "data" / "llm" / "smollm2" / "manifest.js").is_file():
-        pytest.fail("build/site has no js/data/llm/smollm2: build the site with the model (`make site`)", pytrace=False)
+    if not (site / "js" / "data" / "real" / "smollm2" / "manifest.js").is_file():
+        pytest.fail("build/site has no js/data/real/smollm2: build the site with the model (`make site`)", pytrace=False)
     base = server if request.param == "http" else site.as_uri() + "/"
     page = browser_context.new_page()
     page.set_default_timeout(600_000)
@@ -62,9 +62,9 @@ def loaded(request, browser_context, server, site):
     page.wait_for_function(DONE)
     page.wait_for_selector('.nt-demo[data-demo="real-distribution"][data-loaded]')
     page.click('[data-role="ask-load"]')
-    page.wait_for_function("""() => document.querySelector('.nt-demo[data-demo=real-ask]').hasAttribute('data-llm')
+    page.wait_for_function("""() => document.querySelector('.nt-demo[data-demo=real-ask]').hasAttribute('data-real-model')
         || document.querySelector('[data-role=ask-msg]').textContent""")
-    assert page.get_attribute('.nt-demo[data-demo="real-ask"]', "data-llm") == "smollm2", page.text_content('[data-role="ask-msg"]')
+    assert page.get_attribute('.nt-demo[data-demo="real-ask"]', "data-real-model") == "smollm2", page.text_content('[data-role="ask-msg"]')
     assert page.text_content('[data-role="ask-load"]') == "SmolLM2-135M-Instruct is loaded"
     # once loaded, the stored prompt on show runs live at once
     page.wait_for_selector('.nt-demo[data-demo="real-ask"][data-pass]:not([data-busy])')
@@ -80,10 +80,10 @@ def reference():
     pytest.importorskip("torch", reason="the reference needs the pipeline dependencies")
     pytest.importorskip("transformers")
     from scripts.real import loading
-    from scripts.site import llm_js
-    from tests.helpers.llm_reference import reference as ref
+    from scripts.site import real_js
+    from tests.helpers.real_reference import reference as ref
 
-    model, tok, _, _ = loading.load("smollm2", read_json(llm_js.CONFIG)["models"]["smollm2"])
+    model, tok, _, _ = loading.load("smollm2", read_json(real_js.CONFIG)["models"]["smollm2"])
     return model, tok, ref
 
 

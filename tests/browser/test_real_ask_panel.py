@@ -21,14 +21,14 @@ PAGE = "real-models.html"
 
 def copy_bytes(site) -> int:
     """What the browser loads: the manifest and the chunks it lists, as the build wrote them."""
-    folder = site / "js" / "data" / "llm" / "smollm2"
+    folder = site / "js" / "data" / "real" / "smollm2"
     text = (folder / "manifest.js").read_text()
     manifest = json.loads(text[text.rfind("] = {") + 4:].strip().rstrip(";"))
     return (folder / "manifest.js").stat().st_size + sum((folder / c["file"]).stat().st_size for c in manifest["chunks"])
 
 
 def weight_bytes(site) -> int:
-    text = (site / "js" / "data" / "llm" / "smollm2" / "manifest.js").read_text()
+    text = (site / "js" / "data" / "real" / "smollm2" / "manifest.js").read_text()
     return json.loads(text[text.rfind("] = {") + 4:].strip().rstrip(";"))["total_bytes"]
 
 

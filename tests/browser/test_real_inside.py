@@ -4,7 +4,7 @@ against transformers with that head zeroed, the build-found example changing the
 says, and the last step's arithmetic equal to the pass's logit and reproduced by its Python snippet.
 
 Until the panel that loads the model is on the page, the slow tests load it as that panel does
-(nexttoken.llm.runtime.open, the tokenizer) and play its part of the store's contract: run the pass for
+(nexttoken.real.workers.open, the tokenizer) and play its part of the store's contract: run the pass for
 "real.prompt" and rerun it for "real.knockout", publishing "real.pass"."""
 from __future__ import annotations
 
@@ -96,8 +96,8 @@ def test_grid_by_keyboard(open_page):
 # prompt or knock-out, published as "real.pass".
 DRIVE = """async () => {
   const nt = window.nexttoken, store = nt.store;
-  const [runtime, tk, vocab] = await Promise.all(["llm.runtime", "llm.tokenizer", "data.smollm2-tokenizer"].map(nt.load));
-  const session = await runtime.open({base: "js/data/llm/", model: "smollm2"});
+  const [runtime, tk, vocab] = await Promise.all(["real.workers", "real.tokenizer", "data.smollm2-tokenizer"].map(nt.load));
+  const session = await runtime.open({base: "js/data/real/", model: "smollm2"});
   const tokenizer = tk.create(vocab);
   let prompt = {text: "", chat: false}, knockout = {heads: [], mlp: []};
   window.ntRuns = 0;
@@ -139,7 +139,7 @@ def softmax(x: np.ndarray) -> np.ndarray:
 
 @pytest.mark.slow
 def test_live_knockouts_arithmetic_and_example(open_page, smollm2):
-    from tests.helpers.llm_reference import reference
+    from tests.helpers.real_reference import reference
     model, tok = smollm2
     page = open_page(PAGE, "http")
     page.set_default_timeout(300_000)

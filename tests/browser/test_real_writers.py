@@ -31,9 +31,9 @@ def hf():
 
     from scripts.core.io import read_json
     from scripts.real import loading
-    from scripts.site import llm_js
+    from scripts.site import real_js
 
-    model, tok, _, _ = loading.load("smollm2", read_json(llm_js.CONFIG)["models"]["smollm2"])
+    model, tok, _, _ = loading.load("smollm2", read_json(real_js.CONFIG)["models"]["smollm2"])
     ids = tok.encode(PROMPT, add_special_tokens=False)
     ends = [tok.convert_tokens_to_ids("<|im_end|>"), tok.convert_tokens_to_ids("<|endoftext|>")]
     x = torch.tensor([ids])

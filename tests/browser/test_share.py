@@ -506,8 +506,8 @@ def test_a_live_link_loads_smollm2_by_its_button_and_its_csv_equals_the_builds_t
     """The live path end to end: a link to a live state, its Load button, the pass in the page, the CSV."""
     from urllib.parse import quote
 
-    if not (site / "js" / "data" / "llm" / "smollm2" / "manifest.js").is_file():
-        pytest.fail("build/site has no js/data/llm/smollm2: build the site with the model (`make site`)", pytrace=False)
+    if not (site / "js" / "data" / "real" / "smollm2" / "manifest.js").is_file():
+        pytest.fail("build/site has no js/data/real/smollm2: build the site with the model (`make site`)", pytrace=False)
     stored = json.loads((ROOT / "site_data" / "smollm2" / "distributions" / "cat.json").read_text())
     page = open_page(f"real-models.html#nt=1&d=real-distribution&key=cat&live=1&chat={int(stored['chat'])}&text={quote(stored['text'])}")
     page.set_default_timeout(600_000)

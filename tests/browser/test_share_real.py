@@ -180,8 +180,8 @@ def test_a_bad_writers_link_changes_nothing_and_says_so_in_one_line(open_page, b
 
 @pytest.mark.slow
 def test_a_writers_link_loads_smollm2_by_its_button_writes_again_and_its_csv_holds_the_pages_steps(open_page, site):
-    if not (site / "js" / "data" / "llm" / "smollm2" / "manifest.js").is_file():
-        pytest.fail("build/site has no js/data/llm/smollm2: build the site with the model (`make site`)", pytrace=False)
+    if not (site / "js" / "data" / "real" / "smollm2" / "manifest.js").is_file():
+        pytest.fail("build/site has no js/data/real/smollm2: build the site with the model (`make site`)", pytrace=False)
     prompt = "A quiet village by the sea was"
     page = open_page(f"{PAGE}#nt=1&d=real-writers&len=5&greedy=1&sample=1&beam=0&text={quote(prompt)}&chat=0&T=0.8&p=0.9&seed=7&wrote=1")
     page.set_default_timeout(600_000)
@@ -211,8 +211,8 @@ def test_a_writers_link_loads_smollm2_by_its_button_writes_again_and_its_csv_hol
 
 @pytest.mark.slow
 def test_a_live_inside_link_loads_smollm2_applies_its_knockout_and_lens_and_its_downloads_hold_the_pages_numbers(open_page, site):
-    if not (site / "js" / "data" / "llm" / "smollm2" / "manifest.js").is_file():
-        pytest.fail("build/site has no js/data/llm/smollm2: build the site with the model (`make site`)", pytrace=False)
+    if not (site / "js" / "data" / "real" / "smollm2" / "manifest.js").is_file():
+        pytest.fail("build/site has no js/data/real/smollm2: build the site with the model (`make site`)", pytrace=False)
     prompt = "My neighbour always wanted"
     page = open_page(f"{PAGE}#nt=1&d=real-inside&key=cat&live=1&text={quote(prompt)}&chat=0&off=4.2&mlp=9&at=2&head=4.2")
     page.set_default_timeout(600_000)

@@ -10,7 +10,7 @@ from tests.helpers.smollm2_cases import held_out_cases, run_node
 pytestmark = pytest.mark.browser
 
 LOAD_AND_ENCODE = """async (cases) => {
-  const scripts = ["js/data/smollm2-tokenizer.js", "js/llm/tokenizer.js"];
+  const scripts = ["js/data/smollm2-tokenizer.js", "js/real/tokenizer.js"];
   if (!window.nexttoken || !window.nexttoken.define) scripts.unshift("js/nexttoken.js");
   for (const src of scripts) {
     await new Promise((ok, fail) => {
@@ -21,7 +21,7 @@ LOAD_AND_ENCODE = """async (cases) => {
       document.head.appendChild(s);
     });
   }
-  const tok = window.nexttoken.llm.tokenizer.create(window.nexttoken.data["smollm2-tokenizer"]);
+  const tok = window.nexttoken.real.tokenizer.create(window.nexttoken.data["smollm2-tokenizer"]);
   return cases.map((c) => {
     const r = tok.encode(c.text, { chat: c.chat, system: c.system });
     return r.ok ? { ok: true, ids: r.ids, replaced: r.replaced, dropped: r.dropped } : { ok: false, error: r.error };

@@ -247,7 +247,7 @@ def test_make_site_needs_no_node_once_node_modules_is_installed(tmp_path):
     from tests.helpers.scratch import scratch_repo
 
     repo = scratch_repo(tmp_path / "repo")  # the packages installed: .venv and node_modules linked in
-    (repo / "docs/js/llm/kernels-wasm.js").unlink(missing_ok=True)  # ignored by git: a fresh clone has none
+    (repo / "docs/js/real/kernels-wasm.js").unlink(missing_ok=True)  # ignored by git: a fresh clone has none
     # apt-get hidden too, so that no test ever installs Debian's nodejs on this machine
     path = _path_without(tmp_path / "bin", "node", "npm", "npx", "corepack", "apt-get")
     proc = sh(repo, "make", "site", "MODEL=none", env={"PATH": path})
@@ -255,4 +255,4 @@ def test_make_site_needs_no_node_once_node_modules_is_installed(tmp_path):
     assert (repo / "build/site/index.html").is_file()
     assert "node not found" in proc.stderr and "plain-JS kernels" in proc.stderr
     assert "apt-get" not in proc.stdout + proc.stderr and "Traceback" not in proc.stderr
-    assert not (repo / "docs/js/llm/kernels-wasm.js").exists()
+    assert not (repo / "docs/js/real/kernels-wasm.js").exists()

@@ -1,5 +1,5 @@
 // Reads {cases: [{text, chat, system}], decode: [[ids]...]} as JSON on stdin, runs
-// docs/js/llm/tokenizer.js on them as a page would (the data file first) and prints
+// docs/js/real/tokenizer.js on them as a page would (the data file first) and prints
 // {encoded: [{ok, ids, error, replaced, dropped}], decoded: [text]} as JSON.
 "use strict";
 const fs = require("node:fs");
@@ -9,8 +9,8 @@ const ROOT = path.resolve(__dirname, "..", "..");
 globalThis.window = globalThis;
 require(path.join(ROOT, "docs/js/nexttoken.js"));
 require(path.join(ROOT, "docs/js/data/smollm2-tokenizer.js"));
-require(path.join(ROOT, "docs/js/llm/tokenizer.js"));
-const tok = nexttoken.llm.tokenizer.create(nexttoken.data["smollm2-tokenizer"]);
+require(path.join(ROOT, "docs/js/real/tokenizer.js"));
+const tok = nexttoken.real.tokenizer.create(nexttoken.data["smollm2-tokenizer"]);
 const input = JSON.parse(fs.readFileSync(0, "utf8"));
 const encoded = input.cases.map((c) => {
   const r = tok.encode(c.text, { chat: c.chat, system: c.system });

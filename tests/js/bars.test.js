@@ -1,4 +1,4 @@
-// SmolLM2's stored distribution as one logit per rank (docs/js/llm/bars.js): the head as stored, each
+// SmolLM2's stored distribution as one logit per rank (docs/js/real/bars.js): the head as stored, each
 // tail bucket's ranks inside its logit range and holding its stored mass, so the probabilities add to one.
 "use strict";
 const test = require("node:test");
@@ -7,15 +7,15 @@ const fs = require("node:fs");
 const path = require("node:path");
 const { ROOT } = require("./load.js");
 
-require(path.join(ROOT, "docs/js/llm/bars.js"));
+require(path.join(ROOT, "docs/js/real/bars.js"));
 const dist = path.join(ROOT, "docs/js/data/smollm2-dist-cat.js");
 if (!fs.existsSync(dist)) throw new Error("docs/js/data/smollm2-dist-cat.js is missing: run make site");
 require(dist);
-const { llm, data } = globalThis.nexttoken;
+const { real, data } = globalThis.nexttoken;
 const d = data["smollm2-dist-cat"];
 
 test("expand keeps the head exactly and puts each bucket's ranks in its range with its stored mass", () => {
-  const out = llm.bars.expand(d);
+  const out = real.bars.expand(d);
   assert.strictEqual(out.length, d.vocab_size);
   d.head.logits.forEach((l, r) => assert.strictEqual(out[r], l));
   for (const b of d.tail.buckets) {
@@ -32,6 +32,6 @@ test("expand keeps the head exactly and puts each bucket's ranks in its range wi
 });
 
 test("show marks a leading space and a newline as the pages do", () => {
-  assert.strictEqual(llm.bars.show(" cat"), "·cat");
-  assert.strictEqual(llm.bars.show("a\nb"), "a↵b");
+  assert.strictEqual(real.bars.show(" cat"), "·cat");
+  assert.strictEqual(real.bars.show("a\nb"), "a↵b");
 });

@@ -16,7 +16,7 @@ const llama = require("./random-llama.js");
 
 const randomLlama = () => llama.randomLlama({ vocab: 60, seed: 5, scale: 1.2, n_ctx: 256 });
 
-// The engine as runtime.js's session presents it (one call at a time), counting its calls.
+// The engine as workers.js's session presents it (one call at a time), counting its calls.
 function session(m = randomLlama()) {
   const calls = { prefill: 0, decode: 0, copy: 0 };
   return {

@@ -1,4 +1,4 @@
-// docs/js/llm/tokenizer.js on its own: the cap, empty and non-text input, lone surrogates, bytes the
+// docs/js/real/tokenizer.js on its own: the cap, empty and non-text input, lone surrogates, bytes the
 // vocabulary lacks, special tokens, the chat template, pieces and decode. Parity with transformers
 // on held-out strings is tests/real/test_smollm2_tokenizer.py (it drives tests/helpers/smollm2_tokenize.js).
 "use strict";
@@ -11,7 +11,7 @@ const vm = require("node:vm");
 const ROOT = path.resolve(__dirname, "..", "..");
 const BOOT = path.join(ROOT, "docs/js/nexttoken.js");
 const DATA_JS = path.join(ROOT, "docs/js/data/smollm2-tokenizer.js");
-const SRC = path.join(ROOT, "docs/js/llm/tokenizer.js");
+const SRC = path.join(ROOT, "docs/js/real/tokenizer.js");
 
 // The two scripts in a fresh global, as a page runs them; returns the global too.
 function load() {
@@ -22,7 +22,7 @@ function load() {
   vm.runInContext(fs.readFileSync(BOOT, "utf8"), sandbox, { filename: BOOT });
   vm.runInContext(fs.readFileSync(DATA_JS, "utf8"), sandbox, { filename: DATA_JS });
   vm.runInContext(fs.readFileSync(SRC, "utf8"), sandbox, { filename: SRC });
-  const api = sandbox.nexttoken.llm.tokenizer;
+  const api = sandbox.nexttoken.real.tokenizer;
   const data = sandbox.nexttoken.data["smollm2-tokenizer"];
   return { sandbox, api, data, tok: api.create(data) };
 }

@@ -9,7 +9,7 @@ import pytest
 
 from scripts.quality import needs
 
-MODULES = ["bench", "bench_forward", "bench_training", "bench_computation", "bench_distribution", "bench_llm", "bench_peers"]
+MODULES = ["bench", "bench_forward", "bench_training", "bench_computation", "bench_distribution", "bench_real", "bench_peers"]
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""docs/js/llm/tokenizer.js against the tokenizer transformers builds from SmolLM2's GGUF.
+"""docs/js/real/tokenizer.js against the tokenizer transformers builds from SmolLM2's GGUF.
 
 Held-out strings are drawn from a seed (English, code, digits, whitespace runs, emoji, CJK, RTL,
 combining marks, control characters, special tokens, lone surrogates, code points from anywhere in

@@ -36,8 +36,8 @@ def cfg(ctx, model):
 def test_kv_bytes_per_token_from_the_configs(context):
     g, s = cfg(context, "gpt2"), cfg(context, "smollm2")
     kv = context["around"]["kv"]
-    # GPT-2: a key and a value of d_model numbers per layer; SmolLM2: only its key/value heads
-    assert kv["gpt2"]["bytes"] == 2 * g["n_layer"] * g["d_model"] * 4
+    # GPT-2: a key and a value of n_embd numbers per layer; SmolLM2: only its key/value heads
+    assert kv["gpt2"]["bytes"] == 2 * g["n_layer"] * g["n_embd"] * 4
     assert kv["smollm2"]["bytes"] == 2 * s["n_layer"] * s["n_kv_heads"] * s["d_head"] * 4
     assert kv["smollm2"]["full_bytes"] == kv["smollm2"]["bytes"] * s["n_ctx"]
     assert kv["smollm2"]["gqa_saving"] == s["n_head"] / s["n_kv_heads"]
@@ -60,7 +60,7 @@ def test_weight_bytes_and_lora(context):
     lo = context["around"]["lora"]
     s = cfg(context, "smollm2")
     q = next(r for r in lo["rows"] if r["name"] == "q")
-    assert q["lora"] == lo["rank"] * (s["d_model"] + s["n_head"] * s["d_head"])
+    assert q["lora"] == lo["rank"] * (s["n_embd"] + s["n_head"] * s["d_head"])
     assert lo["total"] == s["n_layer"] * sum(r["lora"] for r in lo["rows"])
 
 

@@ -25,7 +25,7 @@ PREVIOUS = "the previous build"
 
 def _ignore(folder: str, names: list[str]) -> set[str]:
     skip = {n for n in names if n in {"__pycache__", ".pytest_cache"}}
-    return skip | ({"llm"} if folder.endswith("docs/js/data") else set())
+    return skip | ({"real"} if folder.endswith("docs/js/data") else set())
 
 
 @pytest.fixture(scope="module")

@@ -124,7 +124,7 @@ def test_a_model_number_without_its_status_fails_the_build(tmp_path):
     assert f"block.md: line {at}: model number [[ gpt2.config.n_layer.value ]] printed without its status" in build_fails(page)
     # through a [% set %] name, and in SmolLM2's stored distributions, too
     numbers = checks.ModelNumbers()
-    body = "[% set gc = gpt2.config %]\nIt has [[ gc.d_model.value ]] numbers.\n\nTop: [[ smollm2_dist.cat.head.probs[0] | pct ]]."
+    body = "[% set gc = gpt2.config %]\nIt has [[ gc.n_embd.value ]] numbers.\n\nTop: [[ smollm2_dist.cat.head.probs[0] | pct ]]."
     assert [e.split(":")[0] for e in checks.status_errors(body, numbers)] == ["line 2", "line 4"]
     # with a badge of the same source in its paragraph it passes; a badge of another source does not cover it
     assert checks.status_errors("[[ gpt2.config.n_layer.value ]] [[ gpt2.config.n_head | status ]]", numbers) == []

@@ -1,5 +1,5 @@
 """scripts/site/smollm2_tokenizer_js.py on made-up GGUF metadata: what it writes, and the one-line
-failures for a file whose tokenizer docs/js/llm/tokenizer.js does not implement."""
+failures for a file whose tokenizer docs/js/real/tokenizer.js does not implement."""
 from __future__ import annotations
 
 import json

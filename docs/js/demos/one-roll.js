@@ -3,7 +3,7 @@
 // Rolls follow the site's one draw rule: the n-th roll takes the n-th number of mulberry32(seed) (as
 // SmolLM2's Draw and the tiny model's Draw do); "Roll 100 more" tallies the winners, so the reader sees
 // how rarely the tallest bar wins. Container attribute: data-prompt (a stored prompt's key).
-nexttoken.define("demos.one-roll", ["ui", "runtime.kernels", "runtime.sampling", "llm.bars", "data.smollm2-dist-index", "later:data.smollm2-dist-*"],
+nexttoken.define("demos.one-roll", ["ui", "runtime.kernels", "runtime.sampling", "real.bars", "data.smollm2-dist-index", "later:data.smollm2-dist-*"],
   function (ui, kernels, sampling, bars, index, loadPrompt) {
   "use strict";
   var el = ui.el, show = bars.show;

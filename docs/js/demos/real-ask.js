@@ -11,8 +11,8 @@
 // asks it to run), "real.linked" (a link's live prompt) and "real.inside" (what the inside view needs: the lens and heads are computed only
 // then, the lens at its position).
 // Container: data-models, the copies the build found ({model: {bytes, weights, files, arch}}; {} when none).
-nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:llm.runtime",
-  "later:llm.tokenizer", "later:data.smollm2-tokenizer", "later:gpt2.tokenizer", "later:data.gpt2-vocab", "ui.permalink"],
+nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.workers",
+  "later:real.tokenizer", "later:data.smollm2-tokenizer", "later:gpt2.tokenizer", "later:data.gpt2-vocab", "ui.permalink"],
   function (ui, store, badge, loadRuntime, loadTokenizer, loadTokenizerData, loadGpt2Tokenizer, loadGpt2Vocab, permalink) {
   "use strict";
 
@@ -126,9 +126,9 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:llm.r
       if (choice) Array.prototype.forEach.call(choice.querySelectorAll("input"), function (i) { i.disabled = true; });
       say("stored", "Loading " + name + ": reading its files.");
       needModel("The model is loading: the text box opens when it is ready.");
-      // the worker's runtime (it loads the engine and the checked loader it needs); the tokenizer alongside
+      // the workers' host (it loads the engine and the checked loader it needs); the tokenizer alongside
       Promise.all([loadRuntime(), tokenizerFor(model)]).then(function (got) {
-        return got[0].open({ base: root.getAttribute("data-base") || "js/data/llm/", model: model, signal: controller.signal,
+        return got[0].open({ base: root.getAttribute("data-base") || "js/data/real/", model: model, signal: controller.signal,
           onProgress: function (done, total) {
             progress.max = total;
             progress.value = done;
@@ -149,7 +149,7 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:llm.r
         needModel("");
         if (model === "gpt2") chat.input.disabled = true;
         say("live", name + " is loaded (" + ((performance.now() - t0) / 1000).toFixed(1) + " s): type a prompt.");
-        root.setAttribute("data-llm", model);
+        root.setAttribute("data-real-model", model);
         store.set("real.model", { session: state.session, tokenizer: state.tokenizer, config: state.session.config, model: model, name: name });
         var stored = store.get("real.stored");
         if (!box.value && stored && !(stored.chat && model === "gpt2")) { box.value = stored.text; chat.input.checked = stored.chat; }

@@ -10,11 +10,11 @@
 // the panel's box); it reads "real.pass" and "real.model".
 // Container attributes: data-prompt (the first stored prompt), data-choices (keys shown as one-click
 // buttons instead of the menu).
-nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "runtime.kernels", "runtime.sampling", "data.smollm2-dist-index", "later:data.smollm2-dist-*", "ui.permalink", "llm.bars"],
+nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "runtime.kernels", "runtime.sampling", "data.smollm2-dist-index", "later:data.smollm2-dist-*", "ui.permalink", "real.bars"],
   function (ui, store, badge, kernels, sampling, index, loadPrompt, permalink, bars) {
   "use strict";
 
-  // Every rank's logit, sorted (js/llm/bars.js: the head as stored, each tail bucket redrawn).
+  // Every rank's logit, sorted (js/real/bars.js: the head as stored, each tail bucket redrawn).
   var expand = bars.expand;
 
   var el = ui.el;
@@ -25,7 +25,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
   }
 
   function show(piece) { return piece.replace(/ /g, "·").replace(/\n/g, "↵"); }
-  // A token of the live tokenizer (llm.tokenizer's pieces): its text, or its bytes when it holds part of a character.
+  // A token of the live tokenizer (real.tokenizer's pieces): its text, or its bytes when it holds part of a character.
   function showPiece(pc) { return pc.text === null ? "[" + pc.label + "]" : show(pc.text); }
 
   // The live pass as the canvas reads a distribution: logits sorted most likely first, with the id

@@ -64,7 +64,7 @@ nexttoken.define("runtime.active", ["data.tiny-model", "store", "runtime.tokeniz
              weights: yours.weights, summary: yours.summary, yours: true };
   }
   store.set("model", data);
-  store.set("model.sizes", data.config.model);  // what the map of the pass says (js/ui/pass-sizes.js)
+  store.set("model.sizes", data.config.model);  // what the map of the pass says (js/ui/pass-map-sizes.js)
 
   function save(model) {
     var s = storage();

@@ -1,4 +1,4 @@
-// Three ways to write with a real model's session (llm/runtime.js), side by side on one prompt:
+// Three ways to write with a real model's session (real/workers.js), side by side on one prompt:
 // greedy (the most likely token, every time), sampling (a seeded draw under temperature, top-k and
 // top-p: runtime/sampling.js's rules, as on the tiny model's pages) and beam search.
 //

@@ -12,7 +12,7 @@
 //   m.logits(ids)      the same logits, (T, V) in one Float64Array, without the trace (fast path)
 //   m.newCache(), m.rowStep(id, pos, cache, logitsOut)   one token at a time, for kvcache.js
 //   m.withWeights(w)   the same model with other weights (training snapshots)
-// Sizes come only from the data; nothing here knows that d_model is 8.
+// Sizes come only from the data; nothing here knows that n_embd is 8.
 nexttoken.define("runtime.model", ["runtime.kernels"], function (kernels) {
   "use strict";
 

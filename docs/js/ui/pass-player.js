@@ -1,6 +1,6 @@
 // The pass, played: one forward pass of the tiny model shown stage by stage, with Play / Pause, Step,
 // a jump to any stage and Back to the start. Each stage lights its part of the map of the pass
-// (ui.lighting) and animates its own numbers, every one read from the pass's trace (runtime/model.js):
+// (ui.pass-map) and animates its own numbers, every one read from the pass's trace (runtime/model.js):
 // the rows taken from wte and wpe and added, the last token's query reaching back to every key (line
 // widths are the weights), the values mixed, the MLP's cells firing, the final vector compared with
 // every row of wte (the logits), softmax, and the pick on the 0..1 ruler a sampler draws on.
@@ -19,7 +19,7 @@
 // is drawn; a new stage is laid out hidden in one frame and shown with its motion started in the next,
 // every box read before any animation starts (no forced layout);
 // the 58 bars move as whole layers (one animation each, composited), not as 58 animations.
-nexttoken.define("ui.pass-player", ["ui", "ui.lighting", "runtime.kernels"], function (ui, lighting, kernels) {
+nexttoken.define("ui.pass-player", ["ui", "ui.pass-map", "runtime.kernels"], function (ui, passMap, kernels) {
   "use strict";
   var el = ui.el, svg = ui.svg;
   var HOLD = 1100, HOLD_STILL = 1800;  // ms a stage stays after its motion (longer when nothing moves)
@@ -410,7 +410,7 @@ nexttoken.define("ui.pass-player", ["ui", "ui.lighting", "runtime.kernels"], fun
       stage.appendChild(drawn.box);
       node.setAttribute("data-stage", st.name);
       stepButtons.forEach(function (b, k) { if (k === i) b.setAttribute("aria-current", "step"); else b.removeAttribute("aria-current"); });
-      lighting.show(OWNER, st.parts);
+      passMap.show(OWNER, st.parts);
       live.textContent = "Stage " + (i + 1) + " of " + STAGES.length + ", " + st.name + ": " + drawn.text;
       prepare(i + 1 < STAGES.length ? i + 1 : 0);
       // With motion, the stage is laid out hidden in the next frame and shown, its motion started, in the
@@ -470,7 +470,7 @@ nexttoken.define("ui.pass-player", ["ui", "ui.lighting", "runtime.kernels"], fun
       node.removeAttribute("data-stage");
       stepButtons.forEach(function (b) { b.removeAttribute("aria-current"); });
       playBtn.textContent = "Play";
-      lighting.clear(OWNER);
+      passMap.clear(OWNER);
       prepare(0);
       live.textContent = pass ? "Play shows this pass stage by stage, from “" + pass.text + "” to the pick; Step goes one stage at a time." : "";
     }

@@ -1,8 +1,8 @@
 // Native llama.cpp (node-llama-cpp's prebuilt CPU binary) on the same GGUF and the same token ids as
-// bench_llm: for each thread count, a 6-token prefill, a decode step at 6, a long prefill and a decode
+// bench_real: for each thread count, a 6-token prefill, a decode step at 6, a long prefill and a decode
 // step at its end, each the median of `runs`. Prints one JSON object.
 //   node llama_cpp.mjs GGUF IDS.json THREADS(1,2) RUNS
-// IDS.json: {"ids": [...], "long": [...]} (bench_llm's prompt and its 512-token text).
+// IDS.json: {"ids": [...], "long": [...]} (bench_real's prompt and its 512-token text).
 import fs from "node:fs";
 import { getLlama } from "node-llama-cpp";
 

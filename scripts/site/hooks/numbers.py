@@ -51,7 +51,7 @@ from scripts.site.demo_table import demo_table  # noqa: E402
 from scripts.site.citations import footnote, marker  # noqa: E402
 from scripts.site.facts import corpus_facts, decode_cost, derived_facts, encode, tied_rows  # noqa: E402
 from scripts.site.page_errors import one_line_errors, page_error  # noqa: E402
-from scripts.site.pass_diagram import block_figure  # noqa: E402
+from scripts.site.pass_map import block_figure  # noqa: E402
 from scripts.site.provenance import provenance  # noqa: E402
 from scripts.tiny.tokenizer import Tokenizer, show  # noqa: E402
 SITE_DATA = ROOT / "site_data"
@@ -160,9 +160,9 @@ def file_bytes(path: str) -> int:
         raise ValueError(f"docs/{path} not found (run `make site`, which generates it)") from None
 
 
-def llm_copies(folder: Path) -> dict:
-    """The real models' browser copies this site holds (docs/js/data/llm/<model>/, written by
-    scripts/site/llm_js.py; absent after `make site MODEL=none`, GPT-2's only after `make gpt2`):
+def real_copies(folder: Path) -> dict:
+    """The real models' browser copies this site holds (docs/js/data/real/<model>/, written by
+    scripts/site/real_js.py; absent after `make site MODEL=none`, GPT-2's only after `make gpt2`):
     per model, the bytes a reader's browser loads (the manifest and the chunks it lists, as on disk) and
     the weights' bytes they hold (the manifest's total_bytes: the chunks are those bytes written as base64)."""
     out = {}
@@ -252,7 +252,7 @@ def build_context() -> dict:
     for root in ("gpt2", "smollm2", "llama3", "around"):
         data_keys(ctx[root], root)
     ctx["cite"] = provenance(SITE_DATA)  # the site's version and date, for "Cite this" (scripts/site/provenance.py)
-    ctx["llm_copies"] = llm_copies(ROOT / "docs" / "js" / "data" / "llm")
+    ctx["real_copies"] = real_copies(ROOT / "docs" / "js" / "data" / "real")
     ctx["dist_shape"] = {k: distribution_shape(d) for k, d in ctx["smollm2_dist"].items()}
     ctx["dist_shape_rule"] = {"peaked": PEAKED, "spread": SPREAD}
     ctx["demo_pages"] = demo_table(ROOT / "docs", ROOT / "mkdocs.yml", render=lambda name, text: render_page(

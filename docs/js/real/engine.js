@@ -1,0 +1,828 @@
+// The real-model forward pass in plain JS: llama (SmolLM2) and GPT-2 blocks, float32 storage,
+// matrix products straight from the GGUF's quantised blocks (Q4_1, Q8_0) and F32 tensors.
+//
+// The whole engine is one self-contained function, nexttokenRealEngine(), so that workers.js can
+// start it inside a Web Worker from a Blob URL made of its source text (fetch and importScripts of
+// local files are blocked from file://). Node's tests call it directly.
+//
+// engine.Model(manifest, buffer, {wasm, peers}): manifest from scripts/site/real_js.py, buffer its
+//   bytes; wasm the SIMD kernels' module bytes (docs/js/real/kernels-wasm.js), optional: m.kernels says
+//   which ran. Split over workers: engine.layout(manifest, count) gives each share's manifest and
+//   the bytes it copies; engine.storage(share manifest, size, wasm) the room they are written into;
+//   share 0 is a Model whose peers ({call(message) -> Promise}) are the other shares' engine.Shard.
+//   m.prefill(ids, opts, tick)   forget the cache, run the prompt; m.decode(id, opts, tick) one step
+//   opts.reuse (prefill): keep the slot's cached positions that start the new prompt (same tokens, same
+//     knock-out) and run only the rest; at least the last token runs, and the lens position when asked.
+//     The outputs are a fresh prefill's (bit for bit on the wasm kernels; see real-reuse.test.js);
+//     result.reused says how many positions were kept
+//   opts.residuals: the residual after every block at the last position (for the logit lens)
+//   opts.lens: ln_f and the unembedding applied to each of those residuals (logits per block)
+//   opts.lensAt: the prompt position (from 0) whose residuals and lens are kept, the last by default
+//   opts.heads: every head's attention weights from the last position ([layer] -> n_head x T)
+//   opts.final: the last position's residual after ln_f, the vector the unembedding multiplies
+//   opts.knockout = {heads: [[layer, head], ...], mlp: [layer, ...]}, set at prefill and kept by the
+//     cache: a head's output is zeroed before c_proj, a block's MLP adds nothing
+//   tick: an async function awaited after every block; it throws to cancel (the cache rolls back)
+//   m.outputRow(id): row id of the unembedding (the tied wte), dequantised: logit = final · row
+//   opts.slot: which of SLOTS independent caches the call reads and extends (0 by default), so that
+//     several texts (beams, writers) continue side by side; m.copySlot(from, to) makes `to` a copy of
+//     `from` (its positions and knock-out), so a beam that forks needs no second prefill
+// Each slot's KV cache holds up to CAP positions, allocated as its text grows.
+// Returns {logits, residuals, lens, heads, final, length}: Float32Arrays.
+(function (root) {
+function nexttokenRealEngine() {
+  "use strict";
+  var CAP = 1024;  // prompt + continuation tokens a session may hold (the KV cache's size)
+  var BLOCK = 32;
+  var SLOTS = 8;   // caches a session may hold at once: the panel's and the writers' (greedy, sampling, three beams)
+
+  // float16 -> float32 for every bit pattern: the blocks' scales are float16.
+  var F16 = new Float32Array(65536);
+  (function () {
+    for (var h = 0; h < 65536; h++) {
+      var s = h & 0x8000 ? -1 : 1, e = (h >> 10) & 31, f = h & 1023;
+      F16[h] = e === 0 ? s * f * Math.pow(2, -24) : e === 31 ? (f ? NaN : s * Infinity) : s * (1 + f / 1024) * Math.pow(2, e - 15);
+    }
+  })();
+
+  function Cancelled() { this.message = "cancelled"; }
+
+  // Where a model's bytes (or one worker's share of them) live: the WebAssembly kernels' memory when
+  // `wasm` (the module's bytes) is given and the browser has SIMD, else a plain ArrayBuffer. The
+  // bytes are then written straight in at buf[base...], so no worker holds them twice. A RangeError
+  // means the browser refused the memory. Returns {buf, base, k}.
+  function storage(manifest, size, wasm) {
+    var k = wasm ? wasmKernels(wasm, manifest, size) : null;
+    return k ? { buf: k.buf, base: k.W, k: k } : { buf: new ArrayBuffer(size), base: 0, k: null };
+  }
+
+  // The model's tensors as views of a buffer of its bytes (copied into the WebAssembly kernels'
+  // memory when `wasm` is given and runs). Returns {tensors, kernels: "wasm" | "js"}.
+  function tensors(manifest, buffer, wasm) {
+    var k = wasm ? wasmKernels(wasm, manifest, buffer.byteLength) : null;
+    if (k) new Uint8Array(k.buf, k.W, buffer.byteLength).set(new Uint8Array(buffer));
+    return views(manifest, k ? { buf: k.buf, base: k.W, k: k } : { buf: buffer, base: 0, k: null });
+  }
+
+  // A split matrix (one worker's rows of it, see layout) also says its full row count, its first
+  // row here and every worker's row range.
+  function views(manifest, store) {
+    var k = store.k, base = store.base, mem = store.buf;
+    var u8 = new Uint8Array(mem), i8 = new Int8Array(mem), out = {};
+    var u32 = new Uint32Array(mem, 0, mem.byteLength >> 2);  // Q4_1 blocks (20 bytes) are 4-byte aligned
+    manifest.tensors.forEach(function (t) {
+      var rows = t.shape.length === 2 ? t.shape[0] : 1, cols = t.shape[t.shape.length - 1];
+      var w = { name: t.name, type: t.type, rows: rows, cols: cols, off: base + t.offset, u8: u8, i8: i8, u32: u32, k: null,
+                full: t.parts ? t.rows : rows, lo: t.parts ? t.lo : 0, parts: t.parts || null };
+      if (t.type === "F32") w.f32 = new Float32Array(mem, base + t.offset, rows * cols);
+      else if (k && rows > 1) w.k = k;
+      out[t.name] = w;
+    });
+    return { tensors: out, kernels: k ? "wasm" : "js", k: k };
+  }
+
+  var ROW_BYTES = { F32: 4, Q4_1: 20 / BLOCK, Q8_0: 34 / BLOCK };
+
+  // How `count` workers share a model's bytes: every matrix (2-D tensor) cut into row ranges, worker
+  // p taking rows [floor(p R / count), floor((p + 1) R / count)); every other byte (norms, biases) in
+  // worker 0's share, the leader's. The shares hold the file once between them, whatever the count.
+  // Returns {parts: [{manifest, bytes}], pieces: [[src, length, part, dst], ...] in src order}: the
+  // bytes of the whole file each share copies to where. With count 1, one piece: the file as it is.
+  function layout(manifest, count) {
+    var parts = [], pieces = [], end = manifest.total_bytes || 0, p;
+    manifest.tensors.forEach(function (t) { end = Math.max(end, t.offset + size(t)); });
+    for (p = 0; p < count; p++) parts.push({ manifest: { model: manifest.model, config: manifest.config, tensors: [] }, bytes: 0 });
+    function size(t) { return t.shape.reduce(function (a, b) { return a * b; }, 1) * (ROW_BYTES[t.type] || 0); }
+    function split(t) { return count > 1 && t.shape.length === 2 && ROW_BYTES[t.type] > 0; }
+    function put(src, len, part, mod) {  // tensors start 16-byte aligned, gaps keep their alignment
+      var d = Math.ceil(parts[part].bytes / 16) * 16 + mod;
+      if (len > 0) pieces.push([src, len, part, d]);
+      parts[part].bytes = d + len;
+      return d;
+    }
+    function gap(a, b) {
+      if (b <= a) return;
+      var d = put(a, b - a, 0, a % 16);
+      manifest.tensors.forEach(function (t) {
+        if (!split(t) && t.offset >= a && t.offset < b) parts[0].manifest.tensors.push(Object.assign({}, t, { offset: d + t.offset - a }));
+      });
+    }
+    var mats = manifest.tensors.filter(split).sort(function (a, b) { return a.offset - b.offset; }), cursor = 0;
+    mats.forEach(function (t) {
+      gap(cursor, t.offset);
+      var R = t.shape[0], rb = t.shape[1] * ROW_BYTES[t.type], bounds = [];
+      for (p = 0; p < count; p++) bounds.push([Math.floor(p * R / count), Math.floor((p + 1) * R / count)]);
+      for (p = 0; p < count; p++) {
+        var lo = bounds[p][0], n = bounds[p][1] - lo, d = put(t.offset + lo * rb, n * rb, p, 0);
+        parts[p].manifest.tensors.push({ name: t.name, type: t.type, shape: [n, t.shape[1]], offset: d, rows: R, lo: lo, parts: bounds });
+      }
+      cursor = t.offset + R * rb;
+    });
+    gap(cursor, end);
+    return { parts: parts, pieces: pieces };
+  }
+
+  // The WebAssembly kernels (scripts/site/real_kernels.wat) with room for `size` bytes of blocks in
+  // their memory: float16 table at 0, then a tile of TILE tokens' x, their block sums and y, two
+  // widened rows (scratch), attention's room (one layer's keys and values, four queries' scores, q and
+  // output; where the manifest has a config), then the blocks. Null where the browser lacks
+  // WebAssembly SIMD or refuses the memory: the JS kernels run instead.
+  var TILE = 64;  // a prompt's tokens per kernel call: x's tile (64 x 1,536 floats) stays in the L2 cache
+  function wasmKernels(bytes, manifest, size) {
+    if (typeof WebAssembly !== "object" || !WebAssembly.validate(bytes)) return null;
+    var cols = 32, rows = 1;
+    manifest.tensors.forEach(function (t) {
+      if (t.shape.length === 2) { cols = Math.max(cols, t.shape[1]); rows = Math.max(rows, t.shape[0]); }
+    });
+    var up = function (n) { return Math.ceil(n / 16) * 16; }, nb = cols / BLOCK;
+    var yn = Math.max(4 * rows, TILE * cols);  // y's floats: four tokens of the widest matrix, a tile of the others
+    var c = manifest.config, hd = c ? c.n_embd / c.n_head : 0, kv = c ? hd * (c.n_kv_head || c.n_head) : 0, cap = c ? Math.min(CAP, c.n_ctx) : 0;
+    if (hd % 4) kv = cap = 0;  // the attention kernels read a head in chunks of four
+    var X = 4 * 65536, XS = up(X + 4 * TILE * cols), Y = up(XS + 8 * TILE * nb), S = up(Y + 4 * yn);
+    var AK = up(S + 288 * nb), AV = up(AK + 4 * cap * kv), SC = up(AV + 4 * cap * kv), AQ = up(SC + 16 * cap), AO = up(AQ + 16 * hd), W = up(AO + 16 * hd);
+    if (W + size > 65536 * 65536) return null;  // past a 32-bit module's 4 GiB
+    try {
+      var inst = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}), mem = inst.exports.memory;
+      mem.grow(Math.ceil((W + size) / 65536) - mem.buffer.byteLength / 65536);
+    } catch (err) {
+      if (err instanceof RangeError) return null;
+      throw err;
+    }
+    var buf = mem.buffer;
+    new Float32Array(buf, 0, 65536).set(F16);
+    return { e: inst.exports, buf: buf, W: W, X: X, XS: XS, Y: Y, S: S, yn: yn,
+             x: new Float32Array(buf, X, TILE * cols), xs: new Float64Array(buf, XS, TILE * nb), y: new Float32Array(buf, Y, yn),
+             att: cap ? { K: AK, V: AV, SC: SC, Q: AQ, O: AO, cap: cap, k: new Float32Array(buf, AK, cap * kv), v: new Float32Array(buf, AV, cap * kv),
+                          sc: new Float32Array(buf, SC, 4 * cap), q: new Float32Array(buf, AQ, 4 * hd), o: new Float32Array(buf, AO, 4 * hd) } : null };
+  }
+
+  // Through the WebAssembly kernels: one token by q4/q8; a prompt in tiles of up to TILE tokens (as
+  // many as y's room holds), each row widened once per tile. x's rows copied in, y's copied out.
+  function matmulWasm(w, x, T, y) {
+    var k = w.k, rows = w.rows, cols = w.cols, nb = cols / BLOCK, q4 = w.type === "Q4_1", t, n, b, j;
+    var tile = T === 1 ? 1 : Math.min(TILE, Math.floor(k.yn / rows));
+    for (t = 0; t < T; t += n) {
+      n = Math.min(tile, T - t);
+      k.x.set(x.subarray(t * cols, (t + n) * cols));
+      if (q4) for (b = 0; b < n * nb; b++) { var s = 0; for (j = 0; j < BLOCK; j++) s += k.x[b * BLOCK + j]; k.xs[b] = s; }
+      if (n === 1) {
+        if (q4) k.e.q4(w.off, rows, nb, k.X, k.XS, k.Y); else k.e.q8(w.off, rows, nb, k.X, k.Y);
+      } else {
+        (q4 ? k.e.q4t : k.e.q8t)(w.off, rows, nb, k.X, 4 * cols, n, k.XS, k.Y, 4 * rows, k.S);
+      }
+      y.set(k.y.subarray(0, n * rows), t * rows);
+    }
+  }
+
+  // Scratch reused across calls (one model per worker): x as float64, and 4 de-quantised rows.
+  var XD = new Float64Array(0), XS = new Float64Array(0), WT = new Float64Array(0);
+  function xf64(x, n) {
+    if (XD.length < n) XD = new Float64Array(n);
+    for (var i = 0; i < n; i++) XD[i] = x[i];
+    return XD;
+  }
+
+  // y[t, r] = sum_c W[r, c] x[t, c] (+ bias[r]) for T input rows, straight from the blocks. Sums are
+  // float64, each output rounded once to float32. One token reads each row's blocks once, four rows
+  // at a time (x's loads shared); a prompt, in tiles of tokens whose x stays in the cache, de-quantises
+  // four rows once per tile and runs them against two tokens at a time.
+  function matmul(w, x, T, y, bias) {
+    var rows = w.rows, cols = w.cols, r, t;
+    if (w.k) {
+      matmulWasm(w, x, T, y);
+      if (bias) for (t = 0; t < T; t++) for (r = 0; r < rows; r++) y[t * rows + r] += bias[r];
+      return;
+    }
+    var xd = xf64(x, T * cols);
+    if (w.type === "F32") {
+      var f = w.f32;
+      for (r = 0; r < rows; r++) {
+        for (t = 0; t < T; t++) {
+          var acc = 0, xo = t * cols, fo = r * cols;
+          for (var j = 0; j < cols; j++) acc += f[fo + j] * xd[xo + j];
+          y[t * rows + r] = acc;
+        }
+      }
+    } else if (w.type !== "Q4_1" && w.type !== "Q8_0") {
+      throw new Error("tensor " + w.name + " has type " + w.type + ", which the engine cannot read");
+    } else if (T === 1) {
+      if (w.type === "Q4_1") vecQ4(w, xd, y); else vecQ8(w, xd, y);
+    } else {
+      if (WT.length < 4 * cols) WT = new Float64Array(4 * cols);
+      var tt = 2 * Math.max(1, Math.floor(16384 / cols));  // tokens a tile: their x (float64) within ~256 KB of cache
+      for (var t0 = 0; t0 < T; t0 += tt) {
+        for (r = 0; r < rows; r += 4) {
+          var n = Math.min(4, rows - r);
+          if (w.type === "Q4_1") rowsQ4(w, r, n, WT); else rowsQ8(w, r, n, WT);
+          for (var k = n * cols; k < 4 * cols; k++) WT[k] = 0;  // a last partial tile multiplies zeros
+          tile(WT, cols, xd, t0, Math.min(T, t0 + tt), y, rows, r, n);
+        }
+      }
+    }
+    if (bias) for (t = 0; t < T; t++) for (r = 0; r < rows; r++) y[t * rows + r] += bias[r];
+  }
+
+  // Four de-quantised rows (wt, 4 x cols) against tokens t0..t1-1, two tokens at a time.
+  function tile(wt, cols, x, t0, t1, y, rows, r, n) {
+    var o1 = cols, o2 = 2 * cols, o3 = 3 * cols, t = t0, c, u, v, w0, w1, w2, w3;
+    for (; t < t1; t += 2) {
+      var xa = t * cols, xb = t + 1 < t1 ? xa + cols : xa;  // an odd last token is computed twice
+      var a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+      for (c = 0; c < cols; c++) {
+        u = x[xa + c]; v = x[xb + c]; w0 = wt[c]; w1 = wt[o1 + c]; w2 = wt[o2 + c]; w3 = wt[o3 + c];
+        a0 += w0 * u; a1 += w1 * u; a2 += w2 * u; a3 += w3 * u;
+        b0 += w0 * v; b1 += w1 * v; b2 += w2 * v; b3 += w3 * v;
+      }
+      var ya = t * rows + r, yb = ya + rows;
+      y[ya] = a0; if (n > 1) y[ya + 1] = a1; if (n > 2) y[ya + 2] = a2; if (n > 3) y[ya + 3] = a3;
+      if (t + 1 < t1) { y[yb] = b0; if (n > 1) y[yb + 1] = b1; if (n > 2) y[yb + 2] = b2; if (n > 3) y[yb + 3] = b3; }
+    }
+  }
+
+  // n rows of a Q4_1 matrix from row r0 as float64: d * q + m (byte j holds weights j and j + 16).
+  function rowsQ4(w, r0, n, wt) {
+    var nb = w.cols / BLOCK, u32 = w.u32, q = (w.off >> 2) + r0 * nb * 5, o = 0;
+    for (var b = 0; b < n * nb; b++, q += 5, o += BLOCK) {
+      var dm = u32[q], d = F16[dm & 65535], m = F16[dm >>> 16];
+      for (var j = 0; j < 4; j++) {
+        var v = u32[q + 1 + j], k = o + 4 * j;
+        wt[k] = d * (v & 15) + m; wt[k + 16] = d * ((v >>> 4) & 15) + m;
+        wt[k + 1] = d * ((v >>> 8) & 15) + m; wt[k + 17] = d * ((v >>> 12) & 15) + m;
+        wt[k + 2] = d * ((v >>> 16) & 15) + m; wt[k + 18] = d * ((v >>> 20) & 15) + m;
+        wt[k + 3] = d * ((v >>> 24) & 15) + m; wt[k + 19] = d * (v >>> 28) + m;
+      }
+    }
+  }
+
+  function rowsQ8(w, r0, n, wt) {
+    var nb = w.cols / BLOCK, u8 = w.u8, i8 = w.i8, p = w.off + r0 * nb * 34, o = 0;
+    for (var b = 0; b < n * nb; b++, p += 34, o += BLOCK) {
+      var d = F16[u8[p] | (u8[p + 1] << 8)];
+      for (var j = 0; j < BLOCK; j++) wt[o + j] = d * i8[p + 2 + j];
+    }
+  }
+
+  // One token through a Q4_1 matrix: dot = d * sum(q x) + m * sum(x), x's block sums taken once;
+  // four rows at a time, each 32-bit word of nibbles read once.
+  function vecQ4(w, x, y) {
+    var rows = w.rows, nb = w.cols / BLOCK, u32 = w.u32, stride = nb * 5, b, j, r;
+    if (XS.length < nb) XS = new Float64Array(nb);
+    for (b = 0; b < nb; b++) { var s = 0; for (j = 0; j < BLOCK; j++) s += x[b * BLOCK + j]; XS[b] = s; }
+    for (r = 0; r < rows; r += 4) {
+      var n = Math.min(4, rows - r), q0 = (w.off >> 2) + r * stride;
+      var q1 = n > 1 ? q0 + stride : q0, q2 = n > 2 ? q0 + 2 * stride : q0, q3 = n > 3 ? q0 + 3 * stride : q0;
+      var a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+      for (b = 0; b < nb; b++) {
+        var s0 = 0, s1 = 0, s2 = 0, s3 = 0, o = b * BLOCK, v;
+        for (j = 1; j < 5; j++, o += 4) {
+          var x0 = x[o], x1 = x[o + 1], x2 = x[o + 2], x3 = x[o + 3], z0 = x[o + 16], z1 = x[o + 17], z2 = x[o + 18], z3 = x[o + 19];
+          v = u32[q0 + j];
+          s0 += (v & 15) * x0 + ((v >>> 4) & 15) * z0 + ((v >>> 8) & 15) * x1 + ((v >>> 12) & 15) * z1 + ((v >>> 16) & 15) * x2 + ((v >>> 20) & 15) * z2 + ((v >>> 24) & 15) * x3 + (v >>> 28) * z3;
+          v = u32[q1 + j];
+          s1 += (v & 15) * x0 + ((v >>> 4) & 15) * z0 + ((v >>> 8) & 15) * x1 + ((v >>> 12) & 15) * z1 + ((v >>> 16) & 15) * x2 + ((v >>> 20) & 15) * z2 + ((v >>> 24) & 15) * x3 + (v >>> 28) * z3;
+          v = u32[q2 + j];
+          s2 += (v & 15) * x0 + ((v >>> 4) & 15) * z0 + ((v >>> 8) & 15) * x1 + ((v >>> 12) & 15) * z1 + ((v >>> 16) & 15) * x2 + ((v >>> 20) & 15) * z2 + ((v >>> 24) & 15) * x3 + (v >>> 28) * z3;
+          v = u32[q3 + j];
+          s3 += (v & 15) * x0 + ((v >>> 4) & 15) * z0 + ((v >>> 8) & 15) * x1 + ((v >>> 12) & 15) * z1 + ((v >>> 16) & 15) * x2 + ((v >>> 20) & 15) * z2 + ((v >>> 24) & 15) * x3 + (v >>> 28) * z3;
+        }
+        var xb = XS[b], dm;
+        dm = u32[q0]; a0 += F16[dm & 65535] * s0 + F16[dm >>> 16] * xb;
+        dm = u32[q1]; a1 += F16[dm & 65535] * s1 + F16[dm >>> 16] * xb;
+        dm = u32[q2]; a2 += F16[dm & 65535] * s2 + F16[dm >>> 16] * xb;
+        dm = u32[q3]; a3 += F16[dm & 65535] * s3 + F16[dm >>> 16] * xb;
+        q0 += 5; q1 += 5; q2 += 5; q3 += 5;
+      }
+      y[r] = a0; if (n > 1) y[r + 1] = a1; if (n > 2) y[r + 2] = a2; if (n > 3) y[r + 3] = a3;
+    }
+  }
+
+  // One token through a Q8_0 matrix, four rows at a time.
+  function vecQ8(w, x, y) {
+    var rows = w.rows, nb = w.cols / BLOCK, u8 = w.u8, i8 = w.i8, stride = nb * 34, r, b, j;
+    for (r = 0; r < rows; r += 4) {
+      var n = Math.min(4, rows - r), p0 = w.off + r * stride;
+      var p1 = n > 1 ? p0 + stride : p0, p2 = n > 2 ? p0 + 2 * stride : p0, p3 = n > 3 ? p0 + 3 * stride : p0;
+      var a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+      for (b = 0; b < nb; b++) {
+        var s0 = 0, s1 = 0, s2 = 0, s3 = 0, o = b * BLOCK;
+        for (j = 0; j < BLOCK; j++) {
+          var xj = x[o + j];
+          s0 += i8[p0 + 2 + j] * xj; s1 += i8[p1 + 2 + j] * xj; s2 += i8[p2 + 2 + j] * xj; s3 += i8[p3 + 2 + j] * xj;
+        }
+        a0 += F16[u8[p0] | (u8[p0 + 1] << 8)] * s0; a1 += F16[u8[p1] | (u8[p1 + 1] << 8)] * s1;
+        a2 += F16[u8[p2] | (u8[p2 + 1] << 8)] * s2; a3 += F16[u8[p3] | (u8[p3 + 1] << 8)] * s3;
+        p0 += 34; p1 += 34; p2 += 34; p3 += 34;
+      }
+      y[r] = a0; if (n > 1) y[r + 1] = a1; if (n > 2) y[r + 2] = a2; if (n > 3) y[r + 3] = a3;
+    }
+  }
+
+  // One row of a matrix as float32 (the embedding lookup).
+  function row(w, r, out, o) {
+    var cols = w.cols, nb = cols / BLOCK, u8 = w.u8, j, b;
+    if (w.type === "F32") { for (j = 0; j < cols; j++) out[o + j] = w.f32[r * cols + j]; return; }
+    var q4 = w.type === "Q4_1", p = w.off + r * nb * (q4 ? 20 : 34);
+    for (b = 0; b < nb; b++) {
+      var d = F16[u8[p] | (u8[p + 1] << 8)], k = o + b * BLOCK;
+      if (q4) {
+        var m = F16[u8[p + 2] | (u8[p + 3] << 8)];
+        for (j = 0; j < 16; j++) { var by = u8[p + 4 + j]; out[k + j] = d * (by & 15) + m; out[k + j + 16] = d * (by >> 4) + m; }
+        p += 20;
+      } else {
+        for (j = 0; j < BLOCK; j++) out[k + j] = d * w.i8[p + 2 + j];
+        p += 34;
+      }
+    }
+  }
+
+  function rmsnorm(x, T, n, g, eps, out) {
+    for (var t = 0; t < T; t++) {
+      var o = t * n, ss = 0, i;
+      for (i = 0; i < n; i++) ss += x[o + i] * x[o + i];
+      var inv = 1 / Math.sqrt(Math.fround(ss / n) + eps);
+      for (i = 0; i < n; i++) out[o + i] = g[i] * Math.fround(x[o + i] * inv);
+    }
+  }
+
+  function layernorm(x, T, n, g, bias, eps, out) {
+    for (var t = 0; t < T; t++) {
+      var o = t * n, mu = 0, v = 0, i;
+      for (i = 0; i < n; i++) mu += x[o + i];
+      mu /= n;
+      for (i = 0; i < n; i++) v += (x[o + i] - mu) * (x[o + i] - mu);
+      var inv = 1 / Math.sqrt(v / n + eps);
+      for (i = 0; i < n; i++) out[o + i] = (x[o + i] - mu) * inv * g[i] + bias[i];
+    }
+  }
+
+  // Rotary embedding in transformers' rotate_half layout (dimension i pairs with i + hd/2) on T rows
+  // of `width` values, nHead heads each; turn from Model.turns.
+  function rope(a, T, width, nHead, hd, turn) {
+    var half = hd / 2;
+    for (var t = 0; t < T; t++) {
+      var tc = t * hd;
+      for (var hh = 0; hh < nHead; hh++) {
+        var p = t * width + hh * hd;
+        for (var i = 0; i < half; i++) {
+          var cs = turn[tc + i], sn = turn[tc + half + i], x1 = a[p + i], x2 = a[p + i + half];
+          a[p + i] = x1 * cs - x2 * sn;
+          a[p + i + half] = x2 * cs + x1 * sn;
+        }
+      }
+    }
+  }
+
+  // Causal grouped-query attention of T new positions (after p0 cached ones) over the cache kc/vc:
+  // att gets every head's mix of values; headsOut (H x (p0 + T)) the last position's weights. A
+  // knocked-out head (index l * H + head in `off`) contributes zeros. A prompt's positions go four at
+  // a time, so each key and value row read from the cache serves four queries; every score, weight
+  // and mix is summed in the same order as one position at a time, so the bits do not depend on T.
+  var SC = new Float64Array(0), MIX = new Float64Array(0);
+  function attention(q, kc, vc, T, p0, H, hd, kvDim, group, off, lH, att, headsOut) {
+    var C = H * hd, Tk = p0 + T, scale = 1 / Math.sqrt(hd), i, j, e, kb, vb, x;
+    if (SC.length < 4 * Tk) SC = new Float64Array(4 * Tk);
+    if (MIX.length < 4 * hd) MIX = new Float64Array(4 * hd);
+    var sc = SC, mix = MIX;
+    for (var hh = 0; hh < H; hh++) {
+      var ko = Math.floor(hh / group) * hd, dead = off.indexOf(lH + hh) >= 0;
+      for (var t = 0; t < T; t += 4) {
+        var nq = Math.min(4, T - t), n0 = p0 + t + 1;  // query i (position p0 + t + i) sees keys 0..n0 + i - 1
+        var qa = t * C + hh * hd, qb = qa + C, qc = qb + C, qd = qc + C;
+        if (nq === 4) {
+          for (j = 0; j < n0 + 3; j++) {
+            var s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+            kb = j * kvDim + ko;
+            for (e = 0; e < hd; e++) { x = kc[kb + e]; s0 += q[qa + e] * x; s1 += q[qb + e] * x; s2 += q[qc + e] * x; s3 += q[qd + e] * x; }
+            sc[j] = Math.fround(Math.fround(s0) * scale); sc[Tk + j] = Math.fround(Math.fround(s1) * scale);
+            sc[2 * Tk + j] = Math.fround(Math.fround(s2) * scale); sc[3 * Tk + j] = Math.fround(Math.fround(s3) * scale);
+          }
+        } else {
+          for (i = 0; i < nq; i++) {
+            var qo = qa + i * C, so = i * Tk;
+            for (j = 0; j < n0 + i; j++) {
+              var s = 0;
+              kb = j * kvDim + ko;
+              for (e = 0; e < hd; e++) s += q[qo + e] * kc[kb + e];
+              sc[so + j] = Math.fround(Math.fround(s) * scale);
+            }
+          }
+        }
+        for (i = 0; i < nq; i++) softmax(sc, i * Tk, n0 + i, headsOut && t + i === T - 1 ? headsOut : null, hh * Tk);
+        for (e = 0; e < 4 * hd; e++) mix[e] = 0;
+        if (!dead) {
+          var all = nq === 4 ? n0 : 0;  // keys every query of a full four sees, read once for all four
+          for (j = 0; j < all; j++) {
+            var w0 = sc[j], w1 = sc[Tk + j], w2 = sc[2 * Tk + j], w3 = sc[3 * Tk + j];
+            vb = j * kvDim + ko;
+            for (e = 0; e < hd; e++) { x = vc[vb + e]; mix[e] += w0 * x; mix[hd + e] += w1 * x; mix[2 * hd + e] += w2 * x; mix[3 * hd + e] += w3 * x; }
+          }
+          for (i = 0; i < nq; i++) {  // position by position: the cache rows are read in order
+            for (j = all; j < n0 + i; j++) {
+              var wj = sc[i * Tk + j], mo = i * hd;
+              vb = j * kvDim + ko;
+              for (e = 0; e < hd; e++) mix[mo + e] += wj * vc[vb + e];
+            }
+          }
+        }
+        for (i = 0; i < nq; i++) for (e = 0; e < hd; e++) att[qa + i * C + e] = mix[i * hd + e];
+      }
+    }
+  }
+
+  // The same attention through the WebAssembly kernels (k: wasmKernels'; its att room holds the
+  // layer's keys and values, copied in once a call): scores and the values' mix in float32 lanes, as
+  // transformers computes them, four query positions at a time; the softmax as above.
+  function attentionWasm(k, q, kc, vc, T, p0, H, hd, kvDim, group, off, lH, att, headsOut) {
+    var A = k.att, C = H * hd, Tk = p0 + T, scale = 1 / Math.sqrt(hd), i, j, e;
+    if (SC.length < Tk) SC = new Float64Array(Tk);
+    A.k.set(kc.subarray(0, Tk * kvDim));
+    A.v.set(vc.subarray(0, Tk * kvDim));
+    for (var hh = 0; hh < H; hh++) {
+      var ko = 4 * Math.floor(hh / group) * hd, dead = off.indexOf(lH + hh) >= 0;
+      for (var t = 0; t < T; t += 4) {
+        var nq = Math.min(4, T - t), n0 = p0 + t + 1;
+        for (i = 0; i < nq; i++) A.q.set(q.subarray((t + i) * C + hh * hd, (t + i) * C + (hh + 1) * hd), i * hd);
+        k.e.scores(A.Q, nq, A.K + ko, 4 * kvDim, n0 + nq - 1, hd, scale, A.SC, 4 * A.cap);
+        for (i = 0; i < nq; i++) {
+          var so = i * A.cap, n = n0 + i;
+          for (j = 0; j < n; j++) SC[j] = A.sc[so + j];
+          softmax(SC, 0, n, headsOut && t + i === T - 1 ? headsOut : null, hh * Tk);
+          for (j = 0; j < n; j++) A.sc[so + j] = SC[j];
+        }
+        var base = t * C + hh * hd;
+        if (dead) { for (i = 0; i < nq; i++) for (e = 0; e < hd; e++) att[base + i * C + e] = 0; continue; }
+        k.e.mix(A.SC, 4 * A.cap, nq, A.V + ko, 4 * kvDim, n0, hd, A.O);
+        for (i = 0; i < nq; i++) att.set(A.o.subarray(i * hd, (i + 1) * hd), base + i * C);
+      }
+    }
+  }
+
+  // Softmax in place of n scores from sc[o]; the weights also to out[oo...] when out is given.
+  function softmax(sc, o, n, out, oo) {
+    var mx = -Infinity, z = 0, j;
+    for (j = 0; j < n; j++) if (sc[o + j] > mx) mx = sc[o + j];
+    for (j = 0; j < n; j++) { var ex = Math.exp(sc[o + j] - mx); sc[o + j] = ex; z += ex; }
+    for (j = 0; j < n; j++) sc[o + j] = Math.fround(sc[o + j] / z);
+    if (out) for (j = 0; j < n; j++) out[oo + j] = sc[o + j];
+  }
+
+  var GELU_C = Math.sqrt(2 / Math.PI);
+
+  // One worker's share of a split model (a part of layout other than 0): it answers the leader's
+  // messages with the products of its rows, and with its rows of an embedding. store: storage's.
+  function Shard(manifest, store) {
+    var ts = views(manifest, store);
+    this.w = ts.tensors;
+    this.kernels = ts.kernels;
+  }
+
+  // {op: "mul", names, x, T} -> [y per name] (T x its rows); {op: "rows", name, ids} -> [rows].
+  // alloc(n) -> a Float32Array of n for each answer (a new one by default).
+  Shard.prototype.handle = function (m, alloc) {
+    var w = this.w, t, i;
+    alloc = alloc || function (n) { return new Float32Array(n); };
+    if (m.op === "rows") {
+      t = w[m.name];
+      var out = alloc(m.ids.length * t.cols);
+      for (i = 0; i < m.ids.length; i++) row(t, m.ids[i] - t.lo, out, i * t.cols);
+      return [out];
+    }
+    return m.names.map(function (name) {
+      t = w[name];
+      var y = alloc(m.T * t.rows);
+      if (t.rows) matmul(t, m.x, m.T, y);
+      return y;
+    });
+  };
+
+  // buffer: the model's bytes, or storage's {buf, base, k} already filled with this share's bytes.
+  // opts.peers: where the manifest is layout's part 0, the other parts' Shards, each as
+  // {call(message) -> Promise<answer>} (a port to its worker, or a direct call in Node's tests).
+  function Model(manifest, buffer, opts) {
+    opts = opts || {};
+    var c = manifest.config, ts = buffer && buffer.buf ? views(manifest, buffer) : tensors(manifest, buffer, opts.wasm);
+    this.config = c;
+    this.w = ts.tensors;
+    this.kernels = ts.kernels;
+    this.att = ts.k && ts.k.att ? ts.k : null;  // attention through the WebAssembly kernels
+    this.peers = opts.peers || [];
+    this.mine = new Float32Array(0);  // this worker's rows of a several-token product, reused
+    var split = manifest.tensors.filter(function (t) { return t.parts; });
+    if (split.length && split[0].parts.length !== this.peers.length + 1) throw new Error("a model split " + split[0].parts.length + " ways needs " + (split[0].parts.length - 1) + " peers, not " + this.peers.length);
+    this.llama = c.arch === "llama";
+    this.hd = c.n_embd / c.n_head;
+    this.kvDim = this.hd * c.n_kv_head;
+    this.cap = Math.min(CAP, c.n_ctx);
+    var need = ["wte.weight", "ln_f.weight"];
+    for (var i = 0; i < need.length; i++) if (!this.w[need[i]]) throw new Error("the model data has no tensor " + need[i]);
+    if (this.llama) {  // RoPE angles as transformers computes them, in float32
+      var half = this.hd / 2;
+      this.invFreq = new Float64Array(half);
+      for (i = 0; i < half; i++) this.invFreq[i] = Math.fround(1 / Math.fround(Math.pow(c.rope_base, Math.fround(2 * i / this.hd))));
+    }
+    this.kCache = []; this.vCache = [];
+    this.room = 0;  // positions the cache holds now: it grows by doubling up to cap
+    this.length = 0;
+    this.ids = [];     // the tokens the cache holds (its first `length` are valid), for opts.reuse
+    this.knockout = { heads: [], mlp: [] };
+    this.slot = 0;     // the fields above are this slot's; the others wait in this.slots
+    this.slots = [];
+  }
+
+  Model.prototype.reset = function () { this.length = 0; };
+
+  // Make a slot the current one: its cache, length and knock-out become the fields the pass uses.
+  Model.prototype.use = function (slot) {
+    slot = slot === undefined || slot === null ? 0 : slot;
+    if (typeof slot !== "number" || !(slot >= 0 && slot < SLOTS) || slot % 1) throw new Error("cache slot " + slot + " is not 0-" + (SLOTS - 1));
+    if (slot === this.slot) return;
+    this.slots[this.slot] = { kCache: this.kCache, vCache: this.vCache, room: this.room, length: this.length, ids: this.ids, knockout: this.knockout };
+    var s = this.slots[slot] || { kCache: [], vCache: [], room: 0, length: 0, ids: [], knockout: { heads: [], mlp: [] } };
+    this.slots[slot] = null;
+    this.kCache = s.kCache; this.vCache = s.vCache; this.room = s.room; this.length = s.length; this.ids = s.ids; this.knockout = s.knockout;
+    this.slot = slot;
+  };
+
+  // Slot `to` becomes a copy of slot `from`: the same positions (copied, not shared: each then grows
+  // on its own) and knock-out. The current slot is left as it was.
+  Model.prototype.copySlot = function (from, to) {
+    var back = this.slot;
+    this.use(from);
+    var k = this.kCache, v = this.vCache, n = this.length, knockout = this.knockout, kv = this.kvDim, ids = this.ids.slice(0, n);
+    this.use(to);
+    if (to !== from) {
+      this.length = 0;  // nothing of the old text is kept, so growing the cache copies nothing
+      this.reserve(n);
+      for (var l = 0; l < this.config.n_layer && n; l++) {
+        this.kCache[l].set(k[l].subarray(0, n * kv));
+        this.vCache[l].set(v[l].subarray(0, n * kv));
+      }
+      this.length = n;
+      this.ids = ids;
+      this.knockout = knockout;
+    }
+    this.use(back);
+    return { length: n };
+  };
+
+  Model.prototype.reserve = function (n) {
+    if (n <= this.room) return;
+    var room = Math.min(this.cap, Math.max(64, this.room * 2, Math.pow(2, Math.ceil(Math.log2(n))))), kv = this.kvDim;
+    for (var l = 0; l < this.config.n_layer; l++) {
+      var k = new Float32Array(room * kv), v = new Float32Array(room * kv);
+      if (this.room) { k.set(this.kCache[l].subarray(0, this.length * kv)); v.set(this.vCache[l].subarray(0, this.length * kv)); }
+      this.kCache[l] = k; this.vCache[l] = v;
+    }
+    this.room = room;
+  };
+
+  Model.prototype.prefill = function (ids, opts, tick) {
+    opts = opts || {};
+    var knockout;
+    try {
+      this.use(opts.slot);
+      knockout = normaliseKnockout(opts.knockout, this.config);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    var keep = opts.reuse ? this.kept(ids, knockout, opts) : 0;
+    this.knockout = knockout;
+    this.length = keep;
+    if (!keep) return this.run(ids, opts, tick);
+    var rest = Object.assign({}, opts);
+    if (opts.lensAt !== undefined && opts.lensAt !== null) rest.lensAt = opts.lensAt - keep;
+    return this.run(Array.prototype.slice.call(ids, keep), rest, tick).then(function (out) { out.reused = keep; return out; });
+  };
+
+  // How many of the slot's cached positions a prefill of `ids` may keep: those whose tokens start
+  // `ids`, under the same knock-out, short of the last token (its logits are the answer) and of
+  // opts.lensAt (residuals and the lens are computed only for positions that run).
+  Model.prototype.kept = function (ids, knockout, opts) {
+    var same = function (a, b) { return a.length === b.length && a.every(function (v, i) { return v === b[i]; }); };
+    if (!same(knockout.heads, this.knockout.heads) || !same(knockout.mlp, this.knockout.mlp)) return 0;
+    var limit = Math.min(this.length, ids.length - 1), n = 0, at = opts.lensAt;
+    if (at !== undefined && at !== null) {
+      if (!(at >= 0 && at < ids.length) || at % 1) return 0;  // the run says what is wrong with it
+      limit = Math.min(limit, at);
+    }
+    while (n < limit && this.ids[n] === ids[n]) n++;
+    return n;
+  };
+
+  Model.prototype.decode = function (id, opts, tick) {
+    opts = opts || {};
+    try {
+      this.use(opts.slot);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    if (this.length === 0) return Promise.reject(new Error("decode needs a prefilled prompt first" + (this.slot ? " in cache slot " + this.slot : "")));
+    return this.run([id], opts, tick);
+  };
+
+  function normaliseKnockout(k, c) {
+    k = k || {};
+    var heads = (k.heads || []).map(function (lh) {
+      if (!Array.isArray(lh) || !(lh[0] >= 0 && lh[0] < c.n_layer && lh[1] >= 0 && lh[1] < c.n_head) || lh[0] % 1 || lh[1] % 1) {
+        throw new Error("knock-out head " + JSON.stringify(lh) + " is not [layer 0-" + (c.n_layer - 1) + ", head 0-" + (c.n_head - 1) + "]");
+      }
+      return lh[0] * c.n_head + lh[1];
+    });
+    var mlp = (k.mlp || []).map(function (l) {
+      if (!(l >= 0 && l < c.n_layer) || l % 1) throw new Error("knock-out MLP " + l + " is not a block 0-" + (c.n_layer - 1));
+      return l;
+    });
+    return { heads: heads, mlp: mlp };
+  }
+
+  Model.prototype.run = async function (ids, opts, tick) {
+    var c = this.config, C = c.n_embd, T = ids.length, H = c.n_head, hd = this.hd, kvDim = this.kvDim;
+    var p0 = this.length, V = c.vocab_size, w = this.w;
+    if (T === 0) throw new Error("the prompt is empty: type at least one character");
+    if (p0 + T > this.cap) throw new Error("the prompt and continuation are " + (p0 + T) + " tokens; the limit is " + this.cap);
+    for (var i = 0; i < T; i++) {
+      if (!(ids[i] >= 0 && ids[i] < V) || ids[i] % 1) throw new Error("token id " + ids[i] + " is outside the vocabulary (0-" + (V - 1) + ")");
+    }
+    this.reserve(p0 + T);
+    var x = new Float32Array(T * C), h = new Float32Array(T * C), att = new Float32Array(T * C);
+    var q = new Float32Array(T * C), k = new Float32Array(T * kvDim), v = new Float32Array(T * kvDim);
+    var proj = new Float32Array(T * C), F = c.d_mlp, ff = new Float32Array(T * F), up = this.llama ? new Float32Array(T * F) : null;
+    var qkv = this.llama ? null : new Float32Array(T * 3 * C);
+    x.set(await this.lookup("wte.weight", ids));
+    if (!this.llama) {
+      var at = [];
+      for (var t = 0; t < T; t++) at.push(p0 + t);
+      var pos = await this.lookup("wpe.weight", at);
+      for (i = 0; i < T * C; i++) x[i] += pos[i];
+    }
+    var out = { residuals: opts.residuals || opts.lens ? [] : null, heads: opts.heads ? [] : null };
+    var lensAt = opts.lensAt === undefined || opts.lensAt === null ? T - 1 : opts.lensAt;
+    if (!(lensAt >= 0 && lensAt < T) || lensAt % 1) throw new Error("lensAt " + lensAt + " is not a position of the prompt (0-" + (T - 1) + ")");
+    var start = this.length, turn = this.llama ? this.turns(p0, T) : null;
+    try {
+      for (var l = 0; l < c.n_layer; l++) {
+        var pre = "h." + l + ".";
+        var kc = this.kCache[l], vc = this.vCache[l];
+        if (this.llama) {
+          rmsnorm(x, T, C, w[pre + "ln_1.weight"].f32, c.rms_eps, h);
+          await this.mul([[pre + "attn.q.weight", q], [pre + "attn.k.weight", k], [pre + "attn.v.weight", v]], h, T);
+          rope(q, T, C, H, hd, turn);
+          rope(k, T, kvDim, c.n_kv_head, hd, turn);
+        } else {
+          layernorm(x, T, C, w[pre + "ln_1.weight"].f32, w[pre + "ln_1.bias"].f32, c.ln_eps, h);
+          await this.mul([[pre + "attn.c_attn.weight", qkv, w[pre + "attn.c_attn.bias"].f32]], h, T);
+          for (t = 0; t < T; t++) {
+            for (i = 0; i < C; i++) { q[t * C + i] = qkv[t * 3 * C + i]; k[t * C + i] = qkv[t * 3 * C + C + i]; v[t * C + i] = qkv[t * 3 * C + 2 * C + i]; }
+          }
+        }
+        kc.set(k, p0 * kvDim); vc.set(v, p0 * kvDim);
+        var headsOut = out.heads ? new Float32Array(H * (p0 + T)) : null;
+        if (this.att) attentionWasm(this.att, q, kc, vc, T, p0, H, hd, kvDim, H / c.n_kv_head, this.knockout.heads, l * H, att, headsOut);
+        else attention(q, kc, vc, T, p0, H, hd, kvDim, H / c.n_kv_head, this.knockout.heads, l * H, att, headsOut);
+        if (headsOut) out.heads.push(headsOut);
+        await this.mul([[pre + "attn.c_proj.weight", proj, this.llama ? null : w[pre + "attn.c_proj.bias"].f32]], att, T);
+        for (i = 0; i < T * C; i++) x[i] += proj[i];
+        if (this.knockout.mlp.indexOf(l) < 0) {
+          if (this.llama) {
+            rmsnorm(x, T, C, w[pre + "ln_2.weight"].f32, c.rms_eps, h);
+            await this.mul([[pre + "mlp.gate.weight", ff], [pre + "mlp.up.weight", up]], h, T);
+            for (i = 0; i < T * F; i++) { var g = ff[i]; ff[i] = Math.fround(g / (1 + Math.exp(-g))) * up[i]; }
+            await this.mul([[pre + "mlp.c_proj.weight", proj]], ff, T);
+          } else {
+            layernorm(x, T, C, w[pre + "ln_2.weight"].f32, w[pre + "ln_2.bias"].f32, c.ln_eps, h);
+            await this.mul([[pre + "mlp.c_fc.weight", ff, w[pre + "mlp.c_fc.bias"].f32]], h, T);
+            for (i = 0; i < T * F; i++) { var u = ff[i]; ff[i] = 0.5 * u * (1 + Math.tanh(GELU_C * (u + 0.044715 * u * u * u))); }
+            await this.mul([[pre + "mlp.c_proj.weight", proj, w[pre + "mlp.c_proj.bias"].f32]], ff, T);
+          }
+          for (i = 0; i < T * C; i++) x[i] += proj[i];
+        }
+        if (out.residuals) out.residuals.push(x.slice(lensAt * C, (lensAt + 1) * C));
+        if (tick) await tick();
+      }
+      out.logits = await this.unembed(x.subarray((T - 1) * C), 1);
+      if (opts.final) out.final = this.normed(x.subarray((T - 1) * C));
+      if (opts.lens) {  // the blocks before the last in one product: the embedding's blocks are decoded once
+        var below = lensAt === T - 1 ? c.n_layer - 1 : c.n_layer, stack = new Float32Array(below * C);
+        for (l = 0; l < below; l++) stack.set(out.residuals[l], l * C);
+        var all = await this.unembed(stack, below);
+        out.lens = [];
+        for (l = 0; l < below; l++) out.lens.push(all.slice(l * V, (l + 1) * V));
+        if (below < c.n_layer) out.lens.push(out.logits.slice());  // the last position's last block: the logits
+        if (!opts.residuals) out.residuals = null;
+        if (tick) await tick();
+      }
+    } catch (err) {
+      this.length = start;  // a cancelled or failed step leaves the cache as it was
+      throw err;
+    }
+    this.ids.length = p0;
+    for (i = 0; i < T; i++) this.ids.push(ids[i]);
+    this.length = p0 + T;
+    out.length = this.length;
+    return out;
+  };
+
+  // The products of one input x (T rows) with the listed matrices, [[name, y, bias], ...] (q, k and
+  // v, or gate and up, share theirs): every peer is sent x once for the whole list and computes its
+  // rows while this worker computes its own; each y is then assembled range by range, and the bias
+  // added to the whole. A row's arithmetic is the same wherever it runs: the split changes no bit.
+  Model.prototype.mul = async function (list, x, T) {
+    var w = this.w, asks = null, i, t, y;
+    if (this.peers.length) {
+      var msg = { op: "mul", names: list.map(function (e) { return e[0]; }), x: x, T: T };
+      asks = Promise.all(this.peers.map(function (p) { return p.call(msg); }));
+    }
+    for (i = 0; i < list.length; i++) {
+      t = w[list[i][0]]; y = list[i][1];
+      if (!t.parts) matmul(t, x, T, y);
+      else if (!t.rows) continue;
+      else if (T === 1) matmul(t, x, 1, y.subarray(t.lo, t.lo + t.rows));
+      else {
+        if (this.mine.length < T * t.rows) this.mine = new Float32Array(T * t.rows);
+        var mine = this.mine.subarray(0, T * t.rows);
+        matmul(t, x, T, mine);
+        place(mine, y, t.lo, t.rows, t.full, T);
+      }
+    }
+    if (asks) {
+      var got = await asks;
+      for (var p = 0; p < got.length; p++) {
+        for (i = 0; i < list.length; i++) { t = w[list[i][0]]; var b = t.parts[p + 1]; place(got[p][i], list[i][1], b[0], b[1] - b[0], t.full, T); }
+      }
+    }
+    for (i = 0; i < list.length; i++) {
+      var bias = list[i][2], R = w[list[i][0]].full;
+      if (bias) { y = list[i][1]; for (var tt = 0; tt < T; tt++) for (var r = 0; r < R; r++) y[tt * R + r] += bias[r]; }
+    }
+  };
+
+  // n rows' outputs (T x n) into y (T x R) from row lo.
+  function place(src, y, lo, n, R, T) {
+    if (T === 1) { y.set(src, lo); return; }
+    for (var t = 0; t < T; t++) y.set(src.subarray(t * n, (t + 1) * n), t * R + lo);
+  }
+
+  // Rows `ids` of an embedding (wte, wpe) as float32, asked of the workers that hold them.
+  Model.prototype.lookup = async function (name, ids) {
+    var t = this.w[name], cols = t.cols, out = new Float32Array(ids.length * cols), i;
+    if (!t.parts) { for (i = 0; i < ids.length; i++) row(t, ids[i], out, i * cols); return out; }
+    var asks = [];
+    t.parts.forEach(function (b, p) {
+      var at = [], here = [];
+      for (i = 0; i < ids.length; i++) if (ids[i] >= b[0] && ids[i] < b[1]) { at.push(i); here.push(ids[i]); }
+      if (!at.length) return;
+      if (p === 0) { at.forEach(function (k, j) { row(t, here[j], out, k * cols); }); return; }
+      asks.push(this.peers[p - 1].call({ op: "rows", name: name, ids: here }).then(function (got) {
+        at.forEach(function (k, j) { out.set(got[0].subarray(j * cols, (j + 1) * cols), k * cols); });
+      }));
+    }, this);
+    await Promise.all(asks);
+    return out;
+  };
+
+  // ln_f, then the tied unembedding (or lm_head): logits of T residual vectors, row after row.
+  Model.prototype.unembed = async function (x, T) {
+    var c = this.config, n = new Float32Array(T * c.n_embd), logits = new Float32Array(T * c.vocab_size);
+    if (this.llama) rmsnorm(x, T, c.n_embd, this.w["ln_f.weight"].f32, c.rms_eps, n);
+    else layernorm(x, T, c.n_embd, this.w["ln_f.weight"].f32, this.w["ln_f.bias"].f32, c.ln_eps, n);
+    await this.mul([[this.w["lm_head.weight"] ? "lm_head.weight" : "wte.weight", logits]], n, T);
+    return logits;
+  };
+
+  // ln_f of one residual vector, as unembed applies it (the arithmetic of a logit starts here).
+  Model.prototype.normed = function (x) {
+    var c = this.config, n = new Float32Array(c.n_embd);
+    if (this.llama) rmsnorm(x, 1, c.n_embd, this.w["ln_f.weight"].f32, c.rms_eps, n);
+    else layernorm(x, 1, c.n_embd, this.w["ln_f.weight"].f32, this.w["ln_f.bias"].f32, c.ln_eps, n);
+    return n;
+  };
+
+  // One row of the unembedding, dequantised to float32: the weights a token's logit multiplies.
+  Model.prototype.outputRow = function (id) {
+    var V = this.config.vocab_size;
+    if (!(id >= 0 && id < V) || id % 1) return Promise.reject(new Error("token id " + id + " is outside the vocabulary (0-" + (V - 1) + ")"));
+    return this.lookup(this.w["lm_head.weight"] ? "lm_head.weight" : "wte.weight", [id]);
+  };
+
+  // cos and sin of every rotary angle for positions p0..p0+T-1, as transformers computes them in
+  // float32: [cos(t, i) for i < hd/2] then [sin(t, i)] per position.
+  Model.prototype.turns = function (p0, T) {
+    var half = this.hd / 2, out = new Float64Array(T * 2 * half);
+    for (var t = 0; t < T; t++) {
+      for (var i = 0; i < half; i++) {
+        var ang = Math.fround(this.invFreq[i] * (p0 + t));
+        out[t * 2 * half + i] = Math.fround(Math.cos(ang));
+        out[t * 2 * half + half + i] = Math.fround(Math.sin(ang));
+      }
+    }
+    return out;
+  };
+
+  return { Model: Model, Shard: Shard, Cancelled: Cancelled, layout: layout, storage: storage, tensors: tensors, matmul: matmul, row: row, f16: F16, CAP: CAP, SLOTS: SLOTS };
+}
+
+  // A page loads it through nexttoken's loader (later:real.workers's need); Node requires it. The worker
+  // runs the factory's own source (workers.js), so the engine needs nothing from the page.
+  if (root.nexttoken && root.nexttoken.define) root.nexttoken.define("real.engine", [], function () { return nexttokenRealEngine; });
+  if (typeof module === "object" && module.exports) module.exports = nexttokenRealEngine;
+})(typeof self !== "undefined" ? self : globalThis);

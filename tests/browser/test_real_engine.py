@@ -1,0 +1,340 @@
+"""SmolLM2 in Chromium: the engine loads its checked files from file:// and served, computes the top
+token transformers measured (site_data/smollm2/distributions/, ids from transformers' tokenizer),
+and a missing, truncated or altered chunk, or a load the reader leaves, is one line and a retry works.
+
+Runs on a bare harness page (scripts/quality/real_harness.html) beside copies of docs/js/real/ and the
+browser copy `make site` generates (docs/js/data/real/smollm2/)."""
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "docs" / "js" / "data" / "real" / "smollm2"
+DIST = ROOT / "site_data" / "smollm2" / "distributions"
+
+
+@pytest.fixture(scope="module")
+def harness(tmp_path_factory):
+    if not (DATA / "manifest.js").is_file():
+        pytest.fail(f"{DATA.relative_to(ROOT)}/manifest.js not found: build the site first (`make site`)", pytrace=False)
+    root = tmp_path_factory.mktemp("real-harness")
+    shutil.copy(ROOT / "scripts" / "quality" / "real_harness.html", root / "index.html")
+    shutil.copytree(ROOT / "docs" / "js" / "real", root / "js" / "real")
+    shutil.copy(ROOT / "docs" / "js" / "nexttoken.js", root / "js" / "nexttoken.js")
+    data = root / "js" / "data" / "real"
+    data.mkdir(parents=True)
+    (data / "smollm2").symlink_to(DATA)
+    bad = data / "bad"  # the same model with one chunk we damage per test (the others linked)
+    bad.mkdir()
+    manifest = (DATA / "manifest.js").read_text().replace('"smollm2/manifest.js"', '"bad/manifest.js"')
+    manifest = manifest.replace('"model":"smollm2"', '"model":"bad"')
+    (bad / "manifest.js").write_text(manifest)
+    for f in DATA.glob("w*.js"):
+        (bad / f.name).write_text(f.read_text().replace('"smollm2/', '"bad/'))
+    huge = data / "huge"  # a manifest asking for more memory than any browser grants
+    huge.mkdir()
+    (huge / "manifest.js").write_text(manifest.replace('"bad/manifest.js"', '"huge/manifest.js"').replace(
+        '"model":"bad"', '"model":"huge"').replace('"total_bytes":', '"total_bytes":4000000000000000,"was":'))
+    handler = functools.partial(_Quiet, directory=str(root))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield {"root": root, "bad": bad, "http": f"http://127.0.0.1:{httpd.server_address[1]}/index.html",
+           "file": (root / "index.html").as_uri()}
+    httpd.shutdown()
+    httpd.server_close()
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def page(browser_context):
+    p = browser_context.new_page()
+    p.set_default_timeout(300_000)
+    external = []
+    p.route("**/*", lambda route: route.continue_() if route.request.url.split(":")[0] in ("file", "blob", "data")
+            or route.request.url.startswith("http://127.0.0.1") else (external.append(route.request.url), route.abort()))
+    p.nt_external = external
+    yield p
+    p.close()
+
+
+TOP = """async ([model, prompts, kernels]) => {
+  const s = await nexttoken.real.workers.open({base: "js/data/real/", model, kernels});
+  const out = [];
+  for (const ids of prompts) {
+    const r = await s.prefill(ids, {});
+    let top = 0;
+    for (let i = 1; i < r.logits.length; i++) if (r.logits[i] > r.logits[top]) top = i;
+    out.push({top, max: r.logits[top]});
+  }
+  s.close();
+  return {kernels: s.kernels, out};
+}"""
+
+LOAD_ERROR = """async (model) => {
+  try { const s = await nexttoken.real.workers.open({base: "js/data/real/", model}); s.close(); return "loaded"; }
+  catch (e) { return e.message; }
+}"""
+
+
+@pytest.mark.parametrize("mode,kernels", [("file", "wasm"), ("http", "wasm"), ("file", "js")])
+def test_top_token_equals_transformers(harness, page, mode, kernels):
+    """On the SIMD kernels (open's kernels: "wasm", the default) and on the plain-JS ones."""
+    dists = [json.loads((DIST / f"{k}.json").read_text()) for k in ("capital", "cat", "question_chat")]
+    page.goto(harness[mode])
+    res = page.evaluate(TOP, ["smollm2", [d["ids"] for d in dists], kernels])
+    assert res["kernels"] == kernels
+    for d, g in zip(dists, res["out"]):
+        assert g["top"] == d["head"]["ids"][0], d["key"]
+        assert abs(g["max"] - d["max_logit"]) <= 2e-3, d["key"]
+    assert page.nt_external == []
+
+
+def test_fused_multiply_add_where_the_browser_has_it_and_plain_simd_both_equal_transformers(harness, page):
+    """The default SIMD kernels use relaxed SIMD's fused multiply-add exactly where the browser
+    validates that module (session.fma); fma: false runs plain 128-bit SIMD. Both give transformers'
+    top token and its logit within 2e-3."""
+    dists = [json.loads((DIST / f"{k}.json").read_text()) for k in ("capital", "question_chat")]
+    page.goto(harness["file"])
+    got = page.evaluate("""async (prompts) => {
+      const run = async (fma) => {
+        const s = await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2", fma});
+        const out = [];
+        for (const ids of prompts) {
+          const r = await s.prefill(ids, {});
+          let top = 0;
+          for (let i = 1; i < r.logits.length; i++) if (r.logits[i] > r.logits[top]) top = i;
+          out.push({top, max: r.logits[top]});
+        }
+        s.close();
+        return {kernels: s.kernels, fma: s.fma, out};
+      };
+      const bin = atob((await nexttoken.load("real.kernels-wasm")).fma), bytes = new Uint8Array(bin.length);
+      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+      return {valid: WebAssembly.validate(bytes), fused: await run(undefined), plain: await run(false)};
+    }""", [d["ids"] for d in dists])
+    assert got["fused"]["fma"] == got["valid"] and got["plain"]["fma"] is False
+    for run in ("fused", "plain"):
+        assert got[run]["kernels"] == "wasm"
+        for d, g in zip(dists, got[run]["out"]):
+            assert g["top"] == d["head"]["ids"][0], (run, d["key"])
+            assert abs(g["max"] - d["max_logit"]) <= 2e-3, (run, d["key"])
+
+
+def _damage(bad: Path, how: str) -> str:
+    f = bad / "w01.js"
+    text = f.read_text()
+    if how == "missing":
+        f.unlink()
+    elif how == "truncated":
+        f.write_text(text[: len(text) // 2])
+    else:  # one base64 character changed in the middle
+        i = len(text) // 2
+        f.write_text(text[:i] + ("A" if text[i] != "A" else "B") + text[i + 1:])
+    return text
+
+
+@pytest.mark.parametrize("how,line", [
+    ("missing", "bad/w01.js could not be loaded (missing, or the browser blocked it)"),
+    ("truncated", "bad/w01.js is damaged (it holds no model data)"),
+    ("altered", "bad/w01.js is altered: its sha256 does not match the manifest"),
+])
+def test_damaged_chunk_is_one_line_and_retry_works(harness, page, how, line):
+    page.goto(harness["file"])
+    text = _damage(harness["bad"], how)
+    try:
+        assert page.evaluate(LOAD_ERROR, "bad") == line
+        assert page.evaluate("() => document.querySelectorAll('script[src*=\"data/real\"]').length") == 0
+    finally:
+        (harness["bad"] / "w01.js").write_text(text)
+    assert page.evaluate(LOAD_ERROR, "bad") == "loaded"
+
+
+def test_refused_memory_is_one_line(harness, page):
+    page.goto(harness["file"])
+    assert page.evaluate(LOAD_ERROR, "huge") == "the browser refused the 4000000000 MB the model needs: close other tabs and retry"
+
+
+def test_leaving_mid_load_is_one_line_and_retry_works(harness, page):
+    page.goto(harness["http"])
+    msg = page.evaluate("""async () => {
+      const ac = new AbortController();
+      const p = nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2", signal: ac.signal,
+                             onProgress: (done) => { if (done > 0) ac.abort(); }});
+      try { await p; return "loaded"; } catch (e) { return e.message; }
+    }""")
+    assert msg == "loading the model was cancelled"
+    assert page.evaluate(LOAD_ERROR, "smollm2") == "loaded"
+
+
+def test_cancel_keeps_the_session_usable(harness, page):
+    page.goto(harness["http"])
+    got = page.evaluate("""async () => {
+      const s = await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2"});
+      const ids = Array.from({length: 40}, (_, i) => 504 + i);
+      const running = s.prefill(ids, {});
+      setTimeout(() => s.cancel(), 50);
+      let first;
+      try { await running; first = "finished"; } catch (e) { first = e.message; }
+      const r = await s.prefill([504, 3575, 282, 4649, 314], {});
+      let top = 0;
+      for (let i = 1; i < r.logits.length; i++) if (r.logits[i] > r.logits[top]) top = i;
+      let empty;
+      try { await s.prefill([], {}); } catch (e) { empty = e.message; }
+      s.close();
+      return {first, top, empty};
+    }""")
+    assert got["first"] == "cancelled"
+    assert got["top"] == json.loads((DIST / "capital.json").read_text())["head"]["ids"][0]
+    assert got["empty"] == "the prompt is empty: type at least one character"
+
+
+def test_worker_crash_is_one_line_and_reopening_works(harness, page):
+    """A worker that dies mid-prompt (the error event the browser fires, sent to the real worker
+    object) rejects the call with one line; opening the model again works."""
+    page.goto(harness["file"])
+    got = page.evaluate("""async () => {
+      const made = [], Real = Worker;
+      window.Worker = function (url) { const w = new Real(url); made.push(w); return w; };
+      const s = await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2"});
+      window.Worker = Real;
+      const running = s.prefill(Array.from({length: 30}, (_, i) => 504 + i), {});
+      made[0].dispatchEvent(new ErrorEvent("error", {message: "out of memory"}));
+      let first, after;
+      try { await running; first = "finished"; } catch (e) { first = e.message; }
+      try { await s.decode(5, {}); after = "ran"; } catch (e) { after = e.message; }
+      const again = await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2"});
+      const r = await again.prefill([504, 3575, 282, 4649, 314], {});
+      again.close();
+      return {first, after, n: r.logits.length};
+    }""")
+    line = "the model's worker stopped (out of memory): load the model again to retry"
+    assert got == {"first": line, "after": line, "n": 49152}
+
+
+SPLIT = """async ([ids, kernels]) => {
+  const run = async (workers) => {
+    const s = await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2", kernels, workers});
+    const r = await s.prefill(ids, {lens: true});
+    const d = await s.decode(ids[ids.length - 1], {});
+    const row = await s.row(9);
+    s.close();
+    let top = 0;
+    for (let i = 1; i < r.logits.length; i++) if (r.logits[i] > r.logits[top]) top = i;
+    return {workers: s.workers, kernels: s.kernels, top, logits: r.logits, lens: r.lens[3], decode: d.logits, row};
+  };
+  const one = await run(1), two = await run(2);
+  const same = (a, b) => a.length === b.length && new Uint8Array(a.buffer).every((x, i) => x === new Uint8Array(b.buffer)[i]);
+  return {workers: [one.workers, two.workers], kernels: [one.kernels, two.kernels], top: [one.top, two.top],
+          logits: same(one.logits, two.logits), lens: same(one.lens, two.lens), decode: same(one.decode, two.decode), row: same(one.row, two.row)};
+}"""
+
+
+@pytest.mark.parametrize("mode,kernels", [("file", "js"), ("http", "js"), ("file", "wasm")])
+def test_two_workers_give_the_bits_of_one(harness, page, mode, kernels):
+    """The page's model split over 2 workers: the same top token as transformers' and the same bits
+    as 1 worker (logits, a lens row, a decode step, an unembedding row)."""
+    d = json.loads((DIST / "capital.json").read_text())
+    page.goto(harness[mode])
+    got = page.evaluate(SPLIT, [d["ids"], kernels])
+    assert got == {"workers": [1, 2], "kernels": [kernels, kernels], "top": [d["head"]["ids"][0]] * 2,
+                   "logits": True, "lens": True, "decode": True, "row": True}
+    assert page.nt_external == []
+
+
+def test_a_helper_worker_crashing_is_one_line_and_reopening_works(harness, page):
+    """With 3 workers, the last (not the leader) dies mid-prompt: the call rejects with one line,
+    every worker is stopped, and opening the model again works."""
+    page.goto(harness["file"])
+    got = page.evaluate("""async () => {
+      const made = [], Real = Worker;
+      window.Worker = function (url) { const w = new Real(url); made.push(w); return w; };
+      const s = await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2", workers: 3});
+      window.Worker = Real;
+      const stopped = [];
+      made.forEach((w, i) => { const t = w.terminate.bind(w); w.terminate = () => { stopped.push(i); t(); }; });
+      const running = s.prefill(Array.from({length: 30}, (_, i) => 504 + i), {});
+      made[2].dispatchEvent(new ErrorEvent("error", {message: "out of memory"}));
+      let first, after;
+      try { await running; first = "finished"; } catch (e) { first = e.message; }
+      try { await s.decode(5, {}); after = "ran"; } catch (e) { after = e.message; }
+      const again = await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2", workers: 3});
+      const r = await again.prefill([504, 3575, 282, 4649, 314], {});
+      again.close();
+      return {made: made.length, stopped: stopped.sort(), first, after, workers: again.workers, n: r.logits.length};
+    }""")
+    line = "the model's worker stopped (out of memory): load the model again to retry"
+    assert got == {"made": 3, "stopped": [0, 1, 2], "first": line, "after": line, "workers": 3, "n": 49152}
+
+
+@pytest.mark.parametrize("who", [0, 1])
+def test_a_worker_killed_mid_prefill_of_a_long_prompt_is_one_line_and_reopening_works(harness, page, who):
+    """A worker killed from outside while a 1,000-token prompt runs (the leader, 0, or the helper, 1)
+    fires no event: the watchdog (open's `stall`, 3 s here) stops every worker, the call and the
+    next reject with one line, and opening the model again works."""
+    page.goto(harness["file"])
+    got = page.evaluate("""async (who) => {
+      const made = [], Real = Worker;
+      window.Worker = function (url) { const w = new Real(url); made.push(w); return w; };
+      const s = await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2", workers: 2, stall: 3000});
+      window.Worker = Real;
+      const t0 = performance.now();
+      const running = s.prefill(Array.from({length: 1000}, (_, i) => 504 + i), {});
+      await new Promise((r) => setTimeout(r, 300));
+      made[who].terminate();
+      let first, after;
+      try { await running; first = "finished"; } catch (e) { first = e.message; }
+      const waited = performance.now() - t0;
+      try { await s.decode(5, {}); after = "ran"; } catch (e) { after = e.message; }
+      const again = await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2"});
+      const r = await again.prefill([504, 3575, 282, 4649, 314], {});
+      again.close();
+      return {first, after, n: r.logits.length, waited};
+    }""", who)
+    line = "the model's worker stopped (it has not answered for 3 s): load the model again to retry"
+    assert {k: got[k] for k in ("first", "after", "n")} == {"first": line, "after": line, "n": 49152}
+    assert got["waited"] < 60_000
+
+
+def test_a_bad_worker_count_is_one_line(harness, page):
+    page.goto(harness["file"])
+    msg = page.evaluate("""async () => {
+      try { await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2", workers: 0}); return "loaded"; }
+      catch (e) { return e.message; }
+    }""")
+    assert msg == "workers must be a whole number from 1 to 16, not 0"
+
+
+@pytest.mark.parametrize("mode", ["file", "http"])
+def test_the_default_kernels_are_simd_loaded_beside_the_workers(harness, page, mode):
+    """A page that never loaded kernels-wasm.js (as the site's panel) gets the SIMD kernels by
+    default, workers.js loading them as its need; a bad choice of kernels is one line."""
+    page.goto(harness[mode])
+    got = page.evaluate("""async () => {
+      const before = typeof (nexttoken.real || {})["kernels-wasm"];
+      const s = await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2"});
+      const r = await s.prefill([504, 3575, 282, 4649, 314], {});
+      s.close();
+      let bad;
+      try { await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2", kernels: "gpu"}); } catch (e) { bad = e.message; }
+      let top = 0;
+      for (let i = 1; i < r.logits.length; i++) if (r.logits[i] > r.logits[top]) top = i;
+      return {kernels: s.kernels, workers: s.workers, cores: navigator.hardwareConcurrency, before, loaded: typeof nexttoken.real["kernels-wasm"], top, bad};
+    }""")
+    assert got["kernels"] == "wasm" and got["before"] == "undefined" and got["loaded"] == "object"
+    assert got["workers"] == 1  # one worker decodes fastest (bench_real says why)
+    assert got["top"] == json.loads((DIST / "capital.json").read_text())["head"]["ids"][0]
+    assert got["bad"] == 'kernels must be "wasm" or "js", not gpu'
+    assert page.nt_external == []
