@@ -270,9 +270,11 @@ nexttoken.define("ui", ["load"], function (load) {
   }
 
   // ---- each demo's start: when its container nears the screen ------------------------------------
-  // ui.start(name, build, opts) registers every .nt-demo[data-demo=name] on the page. A container on
-  // screen when its script runs builds at once (so the first paint shows the demo, not its fallback);
-  // the others build when they come within about a screen of it (an IntersectionObserver), when focus
+  // ui.start(name, build, opts) registers every .nt-demo[data-demo=name] on the page. The page's first
+  // container builds at once (every page opens on its demo, so the first paint shows it, not its fallback)
+  // without asking where it is: a layout read while the page is still parsing lays the whole page out an
+  // extra time, the largest task of a page's load. The others build when they come within about a screen
+  // of it (an IntersectionObserver, whose first report follows the first layout), when focus
   // moves into them, or when an in-page link leads into them, so the first load does only the work
   // the reader can see. opts.after = [names]: demos whose published state this one reads when it
   // builds (the page's earlier containers of those names build first). Building fills a fresh live
@@ -312,11 +314,6 @@ nexttoken.define("ui", ["load"], function (load) {
       .forEach(function (w) { wake(w.root); });
     buildOne(item);
     return true;
-  }
-
-  function onScreen(root) {
-    var r = root.getBoundingClientRect();
-    return r.bottom > 0 && r.top < (window.innerHeight || document.documentElement.clientHeight);
   }
 
   // Containers that came near build one per task, in page order, so no one task does them all.
@@ -393,7 +390,7 @@ nexttoken.define("ui", ["load"], function (load) {
           wake(root);
           if (inside) refocus(root);
           else if (target && root.contains(target)) target.scrollIntoView();
-        } else if (!watcher || onScreen(root)) wake(root);  // no observer (an old browser): every demo at once
+        } else if (!watcher || root === document.querySelector(".nt-demo")) wake(root);  // no observer (an old browser): every demo at once
         else watcher.observe(root);
       });
       linked();

@@ -1,7 +1,8 @@
 // Demo: one token, end to end. prompt -> tokens -> ids -> embedding strips -> attention -> MLP
 // -> logits -> probabilities -> the pick, all from one m.forward(ids) of the tiny model; above them the
-// same pass played stage by stage (ui.pass-player), lighting the map of the pass as it goes.
-nexttoken.define("demos.one-token", ["ui", "runtime.kernels", "runtime.active", "runtime.prompts", "runtime.model", "explain.pass", "ui.pass-player", "ui.permalink"], function (ui, kernels, active, prompts, model, pass, player, permalink) {
+// same pass played stage by stage (ui.pass-player), lighting the map of the pass as it goes. The player is
+// the landing page's largest script, so it loads once the demo has built, off the page's first load.
+nexttoken.define("demos.one-token", ["ui", "runtime.kernels", "runtime.active", "runtime.prompts", "runtime.model", "explain.pass", "later:ui.pass-player", "ui.permalink"], function (ui, kernels, active, prompts, model, pass, loadPlayer, permalink) {
   "use strict";
 
   ui.start("one-token", function (root, live) {
@@ -19,24 +20,31 @@ nexttoken.define("demos.one-token", ["ui", "runtime.kernels", "runtime.active", 
       run(next);
     }, { primary: true });
     var state = { pick: null, text: "" };
-    var played = player.create();
+    var slot = ui.el("div", { class: "nt-play-slot" });  // where the player goes once it has loaded
+    var played = null, asked = null;  // the player, and the last pass asked of it before it arrived
+    function toPlayer(fn) { if (played) fn(played); else asked = fn; }
     live.appendChild(ui.el("div", { class: "nt-controls" }, [prompt.wrap, append]));
     live.appendChild(msg.node);
-    live.appendChild(played.node);
+    live.appendChild(slot);
     live.appendChild(out);
+    loadPlayer().then(function (player) {
+      played = player.create();
+      slot.parentNode.replaceChild(played.node, slot);
+      if (asked) asked(played);
+    }, function (err) { msg.show("The pass cannot be played (" + (err && err.message ? err.message : err) + "); the steps below still show it.", "error"); });
 
     function run(text) {
       msg.clear();
       state.pick = null;
       state.shown = null;
       var r = prompts.encode(text);
-      if (!r.ok) { msg.show(r.message, "error"); ui.clear(out); played.empty(); played.node.hidden = true; ui.setDisabled(append, "Nothing to append: fix the prompt first."); return; }
+      if (!r.ok) { msg.show(r.message, "error"); ui.clear(out); toPlayer(function (p) { p.empty(); p.node.hidden = true; }); ui.setDisabled(append, "Nothing to append: fix the prompt first."); return; }
       if (r.note) msg.show(r.note, "info");
       var tr = m.forward(r.ids);
       state.text = r.text;
-      played.node.hidden = false;
-      played.load({ trace: tr, ids: r.ids, tokens: r.tokens, text: r.text, config: m.config, show: t.tk.show,
-                    wte: active.data.weights.wte, wpe: active.data.weights.wpe });
+      var spec = { trace: tr, ids: r.ids, tokens: r.tokens, text: r.text, config: m.config, show: t.tk.show,
+                   wte: active.data.weights.wte, wpe: active.data.weights.wpe };
+      toPlayer(function (p) { p.node.hidden = false; p.load(spec); });
       render(r, tr);
       // Appending needs room in the window and a pick that is not the end of the text.
       ui.setDisabled(append, r.ids.length >= nCtx ? "The window is full (" + nCtx + " tokens): see the context-window page for what happens next."
