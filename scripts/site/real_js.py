@@ -33,6 +33,9 @@ import numpy as np
 from scripts.core.io import ROOT, StageError, read_json, rel, run_main
 
 OUT = ROOT / "docs" / "js" / "data" / "real"
+# Where the copy was written before the real-model family took one name (docs/js/data/llm/): a checkout
+# built before the rename still holds it, and its scripts would define the old names beside the new.
+OLD_OUT = ROOT / "docs" / "js" / "data" / "llm"
 CONFIG = ROOT / "scripts" / "config" / "real_models.json"
 # 14 MiB of bytes is 19.6 MB of base64: every file stays under 20 MB (GitHub Pages refuses 100 MB).
 CHUNK_BYTES = 14 * 1024 * 1024
@@ -252,8 +255,18 @@ def report(folder: Path, files: dict[str, str], source_bytes: int | None) -> str
     return f"real js data: wrote {rel(folder)}/ ({len(files)} files, {size / 1e6:.1f} MB{ratio})"
 
 
+def remove_old_copy(old: Path = OLD_OUT) -> bool:
+    """Delete the browser copy's old, generated folder if a checkout still has it; say so in one line."""
+    if not old.is_dir():
+        return False
+    shutil.rmtree(old)
+    print(f"real js data: removed {rel(old)}/, the copy's place before it was renamed {rel(OUT)}/")
+    return True
+
+
 def main(argv: list[str] | None = None) -> None:
     which = (argv if argv is not None else sys.argv[1:]) or ["smollm2"]
+    remove_old_copy()
     if which == ["smollm2"]:
         path, source = smollm2_gguf()
         files = gguf_files(path, "smollm2", source)

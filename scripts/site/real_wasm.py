@@ -22,6 +22,7 @@ from scripts.core.io import ROOT, StageError, rel, run_main, write_text_atomic
 
 SOURCE = ROOT / "scripts" / "site" / "real_kernels.wat"
 OUT = ROOT / "docs" / "js" / "real" / "kernels-wasm.js"
+OLD_OUT = ROOT / "docs" / "js" / "llm" / "kernels-wasm.js"  # its place before the rename to real/
 WAT2WASM = ROOT / "node_modules" / ".bin" / "wat2wasm"
 
 
@@ -87,7 +88,19 @@ def kernels_js(wasm: bytes, fma: bytes | None = None) -> str:
             + "});\n")
 
 
+def remove_old_module(old: Path = OLD_OUT) -> bool:
+    """Delete the module's old, generated copy (and its folder, once empty) if a checkout still has it."""
+    if not old.is_file():
+        return False
+    old.unlink()
+    if not any(old.parent.iterdir()):
+        old.parent.rmdir()
+    print(f"real kernels: removed {rel(old)}, the module's place before it was renamed {rel(OUT)}")
+    return True
+
+
 def main() -> None:
+    remove_old_module()
     if shutil.which("node") is None:  # wat2wasm is a node program; a site build needs no node (Makefile)
         OUT.unlink(missing_ok=True)  # a stale module would not match the .wat: the plain-JS kernels run instead
         print(f"real kernels: node not found, so {rel(OUT)} is not written and the real-model engine runs its "
