@@ -90,12 +90,21 @@ nexttoken.define("demos.real-inside", ["ui", "store", "ui.real-badge", "explain.
     var lensAt = null;  // the position the reader picked for the lens; null: the last
     // Where no bars are on the page (its embed page), it loads the stored prompt itself.
     var alone = !document.querySelector('.nt-demo[data-demo="real-distribution"]'), own = null, ownKey = null;
+    // Until its first prompt arrives the view waits unseen, in the fallback's room: drawn as the data came,
+    // its sections would slide down under the reader's eyes.
+    function veil(on) {
+      var fallback = root.querySelector(".nt-fallback");
+      live.style.minHeight = on && fallback ? fallback.offsetHeight + "px" : "";
+      live.style.visibility = on ? "hidden" : "";
+    }
     function showKey(key) {
       var entry = index.prompts.filter(function (pr) { return pr.key === (key || root.getAttribute("data-prompt")); })[0] || index.prompts[0];
       ownKey = entry.key;
+      if (!own) veil(true);
       loadPrompt(entry.file.replace(/^smollm2-dist-|\.js$/g, "")).then(function (got) {
         if (ownKey === entry.key) { own = got; follow(); }
-      }, function (err) { msg.show(err.message + " (is the js/data folder beside this page?).", "error"); });
+        veil(false);
+      }, function (err) { veil(false); msg.show(err.message + " (is the js/data folder beside this page?).", "error"); });
     }
     var lensPick = el("select", { class: "nt-input", "data-role": "lens-at" });
     lensPick.addEventListener("change", function () {
