@@ -112,12 +112,7 @@ def parts(m: dict) -> list[dict]:
         {"key": "loop", "name": "append and repeat", "code": "generate",
          "does": "the pick joins the text; the pass runs again on the last {n_ctx} tokens", "page": "generation.md"},
     ]
-    for p in ps:
-        p["tpl"] = {k: p[k] for k in ("name", "code", "does")}
-        for k, template in p["tpl"].items():
-            p[k] = fill(template, m)
-        p["words"] = words(p)
-    return ps
+    return filled(ps, m)
 
 
 def smollm2_parts(m: dict) -> list[dict]:
@@ -161,6 +156,11 @@ def smollm2_parts(m: dict) -> list[dict]:
         {"key": "loop", "name": "append and repeat", "code": "generate",
          "does": "the pick joins the text; the pass runs again, over up to {n_ctx} tokens", "page": "generation.md"},
     ]
+    return filled(ps, m)
+
+
+def filled(ps: list[dict], m: dict) -> list[dict]:
+    """Each part's name, code and description with the model's sizes filled in (the templates kept as tpl)."""
     for p in ps:
         p["tpl"] = {k: p[k] for k in ("name", "code", "does")}
         for k, template in p["tpl"].items():
