@@ -27,6 +27,9 @@ STAGE := $(PYTHON) -m scripts.core.stage
 # command or path to use; when it is missing, `make test` installs Debian's chromium where it can.
 BROWSER ?= chromium
 CHROMIUM ?= $(or $(NEXTTOKEN_CHROMIUM),chromium)
+# `make test` runs pytest in JOBS processes (pytest-xdist), a test file to a process at a time: most tests
+# wait on chromium, so two processes on two cores take about 0.7x the time of one. JOBS=0 runs in one.
+JOBS ?= 2
 # MODEL=none builds a light copy without SmolLM2's browser files (docs/js/data/real/, about 129 MB).
 MODEL ?= smollm2
 # node and chromium: found, or installed from Debian (root, apt-get), or one line naming the command.
@@ -132,7 +135,7 @@ chromium:
 
 .PHONY: test
 test: node chromium lint site pipeline-deps ## run every test: lint, pipeline (pytest), JS runtime (node), browser (chromium; BROWSER=skip to skip)
-	NEXTTOKEN_BROWSER=$(BROWSER) NEXTTOKEN_CHROMIUM=$$(cat build/make/chromium) $(PY) -m pytest -q --durations=25 tests
+	NEXTTOKEN_BROWSER=$(BROWSER) NEXTTOKEN_CHROMIUM=$$(cat build/make/chromium) $(PY) -m pytest -q -n $(JOBS) --dist loadfile --durations=25 tests
 	node --test tests/js/
 
 # The quick loop needs no torch: the modules that import it are marked slow and not even collected.

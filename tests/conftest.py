@@ -1,4 +1,5 @@
-"""Shared fixtures: the repository root. The import path comes from pyproject's `pythonpath`.
+"""Shared fixtures: the repository root, and each test starting with torch's settings as imported. The
+import path comes from pyproject's `pythonpath`.
 
 A module marked as a whole (`pytestmark = pytest.mark.slow`) that the run's `-m` expression leaves out is not
 even imported: the modules that import torch at the top are marked slow, so `make test-fast` (`-m "not browser
@@ -6,6 +7,7 @@ and not slow"`) collects nothing that imports torch, and runs where torch is not
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -42,3 +44,32 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config):
 @pytest.fixture(scope="session")
 def root() -> Path:
     return ROOT
+
+
+
+_TORCH_DEFAULTS: list[tuple[int, bool]] = []  # torch's thread count and deterministic mode as imported
+
+
+def _torch_defaults(torch) -> tuple[int, bool]:
+    if not _TORCH_DEFAULTS:
+        _TORCH_DEFAULTS.append((torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()))
+    return _TORCH_DEFAULTS[0]
+
+
+def pytest_collection_finish(session):
+    if "torch" in sys.modules:  # imported by the modules collected, before any test or fixture ran
+        _torch_defaults(sys.modules["torch"])
+
+
+@pytest.fixture(autouse=True)
+def torch_as_imported():
+    """Each test starts with torch's own thread count and deterministic mode. Training sets both
+    (scripts/tiny/checkpoint.py), as do some fixtures, and never gives them back; `make test` runs the
+    tests in two processes, each taking whichever file comes next, so a later test in the same process
+    would otherwise sum in another order than the stage it checks (a probability 1.1e-5 apart where
+    1e-5 is allowed)."""
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        threads, deterministic = _torch_defaults(torch)
+        torch.set_num_threads(threads)
+        torch.use_deterministic_algorithms(deterministic)

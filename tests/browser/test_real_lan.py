@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import http.server
-import socket
 import threading
 
 import numpy as np
@@ -13,22 +12,11 @@ import pytest
 
 from scripts.core.io import read_json
 from scripts.quality.read_through import DONE, READ_THROUGH
+from tests.helpers.network import own_address
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 PROMPT = "The old lighthouse keeper walked slowly to the"
-
-
-def own_address() -> str:
-    """This machine's address on its network (a UDP socket's route: no packet is sent)."""
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        s.connect(("10.255.255.255", 1))
-        return s.getsockname()[0]
-    except OSError:
-        return "127.0.0.1"
-    finally:
-        s.close()
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):

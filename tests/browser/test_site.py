@@ -52,6 +52,14 @@ def test_pages_found():
     assert "index.html" in PAGES
 
 
+@pytest.mark.parametrize("mode", ["http", "file"])
+def test_a_request_to_another_host_is_recorded_and_never_answered(open_page, mode):
+    page = open_page("tokens.html", mode)
+    answered = page.evaluate("""() => fetch("https://example.com/x.js").then(() => true, () => false)""")
+    assert answered is False
+    assert "external request: https://example.com/x.js" in page.nt_problems, page.nt_problems
+
+
 @pytest.mark.parametrize("name", PAGES)
 def test_page_served_clean_with_screenshots(open_page, name):
     page = open_page(name, "http")
