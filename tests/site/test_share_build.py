@@ -80,3 +80,11 @@ def test_each_demo_has_an_embed_page_with_its_fallback_scripts_styles_and_no_nav
         assert any("assets/stylesheets/main." in h for h in sheets) and "../css/share.css" in sheets, (demo, sheets)
         for href in sheets:
             assert (SITE / "embed" / href).resolve().is_file(), (demo, href)
+
+
+def test_each_embed_page_names_the_sites_icon_so_no_browser_asks_for_a_missing_favicon():
+    pages = sorted((SITE / "embed").glob("*.html"))
+    assert pages, "no embed pages in build/site (run `make site`)"
+    for page in pages:
+        icons = re.findall(r'<link rel="icon" href="([^"]+)"', page.read_text(encoding="utf-8"))
+        assert len(icons) == 1 and (page.parent / icons[0]).resolve().is_file(), (page.name, icons)
