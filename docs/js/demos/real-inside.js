@@ -41,8 +41,8 @@ nexttoken.define("demos.real-inside", ["ui", "store", "ui.real-badge", "explain.
   }
 
   // A view: what the section draws, from a live pass or a stored prompt.
-  function liveView(pass, llm) {
-    var r = pass.result, tk = llm && llm.tokenizer;
+  function liveView(pass, model) {
+    var r = pass.result, tk = model && model.tokenizer;
     var tokens = (pass.pieces || []).map(pieceText);
     function name(id) { return tk ? pieceText(tk.pieces([id])[0]) : "#" + id; }
     var T = pass.ids.length, heads = [];
@@ -142,8 +142,8 @@ nexttoken.define("demos.real-inside", ["ui", "store", "ui.real-badge", "explain.
     function mlpOff(l) { return ko.mlp.indexOf(l) >= 0; }
 
     function setKnockout(next) {
-      var llm = store.get("real.model");
-      if (!llm) {
+      var model = store.get("real.model");
+      if (!model) {
         msg.show("Switching a part off reruns the real model: " + (alone ? "it loads on this view's page (linked below)." : "load it with the panel above first."), "warn");
         return false;
       }
@@ -177,7 +177,7 @@ nexttoken.define("demos.real-inside", ["ui", "store", "ui.real-badge", "explain.
     function drawAnswer() {
       ui.clear(answerBox);
       if (!view) return;
-      var llm = store.get("real.model");
+      var model = store.get("real.model");
       var list = el("ol", { class: "nt-inside-answer" });
       view.answer.forEach(function (t) {
         var spec = { ids: view.ids || [], knockout: view.knockout, piece: "“" + show(t.piece) + "”", weightsFile: example.weights_file };
@@ -201,11 +201,11 @@ nexttoken.define("demos.real-inside", ["ui", "store", "ui.real-badge", "explain.
         : "The stored pass's most likely next tokens (measured by the build). Open a probability to see the softmax over the whole vocabulary; a logit's arithmetic needs the final vector, which the live model gives." }));
       answerBox.appendChild(list);
       // the rows of the top tokens, for the logit's arithmetic, fetched once per token
-      if (view.live && view.final && llm && llm.session && llm.session.row) {
+      if (view.live && view.final && model && model.session && model.session.row) {
         var missing = view.answer.filter(function (t) { return !rowCache[t.id]; });
         if (missing.length) {
           var shown = view;
-          Promise.all(missing.map(function (t) { return llm.session.row(t.id); })).then(function (got) {
+          Promise.all(missing.map(function (t) { return model.session.row(t.id); })).then(function (got) {
             missing.forEach(function (t, i) { rowCache[t.id] = got[i]; });
             if (view === shown) drawAnswer();
           }, function (err) { msg.show(err.message, "error"); });

@@ -108,7 +108,7 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
     var held = {}, heldCtx = null, wrote = false, pending = null;  // the last run's states; a link's run, waiting
 
     var panel = !!document.querySelector('.nt-demo[data-demo="real-ask"]');  // none on the embed page
-    function llm() { return store.get("real.model") || null; }
+    function model() { return store.get("real.model") || null; }
     function pass() { return store.get("real.pass") || null; }
     function sampling() {
       var s = store.get("real.sampling") || {};
@@ -117,7 +117,7 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
 
     function tell(text) { statusText.textContent = text; }
     function refresh() {
-      var m = llm(), p = pass(), s = sampling();
+      var m = model(), p = pass(), s = sampling();
       settingsLine.textContent = "Sampling with the panel's settings: temperature " + s.T + ", top-k " + (s.k ? s.k : "off") +
         ", top-p " + (s.p >= 1 ? "off" : s.p) + ", seed " + s.seed + ".";
       if (p) {
@@ -176,7 +176,7 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
 
     function start() {
       msg.clear();
-      var m = llm(), p = pass();
+      var m = model(), p = pass();
       if (!m || !p || run) return;
       var maxNew = Number(lengthIn.value);
       if (!(maxNew >= 1 && maxNew <= decoding.CAP) || maxNew % 1) {
@@ -237,7 +237,7 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
       }
       refresh();
       // a link that wrote: once the model has run its prompt, it writes again
-      if (pending && p && llm() && !run && p.text === pending.text && !!p.chat === pending.chat) { pending = null; start(); }
+      if (pending && p && model() && !run && p.text === pending.text && !!p.chat === pending.chat) { pending = null; start(); }
     });
     seen = sig(pass());
     refresh();
