@@ -138,8 +138,8 @@ function nexttokenRealEngine() {
     var yn = Math.max(4 * rows, TILE * cols);  // y's floats: four tokens of the widest matrix, a tile of the others
     var c = manifest.config, hd = c ? c.n_embd / c.n_head : 0, kv = c ? hd * (c.n_kv_head || c.n_head) : 0, cap = c ? Math.min(CAP, c.n_ctx) : 0;
     if (hd % 4) kv = cap = 0;  // the attention kernels read a head in chunks of four
-    var X = 4 * 65536, XS = up(X + 4 * TILE * cols), Y = up(XS + 8 * TILE * nb), S = up(Y + 4 * yn);
-    var AK = up(S + 288 * nb), AV = up(AK + 4 * cap * kv), SC = up(AV + 4 * cap * kv), AQ = up(SC + 16 * cap), AO = up(AQ + 16 * hd), W = up(AO + 16 * hd);
+    var X = 4 * 65536, XS = up(X + 4 * TILE * cols), Y = up(XS + 4 * TILE * nb), S = up(Y + 4 * yn);
+    var AK = up(S + 272 * nb), AV = up(AK + 4 * cap * kv), SC = up(AV + 4 * cap * kv), AQ = up(SC + 16 * cap), AO = up(AQ + 16 * hd), W = up(AO + 16 * hd);
     if (W + size > 65536 * 65536) return null;  // past a 32-bit module's 4 GiB
     try {
       var inst = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}), mem = inst.exports.memory;
@@ -151,20 +151,25 @@ function nexttokenRealEngine() {
     var buf = mem.buffer;
     new Float32Array(buf, 0, 65536).set(F16);
     return { e: inst.exports, buf: buf, W: W, X: X, XS: XS, Y: Y, S: S, yn: yn,
-             x: new Float32Array(buf, X, TILE * cols), xs: new Float64Array(buf, XS, TILE * nb), y: new Float32Array(buf, Y, yn),
+             x: new Float32Array(buf, X, TILE * cols), xs: new Float32Array(buf, XS, TILE * nb), y: new Float32Array(buf, Y, yn),
              att: cap ? { K: AK, V: AV, SC: SC, Q: AQ, O: AO, cap: cap, k: new Float32Array(buf, AK, cap * kv), v: new Float32Array(buf, AV, cap * kv),
                           sc: new Float32Array(buf, SC, 4 * cap), q: new Float32Array(buf, AQ, 4 * hd), o: new Float32Array(buf, AO, 4 * hd) } : null };
   }
 
   // Through the WebAssembly kernels: one token by q4/q8; a prompt in tiles of up to TILE tokens (as
-  // many as y's room holds), each row widened once per tile. x's rows copied in, y's copied out.
+  // many as y's room holds), each row widened once per tile, every output summed in the same float32
+  // order either way (real_kernels.wat). x's rows copied in, y's copied out.
   function matmulWasm(w, x, T, y) {
     var k = w.k, rows = w.rows, cols = w.cols, nb = cols / BLOCK, q4 = w.type === "Q4_1", t, n, b, j;
     var tile = T === 1 ? 1 : Math.min(TILE, Math.floor(k.yn / rows));
     for (t = 0; t < T; t += n) {
       n = Math.min(tile, T - t);
       k.x.set(x.subarray(t * cols, (t + n) * cols));
-      if (q4) for (b = 0; b < n * nb; b++) { var s = 0; for (j = 0; j < BLOCK; j++) s += k.x[b * BLOCK + j]; k.xs[b] = s; }
+      if (q4) {  // the blocks' sums of x, block-major (token i's block b at b n + i), each rounded once to float32
+        for (var i = 0; i < n; i++) {
+          for (b = 0; b < nb; b++) { var s = 0, o = (i * nb + b) * BLOCK; for (j = 0; j < BLOCK; j++) s += k.x[o + j]; k.xs[b * n + i] = s; }
+        }
+      }
       if (n === 1) {
         if (q4) k.e.q4(w.off, rows, nb, k.X, k.XS, k.Y); else k.e.q8(w.off, rows, nb, k.X, k.Y);
       } else {
