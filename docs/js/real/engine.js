@@ -438,7 +438,7 @@ function nexttokenRealEngine() {
   // layer's keys and values, copied in once a call): scores and the values' mix in float32 lanes, as
   // transformers computes them, four query positions at a time; the softmax as above.
   function attentionWasm(k, q, kc, vc, T, p0, H, hd, kvDim, group, off, lH, att, headsOut) {
-    var A = k.att, C = H * hd, Tk = p0 + T, scale = 1 / Math.sqrt(hd), i, j, e;
+    var A = k.att, C = H * hd, Tk = p0 + T, scale = 1 / Math.sqrt(hd), i, e;
     if (SC.length < Tk) SC = new Float64Array(Tk);
     A.k.set(kc.subarray(0, Tk * kvDim));
     A.v.set(vc.subarray(0, Tk * kvDim));
@@ -448,12 +448,7 @@ function nexttokenRealEngine() {
         var nq = Math.min(4, T - t), n0 = p0 + t + 1;
         for (i = 0; i < nq; i++) A.q.set(q.subarray((t + i) * C + hh * hd, (t + i) * C + (hh + 1) * hd), i * hd);
         k.e.scores(A.Q, nq, A.K + ko, 4 * kvDim, n0 + nq - 1, hd, scale, A.SC, 4 * A.cap);
-        for (i = 0; i < nq; i++) {
-          var so = i * A.cap, n = n0 + i;
-          for (j = 0; j < n; j++) SC[j] = A.sc[so + j];
-          softmax(SC, 0, n, headsOut && t + i === T - 1 ? headsOut : null, hh * Tk);
-          for (j = 0; j < n; j++) A.sc[so + j] = SC[j];
-        }
+        for (i = 0; i < nq; i++) softmax32(A.sc, i * A.cap, n0 + i, SC, headsOut && t + i === T - 1 ? headsOut : null, hh * Tk);
         var base = t * C + hh * hd;
         if (dead) { for (i = 0; i < nq; i++) for (e = 0; e < hd; e++) att[base + i * C + e] = 0; continue; }
         k.e.mix(A.SC, 4 * A.cap, nq, A.V + ko, 4 * kvDim, n0, hd, A.O);
@@ -468,6 +463,17 @@ function nexttokenRealEngine() {
     for (j = 0; j < n; j++) if (sc[o + j] > mx) mx = sc[o + j];
     for (j = 0; j < n; j++) { var ex = Math.exp(sc[o + j] - mx); sc[o + j] = ex; z += ex; }
     for (j = 0; j < n; j++) sc[o + j] = Math.fround(sc[o + j] / z);
+    if (out) for (j = 0; j < n; j++) out[oo + j] = sc[o + j];
+  }
+
+  // The same softmax of n float32 scores from sc[o], in place, its exponentials kept in float64 in ex:
+  // the bits of softmax() over a float64 copy, without copying there and back (a long prompt's
+  // attention makes tens of millions of such copies).
+  function softmax32(sc, o, n, ex, out, oo) {
+    var mx = -Infinity, z = 0, j;
+    for (j = 0; j < n; j++) if (sc[o + j] > mx) mx = sc[o + j];
+    for (j = 0; j < n; j++) { var e = Math.exp(sc[o + j] - mx); ex[j] = e; z += e; }
+    for (j = 0; j < n; j++) sc[o + j] = ex[j] / z;  // a float32 store rounds as Math.fround does
     if (out) for (j = 0; j < n; j++) out[oo + j] = sc[o + j];
   }
 
