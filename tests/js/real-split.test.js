@@ -106,3 +106,24 @@ for (const kernels of ["js", "wasm"]) {
     else for (const k of ["logits", "final"]) assert.ok(Math.max(...whole[k].map((v, i) => Math.abs(v - step[k][i]))) < 1e-5, k);
   });
 }
+
+// A short prompt goes straight from the blocks, each row unpacked once for six tokens, then four,
+// two, one (real_kernels.wat's $direct): every length up to the tiles' gives decode's bits.
+// randomLlamaData's Q4_1 blocks have m = -8 d, so their m terms vanish; here each block's m differs.
+test("prompts of 2 to 13 tokens read at once give the bits of reading them token by token (wasm kernels)", async () => {
+  const { manifest, buffer } = randomLlamaData({ vocab: 101, seed: 4, scale: 0.6, n_ctx: 32, quantised: true });
+  const u8 = new Uint8Array(buffer);
+  for (const t of manifest.tensors.filter((t) => t.type === "Q4_1")) {
+    const end = t.offset + t.shape[0] * t.shape[1] / 32 * 20;
+    for (let p = t.offset, k = 0; p < end; p += 20, k++) { u8[p + 2] = (k * 53) % 256; u8[p + 3] = k % 3 ? 0xad : 0x2d; }
+  }
+  const opts = { lens: true, final: true };
+  for (let n = 2; n <= 13; n++) {
+    const ids = Array.from({ length: n }, (_, i) => (i * 41 + 7) % 101);
+    const whole = await splitModel(manifest, buffer, 1, wasmBytes()).model.prefill(ids, opts);
+    const m = splitModel(manifest, buffer, 1, wasmBytes()).model;
+    let step = await m.prefill(ids.slice(0, 1), opts);
+    for (const id of ids.slice(1)) step = await m.decode(id, opts);
+    assert.ok(bits(whole).equals(bits(step)), `${n} tokens`);
+  }
+});
