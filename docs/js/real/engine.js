@@ -457,6 +457,11 @@ function nexttokenRealEngine() {
     }
   }
 
+  // A gated MLP's activation: g[o..o+n) = silu(g) * u, element by element.
+  function glu(g, u, o, n) {
+    for (var i = o; i < o + n; i++) { var a = g[i]; g[i] = Math.fround(a / (1 + Math.exp(-a))) * u[i]; }
+  }
+
   // Softmax in place of n scores from sc[o]; the weights also to out[oo...] when out is given.
   function softmax(sc, o, n, out, oo) {
     var mx = -Infinity, z = 0, j;
@@ -487,9 +492,10 @@ function nexttokenRealEngine() {
     this.kernels = ts.kernels;
   }
 
-  // {op: "mul", names, x, T} -> [y per name] (T x its rows); {op: "rows", name, ids} -> [rows].
-  // alloc(n) -> a Float32Array of n for each answer (a new one by default).
-  Shard.prototype.handle = function (m, alloc) {
+  // {op: "mul", names, x, T} -> [y per name] (T x its rows), or with gated ([gate, up]) [silu(gate) up];
+  // {op: "rows", name, ids} -> [rows]. alloc(n) -> a Float32Array of n for each product (a new one by
+  // default); free(y) takes back one not sent.
+  Shard.prototype.handle = function (m, alloc, free) {
     var w = this.w, t, i;
     alloc = alloc || function (n) { return new Float32Array(n); };
     if (m.op === "rows") {
@@ -498,12 +504,16 @@ function nexttokenRealEngine() {
       for (i = 0; i < m.ids.length; i++) row(t, m.ids[i] - t.lo, out, i * t.cols);
       return [out];
     }
-    return m.names.map(function (name) {
+    var ys = m.names.map(function (name) {
       t = w[name];
       var y = alloc(m.T * t.rows);
       if (t.rows) matmul(t, m.x, m.T, y);
       return y;
     });
+    if (!m.gated) return ys;
+    glu(ys[0], ys[1], 0, ys[0].length);
+    if (free) free(ys[1]);
+    return [ys[0]];
   };
 
   // buffer: the model's bytes, or storage's {buf, base, k} already filled with this share's bytes.
@@ -696,8 +706,7 @@ function nexttokenRealEngine() {
         if (this.knockout.mlp.indexOf(l) < 0) {
           if (this.llama) {
             rmsnorm(x, T, C, w[pre + "ln_2.weight"].f32, c.rms_eps, h);
-            await this.mul([[pre + "mlp.gate.weight", ff], [pre + "mlp.up.weight", up]], h, T);
-            for (i = 0; i < T * F; i++) { var g = ff[i]; ff[i] = Math.fround(g / (1 + Math.exp(-g))) * up[i]; }
+            await this.mul([[pre + "mlp.gate.weight", ff], [pre + "mlp.up.weight", up]], h, T, true);  // ff: silu(gate) up
             await this.mul([[pre + "mlp.c_proj.weight", proj]], ff, T);
           } else {
             layernorm(x, T, C, w[pre + "ln_2.weight"].f32, w[pre + "ln_2.bias"].f32, c.ln_eps, h);
@@ -737,10 +746,12 @@ function nexttokenRealEngine() {
   // v, or gate and up, share theirs): every peer is sent x once for the whole list and computes its
   // rows while this worker computes its own; each y is then assembled range by range, and the bias
   // added to the whole. A row's arithmetic is the same wherever it runs: the split changes no bit.
-  Model.prototype.mul = async function (list, x, T) {
+  // gated: the list is [[gate, ff], [up, u]] of a gated MLP, and ff becomes silu(gate) * up, each
+  // worker gating its own rows (so the others send back one product, not two, and share the work).
+  Model.prototype.mul = async function (list, x, T, gated) {
     var w = this.w, asks = null, i, t, y;
     if (this.peers.length) {
-      var msg = { op: "mul", names: list.map(function (e) { return e[0]; }), x: x, T: T };
+      var msg = { op: "mul", names: list.map(function (e) { return e[0]; }), x: x, T: T, gated: !!gated };
       asks = Promise.all(this.peers.map(function (p) { return p.call(msg); }));
     }
     for (i = 0; i < list.length; i++) {
@@ -755,10 +766,14 @@ function nexttokenRealEngine() {
         place(mine, y, t.lo, t.rows, t.full, T);
       }
     }
+    if (gated) {
+      t = w[list[0][0]];
+      for (var s = 0; s < T; s++) glu(list[0][1], list[1][1], s * t.full + (t.parts ? t.lo : 0), t.parts ? t.rows : t.full);
+    }
     if (asks) {
       var got = await asks;
       for (var p = 0; p < got.length; p++) {
-        for (i = 0; i < list.length; i++) { t = w[list[i][0]]; var b = t.parts[p + 1]; place(got[p][i], list[i][1], b[0], b[1] - b[0], t.full, T); }
+        for (i = 0; i < (gated ? 1 : list.length); i++) { t = w[list[i][0]]; var b = t.parts[p + 1]; place(got[p][i], list[i][1], b[0], b[1] - b[0], t.full, T); }
       }
     }
     for (i = 0; i < list.length; i++) {

@@ -83,7 +83,7 @@ nexttoken.define("real.workers", ["later:real.engine", "later:real.loader", "lat
         if (msg.x) {
           var x = new Float32Array(bufs.take(msg.x.byteLength));
           x.set(msg.x);
-          m = { op: msg.op, names: msg.names, T: msg.T, x: x };
+          m = { op: msg.op, names: msg.names, T: msg.T, x: x, gated: msg.gated };
         }
         return new Promise(function (resolve, reject) {
           var id = next++;
@@ -98,7 +98,7 @@ nexttoken.define("real.workers", ["later:real.engine", "later:real.loader", "lat
       port.onmessage = function (e) {
         var m = e.data.m, back = m.x ? m.x.buffer : null, ys;
         e.data.spare.forEach(bufs.give);
-        try { ys = shard.handle(m, alloc); } catch (err) { port.postMessage({ id: e.data.id, error: String(err.message || err), x: back }, back ? [back] : []); return; }
+        try { ys = shard.handle(m, alloc, function (y) { bufs.give(y.buffer); }); } catch (err) { port.postMessage({ id: e.data.id, error: String(err.message || err), x: back }, back ? [back] : []); return; }
         var list = ys.map(function (y) { return y.buffer; });
         port.postMessage({ id: e.data.id, result: ys, x: back }, back ? list.concat([back]) : list);
       };
