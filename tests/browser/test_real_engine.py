@@ -224,21 +224,23 @@ def test_worker_crash_is_one_line_and_reopening_works(harness, page):
     assert got == {"first": line, "after": line, "n": 49152}
 
 
-SPLIT = """async ([ids, kernels]) => {
+SPLIT = """async ([ids, kernels, opts]) => {
   const run = async (workers) => {
     const s = await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2", kernels, workers});
-    const r = await s.prefill(ids, {lens: true});
+    const r = await s.prefill(ids, opts || {lens: true});
     const d = await s.decode(ids[ids.length - 1], {});
     const row = await s.row(9);
     s.close();
     let top = 0;
     for (let i = 1; i < r.logits.length; i++) if (r.logits[i] > r.logits[top]) top = i;
-    return {workers: s.workers, kernels: s.kernels, top, logits: r.logits, lens: r.lens[3], decode: d.logits, row};
+    return {workers: s.workers, kernels: s.kernels, top, logits: r.logits, lens: r.lens[3], decode: d.logits, row,
+            heads: r.heads ? r.heads[7] : null};
   };
   const one = await run(1), two = await run(2);
   const same = (a, b) => a.length === b.length && new Uint8Array(a.buffer).every((x, i) => x === new Uint8Array(b.buffer)[i]);
   return {workers: [one.workers, two.workers], kernels: [one.kernels, two.kernels], top: [one.top, two.top],
-          logits: same(one.logits, two.logits), lens: same(one.lens, two.lens), decode: same(one.decode, two.decode), row: same(one.row, two.row)};
+          logits: same(one.logits, two.logits), lens: same(one.lens, two.lens), decode: same(one.decode, two.decode), row: same(one.row, two.row),
+          ...(one.heads ? {heads: same(one.heads, two.heads) && one.heads.some((w) => w > 0)} : {})};
 }"""
 
 
@@ -251,6 +253,20 @@ def test_two_workers_give_the_bits_of_one(harness, page, mode, kernels):
     got = page.evaluate(SPLIT, [d["ids"], kernels])
     assert got == {"workers": [1, 2], "kernels": [kernels, kernels], "top": [d["head"]["ids"][0]] * 2,
                    "logits": True, "lens": True, "decode": True, "row": True}
+    assert page.nt_external == []
+
+
+@pytest.mark.parametrize("kernels", ["js", "wasm"])
+def test_a_long_prompts_attention_split_over_two_workers_gives_the_bits_of_one(harness, page, kernels):
+    """From 16 tokens the heads' attention is shared out too (engine.js Model.attend): the logits, a
+    lens row, a layer's attention weights (with a head switched off) and the next step keep every bit."""
+    d = json.loads((DIST / "capital.json").read_text())
+    ids = (d["ids"] * 6)[:40]
+    page.goto(harness["file"])
+    got = page.evaluate(SPLIT, [ids, kernels, {"lens": True, "heads": True, "knockout": {"heads": [[7, 1]]}}])
+    assert {k: v for k, v in got.items() if k != "top"} == {
+        "workers": [1, 2], "kernels": [kernels, kernels], "logits": True, "lens": True, "decode": True, "row": True, "heads": True}
+    assert got["top"][0] == got["top"][1]
     assert page.nt_external == []
 
 

@@ -383,12 +383,12 @@ function nexttokenRealEngine() {
   // a time, so each key and value row read from the cache serves four queries; every score, weight
   // and mix is summed in the same order as one position at a time, so the bits do not depend on T.
   var SC = new Float64Array(0), MIX = new Float64Array(0);
-  function attention(q, kc, vc, T, p0, H, hd, kvDim, group, off, lH, att, headsOut) {
+  function attention(q, kc, vc, T, p0, H, hd, kvDim, group, off, lH, att, headsOut, h0, h1) {
     var C = H * hd, Tk = p0 + T, scale = 1 / Math.sqrt(hd), i, j, e, kb, vb, x;
     if (SC.length < 4 * Tk) SC = new Float64Array(4 * Tk);
     if (MIX.length < 4 * hd) MIX = new Float64Array(4 * hd);
     var sc = SC, mix = MIX;
-    for (var hh = 0; hh < H; hh++) {
+    for (var hh = h0 || 0; hh < (h1 === undefined ? H : h1); hh++) {
       var ko = Math.floor(hh / group) * hd, dead = off.indexOf(lH + hh) >= 0;
       for (var t = 0; t < T; t += 4) {
         var nq = Math.min(4, T - t), n0 = p0 + t + 1;  // query i (position p0 + t + i) sees keys 0..n0 + i - 1
@@ -437,12 +437,12 @@ function nexttokenRealEngine() {
   // The same attention through the WebAssembly kernels (k: wasmKernels'; its att room holds the
   // layer's keys and values, copied in once a call): scores and the values' mix in float32 lanes, as
   // transformers computes them, four query positions at a time; the softmax as above.
-  function attentionWasm(k, q, kc, vc, T, p0, H, hd, kvDim, group, off, lH, att, headsOut) {
+  function attentionWasm(k, q, kc, vc, T, p0, H, hd, kvDim, group, off, lH, att, headsOut, h0, h1) {
     var A = k.att, C = H * hd, Tk = p0 + T, scale = 1 / Math.sqrt(hd), i, e;
     if (SC.length < Tk) SC = new Float64Array(Tk);
     A.k.set(kc.subarray(0, Tk * kvDim));
     A.v.set(vc.subarray(0, Tk * kvDim));
-    for (var hh = 0; hh < H; hh++) {
+    for (var hh = h0 || 0; hh < (h1 === undefined ? H : h1); hh++) {
       var ko = 4 * Math.floor(hh / group) * hd, dead = off.indexOf(lH + hh) >= 0;
       for (var t = 0; t < T; t += 4) {
         var nq = Math.min(4, T - t), n0 = p0 + t + 1;
@@ -488,16 +488,19 @@ function nexttokenRealEngine() {
   // messages with the products of its rows, and with its rows of an embedding. store: storage's.
   function Shard(manifest, store) {
     var ts = views(manifest, store);
+    this.config = manifest.config;
     this.w = ts.tensors;
     this.kernels = ts.kernels;
+    this.att = ts.k && ts.k.att ? ts.k : null;
   }
 
   // {op: "mul", names, x, T} -> [y per name] (T x its rows), or with gated ([gate, up]) [silu(gate) up];
-  // {op: "rows", name, ids} -> [rows]. alloc(n) -> a Float32Array of n for each product (a new one by
+  // {op: "rows", name, ids} -> [rows]; {op: "attend", ...} -> [att, weights] of heads h0..h1-1 (Model.attend). alloc(n) -> a Float32Array of n for each product (a new one by
   // default); free(y) takes back one not sent.
   Shard.prototype.handle = function (m, alloc, free) {
     var w = this.w, t, i;
     alloc = alloc || function (n) { return new Float32Array(n); };
+    if (m.op === "attend") return heads(this, m, alloc(m.q.length), m.heads ? alloc(m.H * (m.p0 + m.T)) : null);
     if (m.op === "rows") {
       t = w[m.name];
       var out = alloc(m.ids.length * t.cols);
@@ -698,8 +701,7 @@ function nexttokenRealEngine() {
         }
         kc.set(k, p0 * kvDim); vc.set(v, p0 * kvDim);
         var headsOut = out.heads ? new Float32Array(H * (p0 + T)) : null;
-        if (this.att) attentionWasm(this.att, q, kc, vc, T, p0, H, hd, kvDim, H / c.n_kv_head, this.knockout.heads, l * H, att, headsOut);
-        else attention(q, kc, vc, T, p0, H, hd, kvDim, H / c.n_kv_head, this.knockout.heads, l * H, att, headsOut);
+        await this.attend(q, kc, vc, T, p0, l, att, headsOut);
         if (headsOut) out.heads.push(headsOut);
         await this.mul([[pre + "attn.c_proj.weight", proj, this.llama ? null : w[pre + "attn.c_proj.bias"].f32]], att, T);
         for (i = 0; i < T * C; i++) x[i] += proj[i];
@@ -746,6 +748,37 @@ function nexttokenRealEngine() {
   // v, or gate and up, share theirs): every peer is sent x once for the whole list and computes its
   // rows while this worker computes its own; each y is then assembled range by range, and the bias
   // added to the whole. A row's arithmetic is the same wherever it runs: the split changes no bit.
+  // Attention of heads m.h0..m.h1-1 ({q, k, v, T, p0, H, off, lH}, k and v the keys and values of
+  // positions 0..p0+T-1) into att (T x n_embd) and, when given, their weights for the last position.
+  function heads(on, m, att, weights) {
+    var c = on.config, hd = c.n_embd / c.n_head, kvDim = hd * c.n_kv_head, group = c.n_head / c.n_kv_head;
+    if (on.att) attentionWasm(on.att, m.q, m.k, m.v, m.T, m.p0, m.H, hd, kvDim, group, m.off, m.lH, att, weights, m.h0, m.h1);
+    else attention(m.q, m.k, m.v, m.T, m.p0, m.H, hd, kvDim, group, m.off, m.lH, att, weights, m.h0, m.h1);
+    return weights ? [att, weights] : [att];
+  }
+
+  // A prompt's attention over the workers: the heads are split between them (each head's arithmetic
+  // the same wherever it runs, so no bit changes); one token's, or a model on one worker, runs here.
+  var SPLIT_T = 16;  // tokens from which sending q, k and v to the others pays
+  Model.prototype.attend = async function (q, kc, vc, T, p0, l, att, headsOut) {
+    var c = this.config, H = c.n_head, n = this.peers.length + 1, Tk = p0 + T;
+    var m = { op: "attend", q: q, k: kc.subarray(0, Tk * this.kvDim), v: vc.subarray(0, Tk * this.kvDim), T: T, p0: p0, H: H,
+              off: this.knockout.heads, lH: l * H, h0: 0, h1: H, heads: !!headsOut };
+    if (n === 1 || T < SPLIT_T) { heads(this, m, att, headsOut); return; }
+    var cut = function (p) { return Math.round(p * H / n); }, asks = [];
+    for (var p = 1; p < n; p++) {
+      var ask = Object.assign({}, m, { k: m.k.slice(), v: m.v.slice(), h0: cut(p), h1: cut(p + 1) });
+      asks.push(this.peers[p - 1].call(ask));
+    }
+    heads(this, Object.assign({}, m, { h1: cut(1) }), att, headsOut);
+    var got = await Promise.all(asks), C = c.n_embd, hd = this.hd;
+    for (p = 1; p < n; p++) {
+      var a = cut(p) * hd, b = cut(p + 1) * hd, y = got[p - 1];
+      for (var t = 0; t < T; t++) att.set(y[0].subarray(t * C + a, t * C + b), t * C + a);
+      if (headsOut) headsOut.set(y[1].subarray(cut(p) * Tk, cut(p + 1) * Tk), cut(p) * Tk);
+    }
+  };
+
   // gated: the list is [[gate, ff], [up, u]] of a gated MLP, and ff becomes silu(gate) * up, each
   // worker gating its own rows (so the others send back one product, not two, and share the work).
   Model.prototype.mul = async function (list, x, T, gated) {
