@@ -87,7 +87,7 @@ def read_gguf(path: Path) -> tuple[dict, list[dict]]:
         "n_layer": int(field(reader, a + "block_count")),
         "n_embd": n_embd,
         "n_head": n_head,
-        "n_kv_head": int(field(reader, a + "attention.head_count_kv", n_head)),
+        "n_kv_heads": int(field(reader, a + "attention.head_count_kv", n_head)),
         "d_mlp": int(field(reader, a + "feed_forward_length")),
         "n_ctx": int(field(reader, a + "context_length")),
         "rms_eps": float(field(reader, a + "attention.layer_norm_rms_epsilon", 1e-5)),
@@ -108,7 +108,7 @@ def read_gguf(path: Path) -> tuple[dict, list[dict]]:
         data = np.asarray(t.data)
         shape = [int(d) for d in reversed([int(s) for s in t.shape])]  # GGUF lists the fastest axis first
         if name.endswith(("attn.q.weight", "attn.k.weight")):
-            heads = cfg["n_head"] if ".q." in name else cfg["n_kv_head"]
+            heads = cfg["n_head"] if ".q." in name else cfg["n_kv_heads"]
             data = data[unpermute_order(shape[0], heads)]
         tensors.append({"name": name, "type": kind, "shape": shape, "data": np.ascontiguousarray(data).tobytes()})
     cfg["vocab_size"] = next(t["shape"][0] for t in tensors if t["name"] == "wte.weight")
@@ -148,7 +148,7 @@ def gpt2_tensors(sd: dict, cfg: dict) -> list[dict]:
 
 def gpt2_config(hf: dict) -> dict:
     return {"arch": "gpt2", "n_layer": hf["n_layer"], "n_embd": hf["n_embd"], "n_head": hf["n_head"],
-            "n_kv_head": hf["n_head"], "d_mlp": hf.get("n_inner") or 4 * hf["n_embd"], "n_ctx": hf["n_positions"],
+            "n_kv_heads": hf["n_head"], "d_mlp": hf.get("n_inner") or 4 * hf["n_embd"], "n_ctx": hf["n_positions"],
             "ln_eps": hf.get("layer_norm_epsilon", 1e-5), "vocab_size": hf["vocab_size"], "tied": True,
             "bos": hf.get("bos_token_id"), "eos": hf.get("eos_token_id")}
 

@@ -35,7 +35,7 @@ function randomLlamaData({ vocab, seed, scale, n_ctx, quantised = false }) {
       if (bb === 20) { u8[p + 2] = 0x1f; u8[p + 3] = 0xad; }
     }
   }
-  const config = { arch: "llama", n_layer: L, n_embd: C, n_head: 4, n_kv_head: 2, d_mlp: F, n_ctx, rms_eps: 1e-5, rope_base: 10000, vocab_size: V };
+  const config = { arch: "llama", n_layer: L, n_embd: C, n_head: 4, n_kv_heads: 2, d_mlp: F, n_ctx, rms_eps: 1e-5, rope_base: 10000, vocab_size: V };
   return { manifest: { model: "random", config, tensors, total_bytes: off }, buffer: buf };
 }
 

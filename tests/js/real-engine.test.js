@@ -140,7 +140,7 @@ function tinyLlama() {
   const buf = new ArrayBuffer(off), f = new Float32Array(buf);
   let seed = 11;
   for (let i = 0; i < f.length; i++) f[i] = ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648 - 0.5) * 0.6;
-  const config = { arch: "llama", n_layer: 1, n_embd: C, n_head: 4, n_kv_head: 2, d_mlp: F, n_ctx: 16, rms_eps: 1e-5, rope_base: 10000, vocab_size: V };
+  const config = { arch: "llama", n_layer: 1, n_embd: C, n_head: 4, n_kv_heads: 2, d_mlp: F, n_ctx: 16, rms_eps: 1e-5, rope_base: 10000, vocab_size: V };
   return new engine.Model({ config, tensors }, buf);
 }
 

@@ -180,7 +180,7 @@ def test_unpermute_inverts_llama_cpp_permutation():
 def test_chunks_hold_the_bytes_the_manifest_hashes(llama):
     _, _, files = llama
     manifest = real_js.read_manifest(files["manifest.js"], "llama")
-    assert manifest["config"]["n_kv_head"] == 2 and manifest["config"]["n_head"] == 6
+    assert manifest["config"]["n_kv_heads"] == 2 and manifest["config"]["n_head"] == 6
     assert {t["type"] for t in manifest["tensors"]} == {"Q4_1", "Q8_0", "F32"}
     blob = b""
     for c in manifest["chunks"]:

@@ -136,7 +136,7 @@ function nexttokenRealEngine() {
     });
     var up = function (n) { return Math.ceil(n / 16) * 16; }, nb = cols / BLOCK;
     var yn = Math.max(4 * rows, TILE * cols);  // y's floats: four tokens of the widest matrix, a tile of the others
-    var c = manifest.config, hd = c ? c.n_embd / c.n_head : 0, kv = c ? hd * (c.n_kv_head || c.n_head) : 0, cap = c ? Math.min(CAP, c.n_ctx) : 0;
+    var c = manifest.config, hd = c ? c.n_embd / c.n_head : 0, kv = c ? hd * (c.n_kv_heads || c.n_head) : 0, cap = c ? Math.min(CAP, c.n_ctx) : 0;
     if (hd % 4) kv = cap = 0;  // the attention kernels read a head in chunks of four
     var X = 4 * 65536, XS = up(X + 4 * TILE * cols), Y = up(XS + 4 * TILE * nb), S = up(Y + 4 * yn);
     var AK = up(S + 272 * nb), AV = up(AK + 4 * cap * kv), SC = up(AV + 4 * cap * kv), AQ = up(SC + 16 * cap), AO = up(AQ + 16 * hd), W = up(AO + 16 * hd);
@@ -535,7 +535,7 @@ function nexttokenRealEngine() {
     if (split.length && split[0].parts.length !== this.peers.length + 1) throw new Error("a model split " + split[0].parts.length + " ways needs " + (split[0].parts.length - 1) + " peers, not " + this.peers.length);
     this.llama = c.arch === "llama";
     this.hd = c.n_embd / c.n_head;
-    this.kvDim = this.hd * c.n_kv_head;
+    this.kvDim = this.hd * c.n_kv_heads;
     this.cap = Math.min(CAP, c.n_ctx);
     var need = ["wte.weight", "ln_f.weight"];
     for (var i = 0; i < need.length; i++) if (!this.w[need[i]]) throw new Error("the model data has no tensor " + need[i]);
@@ -691,7 +691,7 @@ function nexttokenRealEngine() {
           rmsnorm(x, T, C, w[pre + "ln_1.weight"].f32, c.rms_eps, h);
           await this.mul([[pre + "attn.q.weight", q], [pre + "attn.k.weight", k], [pre + "attn.v.weight", v]], h, T);
           rope(q, T, C, H, hd, turn);
-          rope(k, T, kvDim, c.n_kv_head, hd, turn);
+          rope(k, T, kvDim, c.n_kv_heads, hd, turn);
         } else {
           layernorm(x, T, C, w[pre + "ln_1.weight"].f32, w[pre + "ln_1.bias"].f32, c.ln_eps, h);
           await this.mul([[pre + "attn.c_attn.weight", qkv, w[pre + "attn.c_attn.bias"].f32]], h, T);
@@ -751,7 +751,7 @@ function nexttokenRealEngine() {
   // Attention of heads m.h0..m.h1-1 ({q, k, v, T, p0, H, off, lH}, k and v the keys and values of
   // positions 0..p0+T-1) into att (T x n_embd) and, when given, their weights for the last position.
   function heads(on, m, att, weights) {
-    var c = on.config, hd = c.n_embd / c.n_head, kvDim = hd * c.n_kv_head, group = c.n_head / c.n_kv_head;
+    var c = on.config, hd = c.n_embd / c.n_head, kvDim = hd * c.n_kv_heads, group = c.n_head / c.n_kv_heads;
     if (on.att) attentionWasm(on.att, m.q, m.k, m.v, m.T, m.p0, m.H, hd, kvDim, group, m.off, m.lH, att, weights, m.h0, m.h1);
     else attention(m.q, m.k, m.v, m.T, m.p0, m.H, hd, kvDim, group, m.off, m.lH, att, weights, m.h0, m.h1);
     return weights ? [att, weights] : [att];
