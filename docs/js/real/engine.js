@@ -158,17 +158,22 @@ function nexttokenRealEngine() {
 
   // Through the WebAssembly kernels: one token by q4/q8; a prompt in tiles of up to TILE tokens (as
   // many as y's room holds), each row widened once per tile, every output summed in the same float32
-  // order either way (real_kernels.wat). x's rows copied in, y's copied out.
-  function matmulWasm(w, x, T, y) {
-    var k = w.k, rows = w.rows, cols = w.cols, nb = cols / BLOCK, q4 = w.type === "Q4_1", t, n, b, j;
+  // order either way (real_kernels.wat). x's rows copied in, y's copied out. same: x is the last
+  // call's x, unchanged (q, k and v, or gate and up, share theirs), so its blocks' sums are kept.
+  var XSUM = new Float32Array(0), XSUM_N = 0;  // the blocks' sums of x, token-major, each rounded once to float32
+  function matmulWasm(w, x, T, y, same) {
+    var k = w.k, rows = w.rows, cols = w.cols, nb = cols / BLOCK, q4 = w.type === "Q4_1", t, n, b, j, i;
     var tile = T === 1 ? 1 : Math.min(TILE, Math.floor(k.yn / rows));
+    if (q4 && !(same && XSUM_N === T * nb)) {
+      if (XSUM.length < T * nb) XSUM = new Float32Array(T * nb);
+      for (i = 0; i < T * nb; i++) { var s = 0, o = i * BLOCK; for (j = 0; j < BLOCK; j++) s += x[o + j]; XSUM[i] = s; }
+      XSUM_N = T * nb;
+    }
     for (t = 0; t < T; t += n) {
       n = Math.min(tile, T - t);
       k.x.set(x.subarray(t * cols, (t + n) * cols));
-      if (q4) {  // the blocks' sums of x, block-major (token i's block b at b n + i), each rounded once to float32
-        for (var i = 0; i < n; i++) {
-          for (b = 0; b < nb; b++) { var s = 0, o = (i * nb + b) * BLOCK; for (j = 0; j < BLOCK; j++) s += k.x[o + j]; k.xs[b * n + i] = s; }
-        }
+      if (q4) {  // block-major for the kernels: token i's block b at b n + i
+        for (i = 0; i < n; i++) for (b = 0; b < nb; b++) k.xs[b * n + i] = XSUM[(t + i) * nb + b];
       }
       if (n === 1) {
         if (q4) k.e.q4(w.off, rows, nb, k.X, k.XS, k.Y); else k.e.q8(w.off, rows, nb, k.X, k.Y);
@@ -191,10 +196,10 @@ function nexttokenRealEngine() {
   // float64, each output rounded once to float32. One token reads each row's blocks once, four rows
   // at a time (x's loads shared); a prompt, in tiles of tokens whose x stays in the cache, de-quantises
   // four rows once per tile and runs them against two tokens at a time.
-  function matmul(w, x, T, y, bias) {
+  function matmul(w, x, T, y, bias, same) {
     var rows = w.rows, cols = w.cols, r, t;
     if (w.k) {
-      matmulWasm(w, x, T, y);
+      matmulWasm(w, x, T, y, same);
       if (bias) for (t = 0; t < T; t++) for (r = 0; r < rows; r++) y[t * rows + r] += bias[r];
       return;
     }
@@ -438,7 +443,7 @@ function nexttokenRealEngine() {
   // layer's keys and values, copied in once a call): scores and the values' mix in float32 lanes, as
   // transformers computes them, four query positions at a time; the softmax as above.
   function attentionWasm(k, q, kc, vc, T, p0, H, hd, kvDim, group, off, lH, att, headsOut, h0, h1) {
-    var A = k.att, C = H * hd, Tk = p0 + T, scale = 1 / Math.sqrt(hd), i, e;
+    var A = k.att, C = H * hd, Tk = p0 + T, scale = 1 / Math.sqrt(hd), i, j, e;
     if (SC.length < Tk) SC = new Float64Array(Tk);
     A.k.set(kc.subarray(0, Tk * kvDim));
     A.v.set(vc.subarray(0, Tk * kvDim));
@@ -446,13 +451,13 @@ function nexttokenRealEngine() {
       var ko = 4 * Math.floor(hh / group) * hd, dead = off.indexOf(lH + hh) >= 0;
       for (var t = 0; t < T; t += 4) {
         var nq = Math.min(4, T - t), n0 = p0 + t + 1;
-        for (i = 0; i < nq; i++) A.q.set(q.subarray((t + i) * C + hh * hd, (t + i) * C + (hh + 1) * hd), i * hd);
+        for (i = 0; i < nq; i++) for (e = 0, j = (t + i) * C + hh * hd; e < hd; e++) A.q[i * hd + e] = q[j + e];  // no subarray per query
         k.e.scores(A.Q, nq, A.K + ko, 4 * kvDim, n0 + nq - 1, hd, scale, A.SC, 4 * A.cap);
         for (i = 0; i < nq; i++) softmax32(A.sc, i * A.cap, n0 + i, SC, headsOut && t + i === T - 1 ? headsOut : null, hh * Tk);
         var base = t * C + hh * hd;
         if (dead) { for (i = 0; i < nq; i++) for (e = 0; e < hd; e++) att[base + i * C + e] = 0; continue; }
         k.e.mix(A.SC, 4 * A.cap, nq, A.V + ko, 4 * kvDim, n0, hd, A.O);
-        for (i = 0; i < nq; i++) att.set(A.o.subarray(i * hd, (i + 1) * hd), base + i * C);
+        for (i = 0; i < nq; i++) for (e = 0; e < hd; e++) att[base + i * C + e] = A.o[i * hd + e];
       }
     }
   }
@@ -507,10 +512,11 @@ function nexttokenRealEngine() {
       for (i = 0; i < m.ids.length; i++) row(t, m.ids[i] - t.lo, out, i * t.cols);
       return [out];
     }
+    var same = false;  // x's blocks' sums are kept from the first product that ran
     var ys = m.names.map(function (name) {
       t = w[name];
       var y = alloc(m.T * t.rows);
-      if (t.rows) matmul(t, m.x, m.T, y);
+      if (t.rows) { matmul(t, m.x, m.T, y, null, same); same = true; }
       return y;
     });
     if (!m.gated) return ys;
@@ -787,17 +793,19 @@ function nexttokenRealEngine() {
       var msg = { op: "mul", names: list.map(function (e) { return e[0]; }), x: x, T: T, gated: !!gated };
       asks = Promise.all(this.peers.map(function (p) { return p.call(msg); }));
     }
+    var same = false;  // x's blocks' sums are kept from the first product that ran
     for (i = 0; i < list.length; i++) {
       t = w[list[i][0]]; y = list[i][1];
-      if (!t.parts) matmul(t, x, T, y);
-      else if (!t.rows) continue;
-      else if (T === 1) matmul(t, x, 1, y.subarray(t.lo, t.lo + t.rows));
+      if (t.parts && !t.rows) continue;
+      if (!t.parts) matmul(t, x, T, y, null, same);
+      else if (T === 1) matmul(t, x, 1, y.subarray(t.lo, t.lo + t.rows), null, same);
       else {
         if (this.mine.length < T * t.rows) this.mine = new Float32Array(T * t.rows);
         var mine = this.mine.subarray(0, T * t.rows);
-        matmul(t, x, T, mine);
+        matmul(t, x, T, mine, null, same);
         place(mine, y, t.lo, t.rows, t.full, T);
       }
+      same = true;
     }
     if (gated) {
       t = w[list[0][0]];
