@@ -156,8 +156,10 @@ bench: node site pipeline-deps ## print speed and size figures (no targets asser
 .PHONY: bench-peers
 bench-peers: node chromium site pipeline-deps ## the engine against wllama and native llama.cpp (installed here only: scripts/quality/peers/)
 	@mkdir -p build/make
-	@npm ci --prefix scripts/quality/peers --no-audit --no-fund --loglevel=error >build/make/peers-npm.log 2>&1 \
-	  || echo "bench-peers: npm ci in scripts/quality/peers failed ($$(tail -n 1 build/make/peers-npm.log)); the peers that are installed still run"
+	@# npm install, not npm ci: the lock keeps every pin, but a registry without node-llama-cpp's macOS and
+	@# Windows binaries (this machine's) cannot list them, and npm ci refuses a lock that lacks them
+	@npm install --prefix scripts/quality/peers --no-audit --no-fund --loglevel=error >build/make/peers-npm.log 2>&1 \
+	  || echo "bench-peers: npm install in scripts/quality/peers failed ($$(tail -n 1 build/make/peers-npm.log)); the peers that are installed still run"
 	NEXTTOKEN_CHROMIUM=$$(cat build/make/chromium) $(PY) -m scripts.quality.bench_real
 	NEXTTOKEN_CHROMIUM=$$(cat build/make/chromium) $(PY) -m scripts.quality.bench_peers
 
