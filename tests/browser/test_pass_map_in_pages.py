@@ -15,6 +15,7 @@ from scripts.core.io import SITE_DATA
 from scripts.real.page_variables import load_real_models
 from scripts.site.pass_map import FLOW, fill, parts, smollm2_parts
 from tests.helpers.axe import violations
+from tests.helpers.schemes import in_scheme
 from tests.helpers.tiny_page import KEY, forget
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,14 +48,6 @@ LIT = {"tokens.html": {"text", "tokens"}, "embeddings.html": {"embedding + posit
 
 def clean(page):
     assert page.nt_problems == [], "\n".join(page.nt_problems)
-
-
-def in_scheme(page, scheme: str):
-    page.add_init_script("localStorage.clear()")
-    page.emulate_media(color_scheme=scheme)
-    page.reload(wait_until="load")
-    want = "slate" if scheme == "dark" else "default"
-    page.wait_for_function("w => document.body.getAttribute('data-md-color-scheme') === w", arg=want, timeout=5000)
 
 
 def texts(locator) -> list[str]:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.axe import violations
+from tests.helpers.schemes import in_scheme
 
 pytestmark = pytest.mark.browser
 
@@ -17,15 +18,6 @@ DESCRIBED = """b => {  // what a screen reader announces as the button's descrip
   const ids = (b.getAttribute('aria-describedby') || '').split(/\\s+/).filter(Boolean);
   return ids.map(id => document.getElementById(id).textContent.trim()).join(' ');
 }"""
-
-
-def in_scheme(page, scheme: str):
-    """Reload with prefers-color-scheme emulated and no stored palette: Material follows it (demos need not be ready)."""
-    page.add_init_script("localStorage.clear()")
-    page.emulate_media(color_scheme=scheme)
-    page.reload(wait_until="load")
-    want = "slate" if scheme == "dark" else "default"
-    page.wait_for_function("w => document.body.getAttribute('data-md-color-scheme') === w", arg=want, timeout=5000)
 
 
 VISIBLE = "() => [...document.querySelectorAll('.nt-mark')].filter(m => m.getClientRects().length).length"

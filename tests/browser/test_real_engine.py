@@ -70,8 +70,9 @@ def page(browser_context):
     p.close()
 
 
-TOP = """async ([model, prompts, kernels]) => {
-  const s = await nexttoken.real.workers.open({base: "js/data/real/", model, kernels});
+# Each prompt's top token and its logit, on a session opened with `options` ({kernels}, {fma}).
+TOP = """async ([model, prompts, options]) => {
+  const s = await nexttoken.real.workers.open({base: "js/data/real/", model, ...options});
   const out = [];
   for (const ids of prompts) {
     const r = await s.prefill(ids, {});
@@ -80,7 +81,7 @@ TOP = """async ([model, prompts, kernels]) => {
     out.push({top, max: r.logits[top]});
   }
   s.close();
-  return {kernels: s.kernels, out};
+  return {kernels: s.kernels, fma: s.fma, out};
 }"""
 
 LOAD_ERROR = """async (model) => {
@@ -94,7 +95,7 @@ def test_top_token_equals_transformers(harness, page, mode, kernels):
     """On the SIMD kernels (open's kernels: "wasm", the default) and on the plain-JS ones."""
     dists = [json.loads((DIST / f"{k}.json").read_text()) for k in ("capital", "cat", "question_chat")]
     page.goto(harness[mode])
-    res = page.evaluate(TOP, ["smollm2", [d["ids"] for d in dists], kernels])
+    res = page.evaluate(TOP, ["smollm2", [d["ids"] for d in dists], {"kernels": kernels}])
     assert res["kernels"] == kernels
     for d, g in zip(dists, res["out"]):
         assert g["top"] == d["head"]["ids"][0], d["key"]
@@ -109,18 +110,7 @@ def test_fused_multiply_add_where_the_browser_has_it_and_plain_simd_both_equal_t
     dists = [json.loads((DIST / f"{k}.json").read_text()) for k in ("capital", "question_chat")]
     page.goto(harness["file"])
     got = page.evaluate("""async (prompts) => {
-      const run = async (fma) => {
-        const s = await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2", fma});
-        const out = [];
-        for (const ids of prompts) {
-          const r = await s.prefill(ids, {});
-          let top = 0;
-          for (let i = 1; i < r.logits.length; i++) if (r.logits[i] > r.logits[top]) top = i;
-          out.push({top, max: r.logits[top]});
-        }
-        s.close();
-        return {kernels: s.kernels, fma: s.fma, out};
-      };
+      const run = (fma) => (""" + TOP + """)(["smollm2", prompts, {fma}]);
       const bin = atob((await nexttoken.load("real.kernels-wasm")).fma), bytes = new Uint8Array(bin.length);
       for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
       return {valid: WebAssembly.validate(bytes), fused: await run(undefined), plain: await run(false)};

@@ -58,4 +58,13 @@ function splitModel(manifest, buffer, count, wasm = null) {
   return { model, plan, shards };
 }
 
-module.exports = { engine, randomLlama, randomLlamaData, splitModel };
+// Every float of a result as bytes: equal means bit-identical (NaN and -0 included).
+function bits(out) {
+  const parts = [];
+  const add = (a) => parts.push(Buffer.from(a.buffer, a.byteOffset, a.byteLength));
+  for (const k of ["logits", "final"]) if (out[k]) add(out[k]);
+  for (const k of ["residuals", "heads", "lens"]) if (out[k]) out[k].forEach(add);
+  return Buffer.concat(parts);
+}
+
+module.exports = { bits, engine, randomLlama, randomLlamaData, splitModel };

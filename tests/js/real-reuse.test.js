@@ -6,18 +6,11 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { randomLlamaData, splitModel } = require("./random-llama.js");
+const { bits, randomLlamaData, splitModel } = require("./random-llama.js");
 
 const data = randomLlamaData({ vocab: 101, seed: 5, scale: 0.6, n_ctx: 128, quantised: true });
 const model = (kernels) => splitModel(data.manifest, data.buffer, 1, kernels === "wasm" ? require("./real-scripts.js").kernelsWasm() : null).model;
 
-function bits(out) {
-  const parts = [];
-  const add = (a) => parts.push(Buffer.from(a.buffer, a.byteOffset, a.byteLength));
-  for (const k of ["logits", "final"]) if (out[k]) add(out[k]);
-  for (const k of ["residuals", "heads", "lens"]) if (out[k]) out[k].forEach(add);
-  return Buffer.concat(parts);
-}
 const gap = (a, b) => Math.max(...Array.from(a, (v, i) => Math.abs(v - b[i])));
 
 const prompt = Array.from({ length: 40 }, (_, i) => (i * 29 + 11) % 101);

@@ -4,19 +4,10 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { engine, randomLlamaData, splitModel } = require("./random-llama.js");
+const { bits, engine, randomLlamaData, splitModel } = require("./random-llama.js");
 
 function wasmBytes() {
   return require("./real-scripts.js").kernelsWasm();
-}
-
-// Every float of a result as bytes: equal means bit-identical (NaN and -0 included).
-function bits(out) {
-  const parts = [];
-  const add = (a) => parts.push(Buffer.from(a.buffer, a.byteOffset, a.byteLength));
-  for (const k of ["logits", "final"]) if (out[k]) add(out[k]);
-  for (const k of ["residuals", "heads", "lens"]) if (out[k]) out[k].forEach(add);
-  return Buffer.concat(parts);
 }
 
 async function outputs(model) {
