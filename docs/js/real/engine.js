@@ -500,8 +500,9 @@ function nexttokenRealEngine() {
   }
 
   // {op: "mul", names, x, T} -> [y per name] (T x its rows), or with gated ([gate, up]) [silu(gate) up];
-  // {op: "rows", name, ids} -> [rows]; {op: "attend", ...} -> [att, weights] of heads h0..h1-1 (Model.attend). alloc(n) -> a Float32Array of n for each product (a new one by
-  // default); free(y) takes back one not sent.
+  // {op: "rows", name, ids} -> [rows]; {op: "attend", ...} -> [att, weights] of heads h0..h1-1 (see
+  // Model.attend). alloc(n) -> a Float32Array of n for each answer (a new one by default); free(y)
+  // takes back one not sent.
   Shard.prototype.handle = function (m, alloc, free) {
     var w = this.w, t, i;
     alloc = alloc || function (n) { return new Float32Array(n); };
@@ -750,10 +751,6 @@ function nexttokenRealEngine() {
     return out;
   };
 
-  // The products of one input x (T rows) with the listed matrices, [[name, y, bias], ...] (q, k and
-  // v, or gate and up, share theirs): every peer is sent x once for the whole list and computes its
-  // rows while this worker computes its own; each y is then assembled range by range, and the bias
-  // added to the whole. A row's arithmetic is the same wherever it runs: the split changes no bit.
   // Attention of heads m.h0..m.h1-1 ({q, k, v, T, p0, H, off, lH}, k and v the keys and values of
   // positions 0..p0+T-1) into att (T x n_embd) and, when given, their weights for the last position.
   function heads(on, m, att, weights) {
@@ -785,6 +782,10 @@ function nexttokenRealEngine() {
     }
   };
 
+  // The products of one input x (T rows) with the listed matrices, [[name, y, bias], ...] (q, k and
+  // v, or gate and up, share theirs): every peer is sent x once for the whole list and computes its
+  // rows while this worker computes its own; each y is then assembled range by range, and the bias
+  // added to the whole. A row's arithmetic is the same wherever it runs: the split changes no bit.
   // gated: the list is [[gate, ff], [up, u]] of a gated MLP, and ff becomes silu(gate) * up, each
   // worker gating its own rows (so the others send back one product, not two, and share the work).
   Model.prototype.mul = async function (list, x, T, gated) {
@@ -809,7 +810,7 @@ function nexttokenRealEngine() {
     }
     if (gated) {
       t = w[list[0][0]];
-      for (var s = 0; s < T; s++) glu(list[0][1], list[1][1], s * t.full + (t.parts ? t.lo : 0), t.parts ? t.rows : t.full);
+      for (var s = 0; s < T; s++) glu(list[0][1], list[1][1], s * t.full + t.lo, t.rows);
     }
     if (asks) {
       var got = await asks;
