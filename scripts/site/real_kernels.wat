@@ -1165,4 +1165,85 @@
             (br $chunk)))
           (local.set $i (i32.add (local.get $i) (i32.const 1)))
           (br $query))))))
+
+  ;; e^x in float32 lanes (Cephes' expf: x = n ln 2 + r, |r| <= ln 2 / 2, a degree-6 polynomial in r,
+  ;; then 2^n put into the exponent), within about 1 ulp of the true value. x is clamped to 88 so 2^n
+  ;; stays finite; below -87.3 (past float32's normal range) the result is 0.
+  (func $exp4 (param $x v128) (result v128)
+    (local $t v128) (local $n v128) (local $r v128) (local $p v128) (local $live v128)
+    (local.set $live (f32x4.ge (local.get $x) (v128.const f32x4 -87.3 -87.3 -87.3 -87.3)))
+    (local.set $x (f32x4.pmin (f32x4.pmax (local.get $x) (v128.const f32x4 -87.3 -87.3 -87.3 -87.3)) (v128.const f32x4 88 88 88 88)))
+    ;; n = x log2(e) rounded to even by adding 1.5 2^23: its low mantissa bits are then n itself
+    (local.set $t (f32x4.add (f32x4.mul (local.get $x) (v128.const f32x4 1.44269504088896341 1.44269504088896341 1.44269504088896341 1.44269504088896341))
+                             (v128.const f32x4 12582912 12582912 12582912 12582912)))
+    (local.set $n (f32x4.sub (local.get $t) (v128.const f32x4 12582912 12582912 12582912 12582912)))
+    (local.set $r (f32x4.sub (f32x4.sub (local.get $x) (f32x4.mul (local.get $n) (v128.const f32x4 0.693359375 0.693359375 0.693359375 0.693359375)))
+                             (f32x4.mul (local.get $n) (v128.const f32x4 -2.12194440e-4 -2.12194440e-4 -2.12194440e-4 -2.12194440e-4))))
+    (local.set $p (f32x4.add (f32x4.mul (v128.const f32x4 1.9875691500e-4 1.9875691500e-4 1.9875691500e-4 1.9875691500e-4) (local.get $r))
+                             (v128.const f32x4 1.3981999507e-3 1.3981999507e-3 1.3981999507e-3 1.3981999507e-3)))
+    (local.set $p (f32x4.add (f32x4.mul (local.get $p) (local.get $r)) (v128.const f32x4 8.3334519073e-3 8.3334519073e-3 8.3334519073e-3 8.3334519073e-3)))
+    (local.set $p (f32x4.add (f32x4.mul (local.get $p) (local.get $r)) (v128.const f32x4 4.1665795894e-2 4.1665795894e-2 4.1665795894e-2 4.1665795894e-2)))
+    (local.set $p (f32x4.add (f32x4.mul (local.get $p) (local.get $r)) (v128.const f32x4 1.6666665459e-1 1.6666665459e-1 1.6666665459e-1 1.6666665459e-1)))
+    (local.set $p (f32x4.add (f32x4.mul (local.get $p) (local.get $r)) (v128.const f32x4 5.0000001201e-1 5.0000001201e-1 5.0000001201e-1 5.0000001201e-1)))
+    (local.set $p (f32x4.add (f32x4.add (f32x4.mul (f32x4.mul (local.get $p) (local.get $r)) (local.get $r)) (local.get $r)) (v128.const f32x4 1 1 1 1)))
+    (v128.and (local.get $live)
+      (f32x4.mul (local.get $p) (i32x4.shl (i32x4.sub (local.get $t) (v128.const i32x4 0x4B3FFF81 0x4B3FFF81 0x4B3FFF81 0x4B3FFF81)) (i32.const 23)))))
+
+  ;; Softmax in place of n float32 scores at $p (16-byte aligned, room rounded up to four): the
+  ;; largest subtracted, e^s by $exp4, their sum in four lanes, (l0 + l1) + (l2 + l3), each e^s divided
+  ;; by it. Lanes past n are written 0.
+  (func (export "softmax") (param $p i32) (param $n i32)
+    (local $i i32) (local $end i32) (local $mx f32) (local $m v128) (local $e v128) (local $z v128) (local $idx v128)
+    (local.set $mx (f32.const -inf))
+    (local.set $end (i32.add (local.get $p) (i32.shl (local.get $n) (i32.const 2))))
+    (local.set $i (local.get $p))
+    (block $done (loop $max
+      (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
+      (local.set $mx (f32.max (local.get $mx) (f32.load (local.get $i))))
+      (local.set $i (i32.add (local.get $i) (i32.const 4)))
+      (br $max)))
+    (local.set $m (f32x4.splat (local.get $mx)))
+    (local.set $z (v128.const i32x4 0 0 0 0))
+    (local.set $idx (v128.const i32x4 0 1 2 3))
+    (local.set $i (local.get $p))
+    (block $done (loop $exp
+      (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
+      (local.set $e (v128.and (i32x4.lt_s (local.get $idx) (i32x4.splat (local.get $n)))
+                              (call $exp4 (f32x4.sub (v128.load (local.get $i)) (local.get $m)))))
+      (v128.store (local.get $i) (local.get $e))
+      (local.set $z (f32x4.add (local.get $z) (local.get $e)))
+      (local.set $idx (i32x4.add (local.get $idx) (v128.const i32x4 4 4 4 4)))
+      (local.set $i (i32.add (local.get $i) (i32.const 16)))
+      (br $exp)))
+    (local.set $z (f32x4.splat (f32.add (f32.add (f32x4.extract_lane 0 (local.get $z)) (f32x4.extract_lane 1 (local.get $z)))
+                                        (f32.add (f32x4.extract_lane 2 (local.get $z)) (f32x4.extract_lane 3 (local.get $z))))))
+    (local.set $i (local.get $p))
+    (block $done (loop $div
+      (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
+      (v128.store (local.get $i) (f32x4.div (v128.load (local.get $i)) (local.get $z)))
+      (local.set $i (i32.add (local.get $i) (i32.const 16)))
+      (br $div))))
+
+  ;; A gated MLP's activation in place: g_i = silu(g_i) u_i = (g_i / (1 + e^-g_i)) u_i for n float32s
+  ;; (16-byte aligned), e^-g by $exp4, a last partial four lane by lane through the same lanes.
+  (func (export "silu") (param $g i32) (param $u i32) (param $n i32)
+    (local $end i32) (local $a v128)
+    (local.set $end (i32.add (local.get $g) (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 2))))
+    (block $done (loop $four
+      (br_if $done (i32.ge_u (local.get $g) (local.get $end)))
+      (local.set $a (v128.load (local.get $g)))
+      (v128.store (local.get $g) (f32x4.mul (f32x4.div (local.get $a) (f32x4.add (v128.const f32x4 1 1 1 1) (call $exp4 (f32x4.neg (local.get $a)))))
+                                            (v128.load (local.get $u))))
+      (local.set $g (i32.add (local.get $g) (i32.const 16)))
+      (local.set $u (i32.add (local.get $u) (i32.const 16)))
+      (br $four)))
+    (local.set $end (i32.add (local.get $end) (i32.shl (i32.and (local.get $n) (i32.const 3)) (i32.const 2))))
+    (block $done (loop $one
+      (br_if $done (i32.ge_u (local.get $g) (local.get $end)))
+      (local.set $a (f32x4.splat (f32.load (local.get $g))))
+      (f32.store (local.get $g) (f32.mul (f32x4.extract_lane 0 (f32x4.div (local.get $a) (f32x4.add (v128.const f32x4 1 1 1 1) (call $exp4 (f32x4.neg (local.get $a))))))
+                                         (f32.load (local.get $u))))
+      (local.set $g (i32.add (local.get $g) (i32.const 4)))
+      (local.set $u (i32.add (local.get $u) (i32.const 4)))
+      (br $one))))
 )

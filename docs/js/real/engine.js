@@ -441,10 +441,10 @@ function nexttokenRealEngine() {
 
   // The same attention through the WebAssembly kernels (k: wasmKernels'; its att room holds the
   // layer's keys and values, copied in once a call): scores and the values' mix in float32 lanes, as
-  // transformers computes them, four query positions at a time; the softmax as above.
+  // transformers computes them, four query positions at a time, and the softmax too (e^x by the
+  // kernels' own float32 exponential, so a row's weights do not depend on how many queries came).
   function attentionWasm(k, q, kc, vc, T, p0, H, hd, kvDim, group, off, lH, att, headsOut, h0, h1) {
     var A = k.att, C = H * hd, Tk = p0 + T, scale = 1 / Math.sqrt(hd), i, j, e;
-    if (SC.length < Tk) SC = new Float64Array(Tk);
     A.k.set(kc.subarray(0, Tk * kvDim));
     A.v.set(vc.subarray(0, Tk * kvDim));
     for (var hh = h0 || 0; hh < (h1 === undefined ? H : h1); hh++) {
@@ -453,7 +453,10 @@ function nexttokenRealEngine() {
         var nq = Math.min(4, T - t), n0 = p0 + t + 1;
         for (i = 0; i < nq; i++) for (e = 0, j = (t + i) * C + hh * hd; e < hd; e++) A.q[i * hd + e] = q[j + e];  // no subarray per query
         k.e.scores(A.Q, nq, A.K + ko, 4 * kvDim, n0 + nq - 1, hd, scale, A.SC, 4 * A.cap);
-        for (i = 0; i < nq; i++) softmax32(A.sc, i * A.cap, n0 + i, SC, headsOut && t + i === T - 1 ? headsOut : null, hh * Tk);
+        for (i = 0; i < nq; i++) {
+          k.e.softmax(A.SC + 4 * i * A.cap, n0 + i);
+          if (headsOut && t + i === T - 1) headsOut.set(A.sc.subarray(i * A.cap, i * A.cap + n0 + i), hh * Tk);
+        }
         var base = t * C + hh * hd;
         if (dead) { for (i = 0; i < nq; i++) for (e = 0; e < hd; e++) att[base + i * C + e] = 0; continue; }
         k.e.mix(A.SC, 4 * A.cap, nq, A.V + ko, 4 * kvDim, n0, hd, A.O);
@@ -462,9 +465,21 @@ function nexttokenRealEngine() {
     }
   }
 
-  // A gated MLP's activation: g[o..o+n) = silu(g) * u, element by element.
-  function glu(g, u, o, n) {
-    for (var i = o; i < o + n; i++) { var a = g[i]; g[i] = Math.fround(a / (1 + Math.exp(-a))) * u[i]; }
+  // A gated MLP's activation: g[o..o+n) = silu(g) * u, element by element; through the WebAssembly
+  // kernels k where given (float32 lanes, as transformers computes it), in pieces that fit x's room.
+  function glu(g, u, o, n, k) {
+    if (!k) {
+      for (var i = o; i < o + n; i++) { var a = g[i]; g[i] = Math.fround(a / (1 + Math.exp(-a))) * u[i]; }
+      return;
+    }
+    var room = (k.x.length >> 3) << 2;  // half of x's room for g, half for u, in fours
+    for (var s = o; s < o + n; s += room) {
+      var m = Math.min(room, o + n - s);
+      k.x.set(g.subarray(s, s + m));
+      k.x.set(u.subarray(s, s + m), room);
+      k.e.silu(k.X, k.X + 4 * room, m);
+      g.set(k.x.subarray(0, m), s);
+    }
   }
 
   // Softmax in place of n scores from sc[o]; the weights also to out[oo...] when out is given.
@@ -473,17 +488,6 @@ function nexttokenRealEngine() {
     for (j = 0; j < n; j++) if (sc[o + j] > mx) mx = sc[o + j];
     for (j = 0; j < n; j++) { var ex = Math.exp(sc[o + j] - mx); sc[o + j] = ex; z += ex; }
     for (j = 0; j < n; j++) sc[o + j] = Math.fround(sc[o + j] / z);
-    if (out) for (j = 0; j < n; j++) out[oo + j] = sc[o + j];
-  }
-
-  // The same softmax of n float32 scores from sc[o], in place, its exponentials kept in float64 in ex:
-  // the bits of softmax() over a float64 copy, without copying there and back (a long prompt's
-  // attention makes tens of millions of such copies).
-  function softmax32(sc, o, n, ex, out, oo) {
-    var mx = -Infinity, z = 0, j;
-    for (j = 0; j < n; j++) if (sc[o + j] > mx) mx = sc[o + j];
-    for (j = 0; j < n; j++) { var e = Math.exp(sc[o + j] - mx); ex[j] = e; z += e; }
-    for (j = 0; j < n; j++) sc[o + j] = ex[j] / z;  // a float32 store rounds as Math.fround does
     if (out) for (j = 0; j < n; j++) out[oo + j] = sc[o + j];
   }
 
@@ -521,7 +525,7 @@ function nexttokenRealEngine() {
       return y;
     });
     if (!m.gated) return ys;
-    glu(ys[0], ys[1], 0, ys[0].length);
+    glu(ys[0], ys[1], 0, ys[0].length, w[m.names[0]].k);
     if (free) free(ys[1]);
     return [ys[0]];
   };
@@ -707,23 +711,28 @@ function nexttokenRealEngine() {
           }
         }
         kc.set(k, p0 * kvDim); vc.set(v, p0 * kvDim);
+        // The last block's keys and values are cached for every position, but its output is read only
+        // at the last position (and at lensAt for the lens): the rows before them skip the rest of it.
+        // Each row's arithmetic is the same either way (see attention), so no bit changes.
+        var r0 = l === c.n_layer - 1 ? (out.residuals ? Math.min(lensAt, T - 1) : T - 1) : 0, n = T - r0;
+        var xr = r0 ? x.subarray(r0 * C) : x;
         var headsOut = out.heads ? new Float32Array(H * (p0 + T)) : null;
-        await this.attend(q, kc, vc, T, p0, l, att, headsOut);
+        await this.attend(r0 ? q.subarray(r0 * C) : q, kc, vc, n, p0 + r0, l, att, headsOut);
         if (headsOut) out.heads.push(headsOut);
-        await this.mul([[pre + "attn.c_proj.weight", proj, this.llama ? null : w[pre + "attn.c_proj.bias"].f32]], att, T);
-        for (i = 0; i < T * C; i++) x[i] += proj[i];
+        await this.mul([[pre + "attn.c_proj.weight", proj, this.llama ? null : w[pre + "attn.c_proj.bias"].f32]], att, n);
+        for (i = 0; i < n * C; i++) xr[i] += proj[i];
         if (this.knockout.mlp.indexOf(l) < 0) {
           if (this.llama) {
-            rmsnorm(x, T, C, w[pre + "ln_2.weight"].f32, c.rms_eps, h);
-            await this.mul([[pre + "mlp.gate.weight", ff], [pre + "mlp.up.weight", up]], h, T, true);  // ff: silu(gate) up
-            await this.mul([[pre + "mlp.c_proj.weight", proj]], ff, T);
+            rmsnorm(xr, n, C, w[pre + "ln_2.weight"].f32, c.rms_eps, h);
+            await this.mul([[pre + "mlp.gate.weight", ff], [pre + "mlp.up.weight", up]], h, n, true);  // ff: silu(gate) up
+            await this.mul([[pre + "mlp.c_proj.weight", proj]], ff, n);
           } else {
-            layernorm(x, T, C, w[pre + "ln_2.weight"].f32, w[pre + "ln_2.bias"].f32, c.ln_eps, h);
-            await this.mul([[pre + "mlp.c_fc.weight", ff, w[pre + "mlp.c_fc.bias"].f32]], h, T);
-            for (i = 0; i < T * F; i++) { var u = ff[i]; ff[i] = 0.5 * u * (1 + Math.tanh(GELU_C * (u + 0.044715 * u * u * u))); }
-            await this.mul([[pre + "mlp.c_proj.weight", proj, w[pre + "mlp.c_proj.bias"].f32]], ff, T);
+            layernorm(xr, n, C, w[pre + "ln_2.weight"].f32, w[pre + "ln_2.bias"].f32, c.ln_eps, h);
+            await this.mul([[pre + "mlp.c_fc.weight", ff, w[pre + "mlp.c_fc.bias"].f32]], h, n);
+            for (i = 0; i < n * F; i++) { var u = ff[i]; ff[i] = 0.5 * u * (1 + Math.tanh(GELU_C * (u + 0.044715 * u * u * u))); }
+            await this.mul([[pre + "mlp.c_proj.weight", proj, w[pre + "mlp.c_proj.bias"].f32]], ff, n);
           }
-          for (i = 0; i < T * C; i++) x[i] += proj[i];
+          for (i = 0; i < n * C; i++) xr[i] += proj[i];
         }
         if (out.residuals) out.residuals.push(x.slice(lensAt * C, (lensAt + 1) * C));
         if (tick) await tick();
@@ -810,7 +819,8 @@ function nexttokenRealEngine() {
     }
     if (gated) {
       t = w[list[0][0]];
-      for (var s = 0; s < T; s++) glu(list[0][1], list[1][1], s * t.full + t.lo, t.rows);
+      if (t.rows === t.full) glu(list[0][1], list[1][1], 0, T * t.full, t.k);
+      else for (var s = 0; s < T; s++) glu(list[0][1], list[1][1], s * t.full + t.lo, t.rows, t.k);
     }
     if (asks) {
       var got = await asks;
