@@ -1,6 +1,7 @@
-// The WebAssembly kernels' softmax and silu, whose e^x is the module's own float32 exponential:
-// each weight and each activation within a few float32 roundings of the float64 answer, lanes past
-// a row's end written 0, extremes finite.
+// The WebAssembly kernels' attention and activations, called directly: scores and the values' mix
+// give four queries at once the bits of each alone (whatever the key count and head width), near
+// float64's; softmax and silu, whose e^x is the module's own float32 exponential, within a few
+// float32 roundings of float64's, lanes past a row's end written 0, extremes finite.
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
@@ -59,3 +60,36 @@ test("silu: g / (1 + e^-g) times u within 3e-7 of float64's, for tiny to huge g 
   }
   assert.ok(worst < 3e-7, `worst relative error ${worst}`);
 });
+
+for (const hd of [12, 16, 64]) {
+  test(`attention, head width ${hd}: four queries at once give the bits of one at a time, within 1e-5 of float64's`, () => {
+    const { e, f } = kernels(), rnd = random(hd), B = 65536;  // byte offsets from B: q, keys, values, scores, out
+    const n0 = 37, kvDim = 3 * hd, cap = 64, Q = B, K = Q + 16 * hd, V = K + 4 * cap * kvDim, S = V + 4 * cap * kvDim, O = S + 16 * cap;
+    const fill = (at, n) => { for (let i = 0; i < n; i++) f[at / 4 + i] = Math.fround(rnd() * 2 - 1); };
+    fill(Q, 4 * hd); fill(K, (n0 + 3) * kvDim); fill(V, (n0 + 3) * kvDim + 8);
+    const ko = 4 * hd;  // the second of three key/value heads
+    e.scores(Q, 4, K + ko, 4 * kvDim, n0 + 3, hd, 1 / Math.sqrt(hd), S, 4 * cap);
+    const four = f.slice(S / 4, S / 4 + 4 * cap);
+    e.mix(S, 4 * cap, 4, V + ko, 4 * kvDim, n0, hd, O);
+    const mixed = f.slice(O / 4, O / 4 + 4 * hd);
+    for (let i = 0; i < 4; i++) {
+      const n = n0 + i;
+      f.fill(0, S / 4, S / 4 + 4 * cap);
+      e.scores(Q + 4 * hd * i, 1, K + ko, 4 * kvDim, n, hd, 1 / Math.sqrt(hd), S, 4 * cap);
+      for (let j = 0; j < n; j++) {
+        assert.equal(f[S / 4 + j], four[i * cap + j], `query ${i}, key ${j}: score`);
+        let want = 0;
+        for (let d = 0; d < hd; d++) want += f[Q / 4 + i * hd + d] * f[(K + ko) / 4 + j * kvDim + d];
+        assert.ok(Math.abs(f[S / 4 + j] - want / Math.sqrt(hd)) < 1e-5, `query ${i}, key ${j}: ${f[S / 4 + j]} against ${want / Math.sqrt(hd)}`);
+      }
+      for (let j = 0; j < n; j++) f[S / 4 + j] = four[i * cap + j];
+      e.mix(S, 4 * cap, 1, V + ko, 4 * kvDim, n, hd, O);
+      for (let d = 0; d < hd; d++) {
+        assert.equal(f[O / 4 + d], mixed[i * hd + d], `query ${i}, dimension ${d}: mix`);
+        let want = 0;
+        for (let j = 0; j < n; j++) want += four[i * cap + j] * f[(V + ko) / 4 + j * kvDim + d];
+        assert.ok(Math.abs(f[O / 4 + d] - want) < 1e-5, `query ${i}, dimension ${d}: ${f[O / 4 + d]} against ${want}`);
+      }
+    }
+  });
+}
