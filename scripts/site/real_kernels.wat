@@ -1316,9 +1316,19 @@
   ;; by it. Lanes past n are written 0.
   (func (export "softmax") (param $p i32) (param $n i32)
     (local $i i32) (local $end i32) (local $mx f32) (local $m v128) (local $e v128) (local $z v128) (local $idx v128)
-    (local.set $mx (f32.const -inf))
-    (local.set $end (i32.add (local.get $p) (i32.shl (local.get $n) (i32.const 2))))
+    ;; the largest: whole fours in four lanes, then the rest one by one (a maximum has one value
+    ;; whatever the order)
+    (local.set $end (i32.add (local.get $p) (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 2))))
+    (local.set $m (f32x4.splat (f32.const -inf)))
     (local.set $i (local.get $p))
+    (block $done (loop $max4
+      (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
+      (local.set $m (f32x4.pmax (local.get $m) (v128.load (local.get $i))))
+      (local.set $i (i32.add (local.get $i) (i32.const 16)))
+      (br $max4)))
+    (local.set $mx (f32.max (f32.max (f32x4.extract_lane 0 (local.get $m)) (f32x4.extract_lane 1 (local.get $m)))
+                            (f32.max (f32x4.extract_lane 2 (local.get $m)) (f32x4.extract_lane 3 (local.get $m)))))
+    (local.set $end (i32.add (local.get $p) (i32.shl (local.get $n) (i32.const 2))))
     (block $done (loop $max
       (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
       (local.set $mx (f32.max (local.get $mx) (f32.load (local.get $i))))
