@@ -21,7 +21,7 @@
   ;; float32) or a Q8_0 one (34-byte blocks: f16 d, 32 signed bytes).
   (func (export "q4") (param $w i32) (param $rows i32) (param $nb i32) (param $x i32) (param $xs i32) (param $y i32)
     (local $r i32) (local $b i32) (local $p i32) (local $xo i32) (local $xp i32) (local $stride i32)
-    (local $v v128) (local $lo v128) (local $hi v128) (local $t v128) (local $d v128) (local $mv v128) (local $m8 v128)
+    (local $v v128) (local $lo v128) (local $hi v128) (local $d v128) (local $mv v128) (local $m8 v128)
     (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128) (local $am v128)
     (local.set $stride (i32.mul (local.get $nb) (i32.const 20)))
     ;; two rows at a time: x's chunks read once for both (four would spill x86-64's 16 vector registers)
