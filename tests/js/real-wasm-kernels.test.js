@@ -6,20 +6,12 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const { kernelsWasm } = require("./real-scripts.js");
+const random = require("./load.js").runtime.sampling.mulberry32;  // the same inputs every run
 
 function kernels() {
   const e = new WebAssembly.Instance(new WebAssembly.Module(kernelsWasm()), {}).exports;
   e.memory.grow(16);
   return { e, f: new Float32Array(e.memory.buffer) };
-}
-
-function random(seed) {  // mulberry32: the same inputs every run
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 test("softmax: every weight within 3e-6 of float64's (relative), the weights sum to 1, lanes past n are 0", () => {
