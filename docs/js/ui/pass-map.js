@@ -35,14 +35,26 @@ nexttoken.define("ui.pass-map", [], function () {
     return root ? wordsOf(root.getAttribute("data-pass-parts")) : [];
   }
 
-  // Only the map of the model on screen shows (until a demo with a model is on screen, the page's first),
-  // and only its parts are lit.
+  // With no demo on screen, the next one down the page (the one the reader is about to meet), else the last.
+  function nearest() {
+    var next = null, last = null;
+    seen.forEach(function (s) {
+      var r = s.root.getBoundingClientRect();
+      if (r.top >= 0 && (!next || r.top < next.r.top)) next = { root: s.root, r: r };
+      if (r.top < 0 && (!last || r.top > last.r.top)) last = { root: s.root, r: r };
+    });
+    return (next || last || {}).root;
+  }
+
+  // Only the map of the model of the demo on screen shows, and only its parts are lit.
   var first = document.querySelector(".nt-map-side[data-model]:not([hidden]), .nt-map-phone[data-model]:not([hidden])");
   var modelNow = first ? first.getAttribute("data-model") : "";
   function showModel() {
-    var root = best(), model = root && root.getAttribute("data-pass-model");
+    var root = best() || nearest(), model = root && root.getAttribute("data-pass-model");
     if (!model || model === modelNow) return;
-    var maps = document.querySelectorAll(".nt-map-side[data-model], .nt-map-phone[data-model]");
+    // (a phone's strip the reader has opened stays as it is)
+    var open = document.querySelector("details.nt-map-phone[open]:not([hidden])");
+    var maps = document.querySelectorAll(open ? ".nt-map-side[data-model]" : ".nt-map-side[data-model], .nt-map-phone[data-model]");
     if (!Array.prototype.some.call(maps, function (m) { return m.getAttribute("data-model") === model; })) return;
     modelNow = model;
     Array.prototype.forEach.call(maps, function (m) { m.hidden = m.getAttribute("data-model") !== model; });
