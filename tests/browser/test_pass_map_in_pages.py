@@ -275,6 +275,7 @@ def test_on_a_phone_the_strip_never_covers_the_demo_being_read(open_page, name):
     assert covered == [], f"{name}: {covered}"
     # opened where it is, the map is there in full, and closes again by keyboard
     page.evaluate("() => window.scrollTo(0, 0)")
+    page.wait_for_timeout(300)  # the strip of the first demo's model
     strip.locator("summary").focus()
     page.keyboard.press("Enter")
     nav = page.get_by_role("navigation", name=NAV)
