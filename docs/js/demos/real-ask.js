@@ -69,7 +69,7 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
     var boxField = ui.field("Your prompt (Enter runs it; Shift+Enter starts a new line)", box);
     var chat = ui.checkbox("Wrap it in the chat template (your text as the user's message, the template's own system message)", false, function () { changed(true); });
     chat.input.setAttribute("data-role", "ask-chat");
-    var runButton = ui.button("Run", function () { changed(true); });
+    var runButton = ui.button("Run", function () { state.asked = true; changed(true); });
     runButton.setAttribute("data-role", "ask-run");
     var msg = ui.message();
     msg.node.setAttribute("data-role", "ask-msg");
@@ -243,6 +243,8 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
     }
     function run(text, enc) {
       var gen = state.gen += 1, t0 = performance.now(), knockout = state.knockout, ids = enc.ids, inside = insideWanted();
+      var asked = !!state.asked;  // a pass the reader asked for by Run or Enter (not one rerun as they type)
+      state.asked = false;
       if (inside && inside.at !== null && inside.at >= ids.length) inside.at = null;
       state.flight = { ids: ids, knockout: knockout, cancelled: false };
       root.setAttribute("data-busy", "");
@@ -260,7 +262,7 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
         say(state.said[0], state.said[1]);
         state.last = { text: text, enc: enc };
         store.set("real.pass", { text: text, chat: chat.input.checked, ids: ids, pieces: enc.pieces, result: result,
-          knockout: knockout, model: state.model, name: NAMES[state.model], ms: ms,
+          knockout: knockout, model: state.model, name: NAMES[state.model], ms: ms, asked: asked,
           inside: inside ? { at: inside.at === null ? ids.length - 1 : inside.at } : null });
         insideChanged(store.get("real.inside"));  // the inside view opened or moved while this pass ran
         root.setAttribute("data-pass", String(gen));
@@ -276,7 +278,7 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
 
     box.addEventListener("input", function () { state.fromLink = false; changed(false); });
     box.addEventListener("keydown", function (e) {
-      if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); changed(true); }
+      if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); state.asked = true; changed(true); }
     });
 
     function setKnockout(k) {
