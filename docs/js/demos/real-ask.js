@@ -343,5 +343,11 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
         if (!state.model) return s.text ? "This link's prompt needs a model this copy of the site does not hold: it is in the box; the stored prompts below still work." : "";
         return s.text ? "This link runs " + NAMES[state.model] + " on its prompt in this page, which needs the model: press " + loadButton.textContent + " above to run it." : "";
       } });
+    // Where SmolLM2's bars follow on the page, their share row links this prompt too (and what the bars show):
+    // one row for the panel and its bars, not two in a screen.
+    if (document.querySelector('.nt-demo[data-demo="real-distribution"]')) {
+      var row = root.querySelector(":scope > .nt-share");
+      if (row) row.hidden = true;
+    }
   });
 });
