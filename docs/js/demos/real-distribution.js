@@ -222,7 +222,8 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
 
     // A rank's token: its text with the leading-space dot, or null for a stored tail rank.
     function pieceAt(r) {
-      if (lp) return showPiece(store.get("real.model").tokenizer.pieces([lp.order[r]])[0]);
+      var m = store.get("real.model");  // null once a stopped model was let go (real-ask's lost)
+      if (lp) return m ? showPiece(m.tokenizer.pieces([lp.order[r]])[0]) : null;
       return r < d.head.pieces.length ? show(d.head.pieces[r]) : null;
     }
     function idAt(r) {
