@@ -18,6 +18,7 @@ A target is one token, or two for a logit difference: `Target((id,))` or `Target
 
     capture(model, ids) -> Capture        every head's z and MLP's output at every position, the logits
     means(model, id_lists) -> Means       each head's z and MLP's output averaged over every position
+    means_record(Means) -> dict, means_from_record(dict) -> Means: the shipped form (base64 float32)
     last_logits(model, ids, ablation=None) -> numpy float64 (vocab,): the last position's logits
     batch_logits(model, ids, ablations, chunk=64) -> (len(ablations), vocab): one batched pass per chunk,
                                           batch row i with ablations[i] applied (None: the plain run)
@@ -327,6 +328,26 @@ def means(model, id_lists: Iterable[list[int]], names: Sequence[str] = ()) -> Me
         raise StageError("means need at least one prompt")
     return Means(z=[(a / n).astype(np.float32) for a in zs], mlp=[(a / n).astype(np.float32) for a in mlps],
                  positions=n, prompts=list(names))
+
+
+def means_record(m: Means) -> dict[str, Any]:
+    """The means as the browser reads them (real.sweep's means): float32 arrays in base64, layer-major."""
+    import base64
+
+    z = np.stack(m.z).astype("<f4")      # (n_layer, n_head, hd)
+    mlp = np.stack(m.mlp).astype("<f4")  # (n_layer, n_embd)
+    return {"n_layer": int(z.shape[0]), "n_head": int(z.shape[1]), "d_head": int(z.shape[2]), "n_embd": int(mlp.shape[1]),
+            "prompts": list(m.prompts), "positions": m.positions,
+            "z": base64.b64encode(z.tobytes()).decode("ascii"), "mlp": base64.b64encode(mlp.tobytes()).decode("ascii")}
+
+
+def means_from_record(rec: dict) -> Means:
+    import base64
+
+    L, H, hd, C = rec["n_layer"], rec["n_head"], rec["d_head"], rec["n_embd"]
+    z = np.frombuffer(base64.b64decode(rec["z"]), "<f4").reshape(L, H, hd)
+    mlp = np.frombuffer(base64.b64decode(rec["mlp"]), "<f4").reshape(L, C)
+    return Means(z=list(z), mlp=list(mlp), positions=rec["positions"], prompts=list(rec["prompts"]))
 
 
 # ---- targets and their metric --------------------------------------------------------------------
