@@ -104,6 +104,18 @@ test("a sweep runs the plain pass, then each spec in order, and stops when asked
   assert.equal(row.delta, row.metric.value - plain.value);
   const pair = sweep.metric(one.logits, { ids: [42, 7] });
   assert.equal(pair.diff, one.logits[42] - one.logits[7]);
+  // mean and patch specs through the sweep's reruns give a fresh prefill's bits
+  const hd = c.n_embd / c.n_head, means = { z: [], mlp: [] };
+  for (let l = 0; l < c.n_layer; l++) { means.z.push(Array.from({ length: c.n_head }, (_, h) => new Float32Array(hd).fill(0.01 * (h + 1)))); means.mlp.push(new Float32Array(c.n_embd).fill(-0.02 * (l + 1))); }
+  const source = await sweep.capture(m, IDS.slice().reverse(), { slot: 3 });
+  for (const mode of ["mean", "patch"]) {
+    const few = [["head", 1, 1], ["mlp", 0], ["attn", 1], ["head", 0, 3]].map((p) => ({ parts: [p], mode }));
+    const run = await sweep.run(m, { ids: IDS, specs: few, target, means, source }).done;
+    for (let i = 0; i < few.length; i++) {
+      const fresh = await m.prefill(IDS, { knockout: sweep.knockout(few[i], { config: c, means, source }), slot: 2 });
+      assert.equal(run.rows[i].metric.value, sweep.metric(fresh.logits, target).value, `${mode} ${JSON.stringify(few[i].parts)}`);
+    }
+  }
   let stopper = null;
   stopper = sweep.run(m, { ids: IDS, specs, target, onRow: (i) => { if (i === 2) stopper.stop(); } });
   const part = await stopper.done;

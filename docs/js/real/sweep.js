@@ -20,15 +20,18 @@
 //     prompts, positions}, from the shipped file's base64 float32 arrays
 //   sweep.capture(session, ids, opts) -> Promise<{ids, z: [layer] T x n_embd, mlp: [layer] T x n_embd,
 //     logits}>: every part's output at every position of a run (opts: slot, knockout)
-//   sweep.run(session, {ids, specs, target, means, source, slot, reuse, onRow}) -> {done, stop()}:
+//   sweep.run(session, {ids, specs, target, means, source, slot, onRow}) -> {done, stop()}:
 //     the plain run first, then each spec in order, one prefill each (session: real.workers' or an
-//     engine.Model); onRow(i, row, done, total) after each (i = -1 for the plain run); done resolves to
+//     engine.Model), in cache slot `slot` (SLOT by default: the panel's and the writers' are left
+//     alone) with the engine's keep and reuse, so each spec reruns only the blocks from the first it
+//     changes; onRow(i, row, done, total) after each (i = -1 for the plain run); done resolves to
 //     {base, rows: [{spec, metric, delta}], stopped} (delta = value - base value); stop() ends it after
 //     cancelling the pass in flight (rows so far are kept). Every failure rejects with one line.
 nexttoken.define("real.sweep", [], function () {
   "use strict";
 
   var MODES = ["zero", "mean", "patch"];
+  var SLOT = 7;  // the engine's last cache slot (0: the panel's; 1-5: the writers')
 
   function parts(config, opts) {
     var out = [], l, h;
@@ -132,7 +135,7 @@ nexttoken.define("real.sweep", [], function () {
         throw new Error("patching copies position by position: the run it copies from has " + o.source.ids.length + " tokens, this prompt " + o.ids.length);
       }
       var kos = specs.map(function (s) { return knockout(s, ctx); });  // every spec checked before any pass runs
-      var opts = function (k) { return { knockout: k, slot: o.slot || 0, reuse: o.reuse !== false }; };
+      var opts = function (k) { return { knockout: k, slot: o.slot === undefined ? SLOT : o.slot, reuse: true, keep: true }; };
       var first = await session.prefill(o.ids, opts(null));
       base = metric(first.logits, o.target);
       if (o.onRow) o.onRow(-1, { spec: null, metric: base, delta: 0 }, 0, specs.length);
@@ -156,5 +159,5 @@ nexttoken.define("real.sweep", [], function () {
     };
   }
 
-  return { MODES: MODES, parts: parts, knockout: knockout, metric: metric, means: means, capture: capture, run: run };
+  return { MODES: MODES, SLOT: SLOT, parts: parts, knockout: knockout, metric: metric, means: means, capture: capture, run: run };
 });
