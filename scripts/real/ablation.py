@@ -27,6 +27,8 @@ A target is one token, or two for a logit difference: `Target((id,))` or `Target
     sweep(model, ids, target, parts=None, mode="zero", means=None, source=None, progress=None) ->
         {"base": metric, "rows": [{"part", "metric", "delta"}]}: each part alone, delta = value - base value
     all_parts(model, attn=False) -> every head (block-major), then every MLP, then (attn) every block's attention
+    target_lens(model, ids, target) -> [metric of the target read off the stream after each block (0: the
+                                          embedding) through the final norm and the unembedding]
     direct_logits(model, ids, target) -> each head's, MLP's and the embedding's direct contribution to the
                                           target's logit at the last position (see its docstring: the
                                           final norm's scale is held at the whole pass's value)
@@ -435,6 +437,25 @@ def direct_logits(model, ids: list[int], target: Target) -> dict[str, Any]:
     logit = metric(cap.logits, target)
     return {"embedding": float(emb @ u), "heads": heads @ u, "mlp": mlp @ u, "scale": float(scale),
             "logit": logit["value"] if len(target.ids) == 2 else logit["logit"]}
+
+
+def target_lens(model, ids: list[int], target: Target) -> list[dict[str, Any]]:
+    """The target's numbers read off the stream at the last position through the final norm and the
+    unembedding (the logit lens): row 0 the embedding, row l the stream after block l."""
+    import torch
+
+    rows: list = []
+    handles = [blocks(model)[0].register_forward_pre_hook(lambda m, args: rows.append(args[0][0, -1].detach().clone()))]
+    handles += [b.register_forward_hook(lambda m, a, out: rows.append((out[0] if isinstance(out, tuple) else out)[0, -1].detach().clone()))
+                for b in blocks(model)]
+    try:
+        with torch.no_grad():
+            model(torch.tensor([ids]), use_cache=False)
+            logits = [model.get_output_embeddings()(final_norm(model)(r)).double().numpy() for r in rows]
+    finally:
+        for h in handles:
+            h.remove()
+    return [{"layer": l} | metric(lg, target) for l, lg in enumerate(logits)]
 
 
 # ---- where heads look ----------------------------------------------------------------------------
