@@ -20,6 +20,7 @@ A target is one token, or two for a logit difference: `Target((id,))` or `Target
     means(model, id_lists) -> Means       each head's z and MLP's output averaged over every position
     means_record(Means) -> dict, means_from_record(dict) -> Means: the shipped form (base64 float32)
     last_logits(model, ids, ablation=None) -> numpy float64 (vocab,): the last position's logits
+    all_logits(model, ids, ablation=None) -> numpy float64 (T, vocab): every position's logits
     batch_logits(model, ids, ablations, chunk=64) -> (len(ablations), vocab): one batched pass per chunk,
                                           batch row i with ablations[i] applied (None: the plain run)
     metric(logits, target) -> dict        {"value", "prob", "logit", "rank"} (one token; value = prob) or
@@ -218,6 +219,14 @@ def _run(model, batch_ids, hooks_rows, T: int, **kw):
 def last_logits(model, ids: list[int], ablation: Ablation | None = None) -> np.ndarray:
     """The last position's logits (float64) with `ablation` applied (None: the plain run)."""
     return batch_logits(model, ids, [ablation])[0]
+
+
+def all_logits(model, ids: list[int], ablation: Ablation | None = None) -> np.ndarray:
+    """Every position's logits (T, vocab), float64, with `ablation` applied (None: the plain run)."""
+    if ablation is not None:
+        ablation.check(model, len(ids))
+    out = _run(model, [ids], [(0, ablation)] if ablation is not None else [], len(ids))
+    return out.logits[0].double().numpy()
 
 
 def batch_logits(model, ids: list[int], ablations: Sequence[Ablation | None], chunk: int = 64) -> np.ndarray:
