@@ -26,7 +26,7 @@
 // session.prefill(ids, opts), session.decode(id, opts) -> Promise<result> (see engine.js); calls run
 //   one at a time, in order; opts.slot picks one of the engine's independent caches (0 by default)
 // session.row(id) -> Promise<Float32Array>: the unembedding's row id, dequantised (engine outputRow)
-// session.copySlot(from, to) -> Promise<{length}>: cache slot `to` becomes a copy of slot `from`
+// session.copySlot(from, to, opts) -> Promise<{length}>: cache slot `to` becomes a copy of slot `from`
 // session.cancel()  the running call rejects with "cancelled" at the next block; the cache is kept
 // session.close()   stops every worker; session.config is the model's shape
 // open's onStop(err): called once if a loaded session stops by itself (a worker crashed or went silent),
@@ -60,7 +60,11 @@ nexttoken.define("real.workers", ["later:real.engine", "later:real.loader", "lat
     function buffers(out) {
       var list = [out.logits.buffer];
       if (out.final) list.push(out.final.buffer);
-      ["residuals", "heads", "lens"].forEach(function (k) { if (out[k]) out[k].forEach(function (a) { list.push(a.buffer); }); });
+      ["residuals", "heads", "lens", "kinds"].forEach(function (k) { if (out[k]) out[k].forEach(function (a) { list.push(a.buffer); }); });
+      if (out.pattern) list.push(out.pattern.buffer);
+      [out.parts && out.parts.z, out.parts && out.parts.mlp, out.direct && out.direct.heads, out.direct && out.direct.mlp].forEach(function (l) {
+        if (l) l.forEach(function (a) { list.push(a.buffer); });
+      });
       return list.filter(function (b, i) { return list.indexOf(b) === i; });
     }
     // Both ends of a port keep the buffers the other hands back (by size, up to KEEP bytes), so
@@ -140,7 +144,7 @@ nexttoken.define("real.workers", ["later:real.engine", "later:real.loader", "lat
       cancelled = false;
       var run;
       try {
-        if (m.op === "copy") run = Promise.resolve(model.copySlot(m.from, m.to));
+        if (m.op === "copy") run = Promise.resolve(model.copySlot(m.from, m.to, m.opts));
         else if (m.op === "row") run = model.outputRow(m.ids[0]);
         else run = m.op === "prefill" ? model.prefill(m.ids, m.opts, tick) : model.decode(m.ids[0], m.opts, tick);
       } catch (err) {
@@ -384,7 +388,7 @@ nexttoken.define("real.workers", ["later:real.engine", "later:real.loader", "lat
       prefill: function (ids, o) { return queued(function () { return call(lead, { op: "prefill", ids: Array.from(ids), opts: o || {} }); }); },
       decode: function (id, o) { return queued(function () { return call(lead, { op: "decode", ids: [id], opts: o || {} }); }); },
       row: function (id) { return queued(function () { return call(lead, { op: "row", ids: [id] }); }); },
-      copySlot: function (from, to) { return queued(function () { return call(lead, { op: "copy", from: from, to: to }); }); },
+      copySlot: function (from, to, o) { return queued(function () { return call(lead, { op: "copy", from: from, to: to, opts: o || {} }); }); },
       cancel: function () { if (!dead) lead.postMessage({ op: "cancel" }); },
       close: function () { closed = true; if (!dead) fail(new Error("the model was closed")); },
     };
