@@ -11,7 +11,9 @@ async function stepChecks(wasm, shares) {
   const { manifest, buffer } = randomLlamaData({ vocab: 101, seed: 13, scale: 0.6, n_ctx: 256, quantised: true, layers: 3 });
   const model = () => splitModel(manifest, buffer, shares, wasm).model;
   const prompt = Array.from({ length: 37 }, (_, i) => (i * 17 + 2) % 101);  // two full pages and part of a third
-  const knockout = { heads: [[1, 2]], mlp: [2] };
+  // slot 5's knock-out gives one head a mean (one set for every position) and the MLP a value per position
+  const per = Float32Array.from({ length: 64 * 80 }, (_, i) => Math.sin(i) * 0.3);
+  const knockout = { heads: [[1, 2], [0, 3]], mlp: [2], values: { "h.1.2": Float32Array.from({ length: 16 }, (_, i) => (i - 8) / 20), "m.2": per } };
   const m = model(), found = { kernels: m.kernels };
   // a prompt in slot 1, copied to slots 2-4 (sharing its pages), each then writing its own text;
   // slot 5 holds another text under a knock-out
