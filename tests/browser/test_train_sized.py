@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.axe import violations
 from tests.helpers.tiny_page import KEY, clean, demo, forget, use_yours
 
 pytestmark = pytest.mark.browser
@@ -209,3 +210,17 @@ def test_the_fox_and_hen_model_runs_only_where_the_reader_switches_it_on(open_pa
             assert root.locator(".nt-msg.nt-error:visible").count() == 0, (name, d, root.locator(".nt-msg.nt-error").all_inner_texts())
             assert root.locator("[data-role=yours-note]").count() == 1, (name, d)
     clean(page)
+    # axe, served (its stylesheet reads fail from disk), on the switch and the demos' notes in both schemes
+    web = open_page("attention.html", lazy=True)
+    try:
+        web.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY, json.dumps(saved)])
+        web.reload(wait_until="load")
+        use_yours(web)
+        demo(web, "knockout")
+        for scheme in ("default", "slate"):  # set in place: a reload with in_scheme's cleared storage forgets the model
+            web.evaluate("s => document.body.setAttribute('data-md-color-scheme', s)", scheme)
+            found = violations(web)
+            assert found == [], f"{scheme}: " + "; ".join(found)
+    finally:
+        web.evaluate("localStorage.clear()")
+    clean(web)
