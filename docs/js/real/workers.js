@@ -25,6 +25,8 @@
 //   read at once or token by token; the two differ in the last bits (fused or separate rounding).
 // session.prefill(ids, opts), session.decode(id, opts) -> Promise<result> (see engine.js); calls run
 //   one at a time, in order; opts.slot picks one of the engine's independent caches (0 by default)
+// session.step([[slot, id], ...], opts) -> Promise<[{logits, length}]>: one token for each of several
+//   slots in one pass (engine step): the writers' and beams' tokens of one step in one call
 // session.row(id) -> Promise<Float32Array>: the unembedding's row id, dequantised (engine outputRow)
 // session.copySlot(from, to, opts) -> Promise<{length}>: cache slot `to` becomes a copy of slot `from`
 // session.cancel()  the running call rejects with "cancelled" at the next block; the cache is kept
@@ -146,12 +148,14 @@ nexttoken.define("real.workers", ["later:real.engine", "later:real.loader", "lat
       try {
         if (m.op === "copy") run = Promise.resolve(model.copySlot(m.from, m.to, m.opts));
         else if (m.op === "row") run = model.outputRow(m.ids[0]);
+        else if (m.op === "step") run = model.step(m.list, m.opts, tick);
         else run = m.op === "prefill" ? model.prefill(m.ids, m.opts, tick) : model.decode(m.ids[0], m.opts, tick);
       } catch (err) {
         run = Promise.reject(err);
       }
       run.then(function (out) {
         if (out instanceof Float32Array) self.postMessage({ id: m.id, result: out }, [out.buffer]);
+        else if (Array.isArray(out)) self.postMessage({ id: m.id, result: out }, out.map(function (o) { return o.logits.buffer; }));
         else self.postMessage({ id: m.id, result: out }, out.logits ? buffers(out) : []);
       }, function (err) {
         self.postMessage({ id: m.id, error: err instanceof engine.Cancelled ? "cancelled" : String(err.message || err) });
@@ -387,6 +391,7 @@ nexttoken.define("real.workers", ["later:real.engine", "later:real.loader", "lat
       workers: n,
       prefill: function (ids, o) { return queued(function () { return call(lead, { op: "prefill", ids: Array.from(ids), opts: o || {} }); }); },
       decode: function (id, o) { return queued(function () { return call(lead, { op: "decode", ids: [id], opts: o || {} }); }); },
+      step: function (list, o) { return queued(function () { return call(lead, { op: "step", list: list, opts: o || {} }); }); },
       row: function (id) { return queued(function () { return call(lead, { op: "row", ids: [id] }); }); },
       copySlot: function (from, to, o) { return queued(function () { return call(lead, { op: "copy", from: from, to: to, opts: o || {} }); }); },
       cancel: function () { if (!dead) lead.postMessage({ op: "cancel" }); },
