@@ -129,6 +129,7 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
       // the workers' host (it loads the engine and the checked loader it needs); the tokenizer alongside
       Promise.all([loadRuntime(), tokenizerFor(model)]).then(function (got) {
         return got[0].open({ base: root.getAttribute("data-base") || "js/data/real/", model: model, signal: controller.signal,
+          onStop: lost,
           onProgress: function (done, total) {
             progress.max = total;
             progress.value = done;
@@ -162,6 +163,21 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
         needModel(WAIT);
         msg.show((err && err.message ? err.message : String(err)) + ".", "error");
       });
+    }
+
+    // The loaded model stopped by itself (its worker crashed or went silent): its one line stays, and
+    // Load is offered again.
+    function lost(err) {
+      if (!state.session) return;
+      state.session = null;
+      state.flight = null;
+      root.removeAttribute("data-real-model");
+      root.removeAttribute("data-busy");
+      if (choice) Array.prototype.forEach.call(choice.querySelectorAll("input"), function (i) { i.disabled = false; });
+      labelButton();
+      needModel(WAIT);
+      store.set("real.model", null);
+      msg.show(err.message + ".", "error");
     }
 
     // The tokens of the prompt as the model reads them, each with its id; in the chat template, the
