@@ -50,19 +50,25 @@ class _Text(HTMLParser):
 
     def __init__(self) -> None:
         super().__init__()
-        self.skip, self.parts = 0, []
+        self.skip, self.title, self.parts, self.titles = 0, 0, [], []
 
     def handle_starttag(self, tag, attrs):
         if tag in ("script", "style", "math"):
             self.skip += 1
+        if tag in ("h1", "h2", "h3"):
+            self.title += 1
 
     def handle_endtag(self, tag):
         if tag in ("script", "style", "math"):
             self.skip -= 1
+        if tag in ("h1", "h2", "h3"):
+            self.title -= 1
 
     def handle_data(self, data):
         if not self.skip:
             self.parts.append(data)
+            if self.title:
+                self.titles.append(data)
 
 
 def test_every_face_is_ours_swaps_and_has_its_file(faces):
@@ -78,9 +84,10 @@ def test_every_face_is_ours_swaps_and_has_its_file(faces):
 
 def test_every_character_the_pages_draw_is_in_one_of_our_faces(faces):
     """As the browser picks (STYLE.md's stack): the text face's files whose ranges hold the character, then
-    the symbols face. A character none has is named with its pages: add it to vendor.SYMBOLS if DejaVu Sans
-    has it."""
-    text = [f for f in faces if f["family"] == "Inter Variable" and f["font-style"] == "normal"]
+    the symbols face; in titles h1-h3 the same with the titles' face. A character none has is named with its
+    pages: add it to vendor.SYMBOLS if DejaVu Sans has it (or to TITLE_KEEP for a title's letter)."""
+    text = [f for f in faces if f["family"] == "Inter Variable"]
+    display = [f for f in faces if f["family"] == "Source Serif 4 Variable"]
     symbols = [f for f in faces if f["family"] == vendor.SYMBOL_FAMILY]
     missing: dict[str, set[str]] = {}
     pages = sorted(_site().glob("*.html")) + sorted(SITE.glob("embed/*.html"))
@@ -88,12 +95,14 @@ def test_every_character_the_pages_draw_is_in_one_of_our_faces(faces):
     for page in pages:
         parser = _Text()
         parser.feed(page.read_text(encoding="utf-8"))
-        for ch in set("".join(parser.parts)):
-            c = ord(ch)
-            if ch.isspace() or c < 0x20:
-                continue
-            if not any(c in f["range"] and c in f["cmap"] for f in text + symbols):
-                missing.setdefault(f"U+{c:04X} {ch}", set()).add(page.relative_to(SITE).as_posix())
+        for chars, faces_of in ((set("".join(parser.parts)), text), (set("".join(parser.titles)), display)):
+            for ch in chars:
+                c = ord(ch)
+                if ch.isspace() or c < 0x20:
+                    continue
+                if not any(c in f["range"] and c in f["cmap"] for f in faces_of + symbols):
+                    name = "title" if faces_of is display else "text"
+                    missing.setdefault(f"U+{c:04X} {ch} ({name})", set()).add(page.relative_to(SITE).as_posix())
     assert missing == {}
 
 
