@@ -31,9 +31,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
   // The live pass as the canvas reads a distribution: logits sorted most likely first, with the id
   // of every rank (the stored files keep ids for their head only).
   function livePass(pass) {
-    var raw = pass.result.logits, V = raw.length, order = new Uint32Array(V), i;
-    for (i = 0; i < V; i++) order[i] = i;
-    order.sort(function (a, b) { return raw[b] - raw[a] || a - b; });
+    var raw = pass.result.logits, V = raw.length, order = Uint32Array.from(kernels.argsort(raw)), i;  // largest first, ties by id
     var logits = new Float64Array(V);
     for (i = 0; i < V; i++) logits[i] = raw[order[i]];
     return { V: V, logits: logits, order: order, pass: pass };

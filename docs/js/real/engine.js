@@ -159,7 +159,7 @@ function nexttokenRealEngine() {
       if (t.shape.length === 2) { cols = Math.max(cols, t.shape[1]); rows = Math.max(rows, t.shape[0]); }
     });
     var up = function (n) { return Math.ceil(n / 16) * 16; }, nb = cols / BLOCK;
-    var yn = Math.max(4 * rows, TILE * cols);  // y's floats: four tokens of the widest matrix, a tile of the others
+    var yn = Math.max(6 * rows, TILE * cols);  // y's floats: six tokens of the widest matrix (a step's writers), a tile of the others
     var c = manifest.config, hd = c ? c.n_embd / c.n_head : 0, kv = c ? hd * (c.n_kv_heads || c.n_head) : 0, cap = c ? Math.min(CAP, c.n_ctx) : 0;
     if (hd % 4) kv = cap = 0;  // the attention kernels read a head in chunks of four
     var X = 4 * 65536, XS = up(X + 4 * TILE * cols), Y = up(XS + 4 * TILE * nb), S = up(Y + 4 * yn);
@@ -200,14 +200,19 @@ function nexttokenRealEngine() {
     }
     for (t = 0; t < T; t += n) {
       n = Math.min(tile, T - t);
+      // A few tokens go straight from the blocks, each row unpacked once for six, then four, two, one
+      // (real_kernels.wat's $direct): a fifth or third token alone would unpack every row again, so
+      // the last token goes twice (its copy's outputs dropped; each token's arithmetic is the same).
+      var g = (n === 3 || n === 5) && n < tile ? n + 1 : n;
       k.x.set(x.subarray(t * cols, (t + n) * cols));
-      if (q4) {  // block-major for the kernels: token i's block b at b n + i
-        for (i = 0; i < n; i++) for (b = 0; b < nb; b++) k.xs[b * n + i] = XSUM[(t + i) * nb + b];
+      if (g > n) k.x.copyWithin(n * cols, (n - 1) * cols, n * cols);
+      if (q4) {  // block-major for the kernels: token i's block b at b g + i
+        for (i = 0; i < g; i++) for (b = 0, j = (t + Math.min(i, n - 1)) * nb; b < nb; b++) k.xs[b * g + i] = XSUM[j + b];
       }
-      if (n === 1) {
+      if (g === 1) {
         if (q4) k.e.q4(w.off, rows, nb, k.X, k.XS, k.Y); else k.e.q8(w.off, rows, nb, k.X, k.Y);
       } else {
-        (q4 ? k.e.q4t : k.e.q8t)(w.off, rows, nb, k.X, 4 * cols, n, k.XS, k.Y, 4 * rows, k.S);
+        (q4 ? k.e.q4t : k.e.q8t)(w.off, rows, nb, k.X, 4 * cols, g, k.XS, k.Y, 4 * rows, k.S);
       }
       y.set(k.y.subarray(0, n * rows), t * rows);
     }
