@@ -82,7 +82,9 @@ def test_step_walks_every_stage_and_each_lights_its_part(open_page):
     page = open_page("index.html", width=1280, height=900)
     box = player(page)
     assert box.get_attribute("data-stage") is None
-    page.wait_for_function("() => document.querySelector('.nt-map-side:not([hidden]) .nt-map-part.nt-map-on')", timeout=3000)
+    # the landing page opens on SmolLM2's bars: the map beside the player is the tiny model's once it is on screen
+    page.wait_for_function("() => { const m = document.querySelector('.nt-map-side:not([hidden])'); "
+                           "return m.dataset.model === 'tiny' && m.querySelector('.nt-map-part.nt-map-on'); }", timeout=3000)
     assert len(lit(page)) > len(STAGES)  # before: the demo on screen lights the whole pass
     step = box.get_by_role("button", name="Step", exact=True)
     seen = set()
