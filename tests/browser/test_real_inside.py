@@ -56,10 +56,10 @@ def test_stored_lens_and_grid(open_page, mode):
     threshold = next(p for p in rule["prompts"] if p["key"] == "cat")["sink_heads"]["threshold"] if isinstance(rule.get("prompts"), list) else 0.5
     sinks = sum(f > threshold for layer in att["layers"] for f in layer["first"])
     assert page.text_content(f'{DEMO} [data-role="sinks"]').startswith(f"{sinks} of {att['n_layer'] * att['n_head']} heads put more than {threshold:.0%} of the last token's attention on the first token")
-    assert page.locator(f'{DEMO} [data-role="heads"] button.nt-sink').count() == sinks
-    # in the strongest-attention colouring, every cell's name is its head, its top weight and token
-    # (from the stored data), and its state
+    # in the strongest-attention colouring the sinks are grey, and every cell's name is its head, its
+    # top weight and token (from the stored data), and its state
     page.get_by_label("the last token's strongest attention").check()
+    assert page.locator(f'{DEMO} [data-role="heads"] button.nt-sink').count() == sinks
     l, h = 2, 4
     pos, w = att["layers"][l]["top_pos"][h], att["layers"][l]["top_weight"][h]
     name = page.get_attribute(f'{DEMO} button[data-layer="{l}"][data-head="{h}"]', "aria-label")
@@ -67,7 +67,7 @@ def test_stored_lens_and_grid(open_page, mode):
     # the example offers itself with the data's numbers and why it teaches, and says why it waits for the model
     text = page.text_content(f'{DEMO} [data-role="example"]')
     why = EXAMPLE["why"]
-    assert f"“{EXAMPLE['text']}”" in text and f"{why['looks_at']['weight']:.1%}" in text and f"ranks {why['rank']}" in text
+    assert f"“{EXAMPLE['text']}”" in text and f"{why['looks_at']['weight']:.1%}" in text and f"heads, it ranks {why['rank']}" in text
     assert f"{EXAMPLE['before'][0]['prob']:.1%} to {EXAMPLE['old_top_after']['prob']:.1%}" in text
     assert page.is_disabled(f'{DEMO} [data-role="example-run"]')
     assert "load it" in page.text_content(f'{DEMO} [data-role="example"] .nt-why')
@@ -258,7 +258,7 @@ def test_stored_lab_colourings_and_pattern(open_page):
     n_ind = sum(k == kinds.index("induction") for row in lab["kinds"]["kind"] for k in row)
     assert f"induction ({n_ind})" in page.text_content(f'{DEMO} [data-role="grid-key"]')
     # switch off (zero), then mean: each cell's change is the stored sweep's against the base
-    page.get_by_label("what switching it off does to your token").check()
+    page.get_by_label("a sweep: what removing it does to your token").check()
     H = index["parts"]["n_head"]
     for method, label in (("zero", "switch off (zero)"), ("mean", "mean")):
         page.locator(f'{DEMO} [data-role="method"]').get_by_label(label, exact=True).check()

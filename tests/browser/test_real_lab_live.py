@@ -52,7 +52,7 @@ def test_live_sweep_target_and_writer_step(page):
     show_stored(page, "repeat")
     # the lab's target is followed live too: the same numbers as the build's
     assert page.get_attribute(DEMO, "data-target") == str(lab["target"]["ids"][0])
-    page.get_by_label("what switching it off does to your token").check()
+    page.get_by_label("a sweep: what removing it does to your token").check()
     page.locator(f'{DEMO} [data-role="method"]').get_by_label("switch off (zero)").check()
     page.click(f'{DEMO} [data-role="sweep"]')
     page.wait_for_selector(f'{DEMO}[data-sweep-ms]')

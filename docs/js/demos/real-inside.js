@@ -51,6 +51,7 @@ function (ui, store, badge, real, example, index, loadPrompt, labIndex, loadLab,
   function pieceText(p) { return p && typeof p === "object" ? p.label : p; }
   function headName(l, h) { return "block " + (l + 1) + ", head " + (h + 1); }
   function partName(p) { return p[0] === "head" ? headName(p[1], p[2]) : "block " + (p[1] + 1) + "'s " + (p[0] === "mlp" ? "MLP" : "attention"); }
+  function ordinal(n) { var t = n % 100, u = n % 10; return n + (t > 10 && t < 14 ? "th" : u === 1 ? "st" : u === 2 ? "nd" : u === 3 ? "rd" : "th"); }
   function same(a, b) { return !!a && !!b && a.length === b.length && Array.prototype.every.call(a, function (x, i) { return x === b[i]; }); }
   function sameKo(a, b) { return JSON.stringify(a.heads) === JSON.stringify(b.heads) && JSON.stringify(a.mlp) === JSON.stringify(b.mlp); }
 
@@ -234,7 +235,7 @@ function (ui, store, badge, real, example, index, loadPrompt, labIndex, loadLab,
         againstIn.placeholder = t && t.ids.length === 2 ? t.pieces[1] : "";
       }
       targetLine.textContent = t ? "Following " + targetWords(t, m) + (m ? "" : ": load the model to measure it on this prompt") + "." : "";
-      targetNote.textContent = !t ? "" : t.from === "lab" ? "The build's choice for this stored prompt (" + labRec.target.chosen + "); name your own with the model loaded." :
+      targetNote.textContent = !t ? "" : t.from === "lab" ? (labRec.target.ids.length === 2 ? "The pair the build measured this prompt for" : "The token the build measured this prompt for") + "; with the model loaded, name your own." :
         t.from === "top" ? "The pass's most likely next token; name another (and a second, for a logit difference)." :
         t.ids.length === 2 ? "Your pair: the numbers below are the difference of their logits, first minus second." : "Your token: its probability, rank and logit in every view below.";
       root.setAttribute("data-target", t ? t.ids.join(",") : "");
@@ -264,7 +265,7 @@ function (ui, store, badge, real, example, index, loadPrompt, labIndex, loadLab,
       function (v) { mode = v; });
     var colourRadios = ui.radios("Colour the grid by", [
       { value: "kinds", label: "where each head looks" }, { value: "attention", label: "the last token's strongest attention" },
-      { value: "effect", label: "what switching it off does to your token" }, { value: "direct", label: "its direct share of your token's logit" }],
+      { value: "effect", label: "a sweep: what removing it does to your token" }, { value: "direct", label: "its direct share of your token's logit" }],
     colour, function (v) { colour = v; want(false); render(); });
     colourRadios.setAttribute("data-role", "colour");
     var reset = ui.button("Switch everything back on", function () { setKnockout({ heads: [], mlp: [] }); });
@@ -291,7 +292,7 @@ function (ui, store, badge, real, example, index, loadPrompt, labIndex, loadLab,
     live.appendChild(source);
     live.appendChild(msg.node);
     live.appendChild(ui.section("Your token", [
-      el("div", { class: "nt-controls" }, [ui.field("Token (with its leading space, as “ Paris”)", tokenIn), ui.field("Against (optional: a logit difference)", againstIn), followBtn, clearBtn]),
+      el("div", { class: "nt-controls" }, [ui.field("Token (as “ Paris”)", tokenIn), ui.field("Against (optional)", againstIn), followBtn, clearBtn]),
       targetLine, targetNote]));
     live.appendChild(ui.section("The answer, and its arithmetic", [answerBox]));
     live.appendChild(ui.section("Switch parts off: before and after", [exampleBox, sideBox]));
@@ -392,11 +393,11 @@ function (ui, store, badge, real, example, index, loadPrompt, labIndex, loadLab,
       btn.setAttribute("data-role", "example-run");
       ui.clear(exampleBox);
       var above = why.above.map(function (a) { return headName(a.layer, a.head) + " (" + KIND_SHORT[a.kind] + ")"; });
-      exampleBox.appendChild(el("p", { "data-role": "example-why", text: "Chosen by the build's sweep for what it teaches. On “" + example.text + "”, " + part +
-        " copies: from the last token it puts " + ui.pct(why.looks_at.weight, 1) + " of its attention on “" + show(why.looks_at.piece) + "” at position " + why.looks_at.position +
-        ", the answer, read off the earlier copy of the sequence. Over the whole prompt it looks mostly at " + KIND_WORDS[why.kind] + ". Switched off, “" + show(b.piece) +
-        "” falls from " + ui.pct(b.prob, 1) + " to " + ui.pct(o.prob, 1) + ". Of the " + ui.count(why.of) + " heads it ranks " + why.rank +
-        " by that drop" + (above.length ? "; the heads above it: " + above.join(", ") + "." : ".") }));
+      exampleBox.appendChild(el("p", { "data-role": "example-why", text: "Chosen by a sweep for what it teaches. On “" + example.text + "”, " + part +
+        " copies. From the last token it puts " + ui.pct(why.looks_at.weight, 1) + " of its attention on “" + show(why.looks_at.piece) + "” at position " + why.looks_at.position +
+        ": the answer, read off the earlier copy. Over the whole prompt it looks mostly at " + KIND_WORDS[why.kind] + ". Switched off, “" + show(b.piece) +
+        "” falls from " + ui.pct(b.prob, 1) + " to " + ui.pct(o.prob, 1) + ". Of the " + ui.count(why.of) + " heads, it ranks " + ordinal(why.rank) +
+        " by that drop." + (above.length ? " Above it: " + above.join(", ") + "." : "") }));
       exampleBox.appendChild(el("p", { class: "nt-hint", text: "The rule: " + example.searched.rule + " (" + ui.count(example.searched.heads_tried) + " heads tried)." }));
       exampleBox.appendChild(sideBySide(example.before, example.after, { ids: [b.id], pieces: [b.piece] },
         { prob: b.prob, value: b.prob }, { prob: o.prob, value: o.prob }, part + " off", "stored"));
@@ -762,6 +763,23 @@ function (ui, store, badge, real, example, index, loadPrompt, labIndex, loadLab,
         sweepLine.textContent = "The sweep stopped: see the line above.";
       }).then(function () { running = null; drawSweepControls(); render(); });
     }
+
+    grid.addEventListener("keydown", function (e) {
+      if (!rows.length) return;
+      var r = focus[0], c = focus[1], last = rows[0].length - 1;
+      if (e.key === "ArrowRight") c = Math.min(last, c + 1);
+      else if (e.key === "ArrowLeft") c = Math.max(0, c - 1);
+      else if (e.key === "ArrowDown") r = Math.min(rows.length - 1, r + 1);
+      else if (e.key === "ArrowUp") r = Math.max(0, r - 1);
+      else if (e.key === "Home") c = 0;
+      else if (e.key === "End") c = last;
+      else return;
+      e.preventDefault();
+      rows[focus[0]][focus[1]].setAttribute("tabindex", "-1");
+      focus = [r, c];
+      rows[r][c].setAttribute("tabindex", "0");
+      rows[r][c].focus();
+    });
 
     // ---- a head opened: its whole pattern, and the last token's row ----------------------------
     function openHead(l, h) {
