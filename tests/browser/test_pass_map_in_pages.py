@@ -17,7 +17,7 @@ from scripts.real.page_variables import load_real_models
 from scripts.site.pass_map import FLOW, fill, gpt2_parts, smollm2_parts
 from tests.helpers.axe import violations
 from tests.helpers.schemes import in_scheme
-from tests.helpers.tiny_page import KEY, forget
+from tests.helpers.tiny_page import KEY, forget, use_yours
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "build" / "site"
@@ -318,16 +318,17 @@ def test_a_readers_model_of_other_sizes_redraws_the_map_and_the_built_one_brings
                            timeout=120000)
     yours = json.loads(page.evaluate(f"localStorage.getItem('{KEY}')"))["config"]["model"]
     assert (yours["vocab_size"], yours["n_ctx"]) != (MODEL["vocab_size"], MODEL["n_ctx"])
-    check_sizes(page, yours, "training, just saved")  # at once, on the page it was trained on
+    check_sizes(page, MODEL, "training, just saved")  # the page keeps the built model until the reader switches
+    use_yours(page)
+    check_sizes(page, yours, "training, switched on")
     base = page.url.rsplit("/", 1)[0]
     for name in ("block.html", "sampling.html", "index.html"):
         page.goto(f"{base}/{name}", wait_until="load")
+        use_yours(page)
         check_sizes(page, yours, name)
     assert page.locator(".nt-map-side[data-model=tiny] .nt-sr").text_content() == fill(FLOW, yours)  # the text alternative too
-    # back to the built model with the switch at the top of the page: the build's numbers return
-    page.goto(f"{base}/block.html", wait_until="load")
-    with page.expect_navigation(wait_until="load"):
-        page.locator(".nt-model-switch input[value=built]").check()
+    # back to the built model with the switch under the title: the build's numbers return
+    use_yours(page, on=False)
     page.wait_for_function("() => nexttoken.runtime.active.which === 'built'")
-    check_sizes(page, MODEL, "block, built again")
+    check_sizes(page, MODEL, "index, built again")
     clean(page)

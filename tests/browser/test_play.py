@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from tests.helpers.axe import violations
+from tests.helpers.tiny_page import use_yours
 
 ROOT = Path(__file__).resolve().parents[2]
 MODEL = json.loads((ROOT / "site_data" / "tiny" / "config.json").read_text())["model"]
@@ -218,7 +219,7 @@ def test_the_played_pass_takes_its_sizes_from_the_readers_model(open_page):
     sizes = json.loads(page.evaluate("localStorage.getItem('nexttoken.yourModel.v1')"))["config"]["model"]
     assert (sizes["vocab_size"], sizes["n_ctx"]) != (MODEL["vocab_size"], MODEL["n_ctx"])
     page.goto(page.url.replace("training.html", "index.html"), wait_until="load")
-    assert page.locator('.nt-model-switch[data-active-model="yours"]').count() == 1
+    use_yours(page)
     box = player(page)
     box.locator(".nt-play-jump[data-stage='tokens']").click()
     assert box.locator(".nt-play-live").text_content().endswith(f"the vocabulary of {sizes['vocab_size']}.")

@@ -270,6 +270,7 @@ function (ui, store, badge, real, example, index, loadPrompt, labIndex, loadLab,
     colourRadios.setAttribute("data-role", "colour");
     var reset = ui.button("Switch everything back on", function () { setKnockout({ heads: [], mlp: [] }); });
     reset.setAttribute("data-role", "reset");
+    var koMsg = ui.message();  // what a switch needs, said under the switches (the demo's top is screens away)
     // the sweep: the method, the prompt a patch copies from, Run and Stop, its progress
     var methodRadios = ui.radios("Method", [{ value: "zero", label: "switch off (zero)" }, { value: "mean", label: "mean" }, { value: "patch", label: "patch from another prompt" }],
       method, function (v) { method = v; render(); });
@@ -301,7 +302,7 @@ function (ui, store, badge, real, example, index, loadPrompt, labIndex, loadLab,
       el("div", { class: "nt-controls" }, [lensPickField]), lensNote, lensBox]));
     live.appendChild(ui.section("Every head, every MLP", [
       el("div", { class: "nt-controls" }, [colourRadios]), colourNote, keyBox, sweepBox, sinkLine,
-      el("div", { class: "nt-controls" }, [modeRadios, reset]), offLine, grid, headBox]));
+      el("div", { class: "nt-controls" }, [modeRadios, reset]), koMsg.node, offLine, grid, headBox]));
 
     function isOff(l, h) { return ko.heads.some(function (x) { return x[0] === l && x[1] === h; }); }
     function mlpOff(l) { return ko.mlp.indexOf(l) >= 0; }
@@ -309,10 +310,10 @@ function (ui, store, badge, real, example, index, loadPrompt, labIndex, loadLab,
     function setKnockout(next) {
       var model = store.get("real.model");
       if (!model) {
-        msg.show("Switching a part off reruns the real model: " + (alone ? "it loads on this view's page (linked below)." : "load it with the panel above first."), "warn");
+        koMsg.show("Switching a part off reruns the real model: " + (alone ? "it loads on this view's page (linked below)." : "load it with the panel above first."), "warn");
         return false;
       }
-      msg.clear();
+      koMsg.clear();
       ko = { heads: next.heads.map(function (x) { return [x[0], x[1]]; }), mlp: next.mlp.slice() };
       drawGrid();
       store.set("real.knockout", { heads: ko.heads.map(function (x) { return x.slice(); }), mlp: ko.mlp.slice() });

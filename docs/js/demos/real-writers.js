@@ -153,7 +153,7 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
       var n = name === "beam" ? st.steps : st.ids.length, secs = st.ms / 1000, answer = name === "beam" && st.done && st.finished.length ? st.finished[0] : null;
       var parts = answer ? ["the answer, the beam kept: " + answer.ids.length + " token" + (answer.ids.length === 1 ? "" : "s") + ", " + (answer.why === "end" ? "ended by an end-of-text token" : "cut at the length"),
         "the search ran " + n + " step" + (n === 1 ? "" : "s") + " and stopped because " + (SEARCH_WHY[st.why] || st.why)] : [n + " token" + (n === 1 ? "" : "s")];
-      if (n && secs > 0) parts.push((n / secs).toFixed(2) + " " + (name === "beam" ? "steps" : "tokens") + "/s of its own engine time");
+      if (n && secs > 0) parts.push((n / secs).toFixed(2) + " " + (name === "beam" ? "steps" : "tokens") + "/s");  // the rounds it took part in (the writers share each engine call)
       var tail = loopTail(ctx.ids, st.ids);
       if (tail >= decoding.NGRAM * 2) parts.push("the last " + tail + " tokens repeat earlier text: a loop");
       if (st.done && !answer) parts.push(WHY[st.why] || st.why);
