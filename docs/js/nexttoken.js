@@ -71,7 +71,7 @@
     "knockout": "{heads: [[layer, head]...], mlp}: the tiny model's parts switched off. Writer demos.knockout; readers demos.attention, demos.lens, demos.two-heads",
     // the real model (SmolLM2 or GPT-2, in the page), one family: real.*
     "real.model": "null, or {session, tokenizer, config, model, name} once loaded. Writer demos.real-ask; readers demos.real-distribution, demos.real-inside, demos.real-writers",
-    "real.pass": "null, or the live pass {text, chat, ids, pieces, result, knockout, model, name, ms, inside}. Writer demos.real-ask; readers demos.real-distribution, demos.real-inside, demos.real-writers",
+    "real.pass": "null, or the live pass {text, chat, ids, pieces, result, knockout, model, name, ms, inside, asked (the reader pressed Run or Enter: its answer is brought into view)}. Writer demos.real-ask; readers demos.real-distribution, demos.real-inside, demos.real-writers",
     "real.stored": "the stored prompt on show: its whole record (key, text, chat, head, tail, lens, attention...). Writer demos.real-distribution; readers demos.real-ask, demos.real-inside",
     "real.knockout": "{heads: [[layer, head]...], mlp: [layer...]}, from zero. Writer demos.real-inside; reader demos.real-ask (reruns the pass)",
     "real.prompt": "{text, chat}: a prompt for the panel to run (the inside view's example). Writer demos.real-inside; reader demos.real-ask",
@@ -79,7 +79,8 @@
     "real.sampling": "{T, k, p, seed}: the panel's cuts and seed. Writer demos.real-distribution; reader demos.real-writers",
     "real.inside-link": "{key, live, text, chat}: the prompt a link to the inside view names, for the bars to show as a link to them would (a live one goes on to the panel's box). Writer demos.real-inside; reader demos.real-distribution",
     "real.writers-link": "{live, text, chat, T, k, p, seed}: the prompt, cuts and seed a link to the writers names, for the bars to take as a link to them would. Writer demos.real-writers; reader demos.real-distribution",
-    "real.inside": "true while the inside view is built and on screen: the pass then computes the lens and heads. Writer demos.real-inside; reader demos.real-ask"
+    "real.inside": "null while the inside view is off screen, else {at, kinds, direct, pattern}: what the panel's passes compute for it (the lens at position at, the heads, and when asked the heads' kinds, each part's direct output, one head's whole pattern). Writer demos.real-inside; reader demos.real-ask",
+    "real.target": "null, or {ids: [id] or [a, b], pieces, named}: the token the inside view follows (two: a logit difference). Writer demos.real-inside; readers demos.real-distribution, demos.real-writers"
   };
   function known(key) {
     if (!Object.prototype.hasOwnProperty.call(KEYS, key)) throw new Error("store: unknown key \"" + key + "\" (the keys are declared in js/nexttoken.js)");

@@ -73,7 +73,7 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
     var boxField = ui.field("Your prompt (Enter runs it; Shift+Enter starts a new line)", box);
     var chat = ui.checkbox("Wrap it in the chat template (your text as the user's message, the template's own system message)", false, function () { changed(true); });
     chat.input.setAttribute("data-role", "ask-chat");
-    var runButton = ui.button("Run", function () { changed(true); });
+    var runButton = ui.button("Run", function () { state.asked = true; changed(true); });
     runButton.setAttribute("data-role", "ask-run");
     var msg = ui.message();
     msg.node.setAttribute("data-role", "ask-msg");
@@ -259,17 +259,25 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
     // (at position `at`, the last when null) and every head's weights; no view, none of them.
     function insideWanted() {
       var want = store.get("real.inside");
-      return want ? { at: want.at === null || want.at === undefined ? null : want.at } : null;
+      return want ? { at: want.at === null || want.at === undefined ? null : want.at, kinds: !!want.kinds, direct: !!want.direct, pattern: want.pattern || null } : null;
     }
     function run(text, enc) {
       var gen = state.gen += 1, t0 = performance.now(), knockout = state.knockout, ids = enc.ids, inside = insideWanted();
+      var asked = !!state.asked;  // a pass the reader asked for by Run or Enter (not one rerun as they type)
+      state.asked = false;
       if (inside && inside.at !== null && inside.at >= ids.length) inside.at = null;
       state.flight = { ids: ids, knockout: knockout, cancelled: false };
       root.setAttribute("data-busy", "");
       say(badge.of({ knockout: knockout }), "Running " + NAMES[state.model] + " on " + ids.length + " tokens…");
       // keep: a knock-out reruns only its blocks, from each block's kept input (up to KEEP_MAX tokens)
       var opts = { final: true, knockout: knockout, reuse: true, keep: ids.length <= KEEP_MAX };
-      if (inside) { opts.lens = true; opts.heads = true; if (inside.at !== null) opts.lensAt = inside.at; }
+      if (inside) {
+        opts.lens = true; opts.heads = true;
+        if (inside.at !== null) opts.lensAt = inside.at;
+        if (inside.kinds) opts.kinds = true;
+        if (inside.direct && state.model !== "gpt2") opts.direct = true;
+        if (inside.pattern) opts.pattern = inside.pattern;
+      }
       state.session.prefill(ids, opts).then(function (result) {
         if (gen !== state.gen) { ended(); return; }  // a newer prompt replaced it
         state.flight = null;
@@ -281,8 +289,8 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
         say(state.said[0], state.said[1]);
         state.last = { text: text, enc: enc };
         store.set("real.pass", { text: text, chat: chat.input.checked, ids: ids, pieces: enc.pieces, result: result,
-          knockout: knockout, model: state.model, name: NAMES[state.model], ms: ms,
-          inside: inside ? { at: inside.at === null ? ids.length - 1 : inside.at } : null });
+          knockout: knockout, model: state.model, name: NAMES[state.model], ms: ms, asked: asked,
+          inside: inside ? { at: inside.at === null ? ids.length - 1 : inside.at, kinds: inside.kinds, direct: inside.direct, pattern: inside.pattern } : null });
         insideChanged(store.get("real.inside"));  // the inside view opened or moved while this pass ran
         root.setAttribute("data-pass", String(gen));
       }, function (err) {
@@ -297,7 +305,7 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
 
     box.addEventListener("input", function () { state.fromLink = false; changed(false); });
     box.addEventListener("keydown", function (e) {
-      if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); changed(true); }
+      if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); state.asked = true; changed(true); }
     });
 
     function setKnockout(k) {
@@ -319,7 +327,8 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
       var pass = store.get("real.pass");
       if (!want || !state.session || !pass || state.flight || state.timer) return;
       var at = want.at === null || want.at === undefined || want.at >= pass.ids.length ? pass.ids.length - 1 : want.at;  // as run() clamps it
-      if (pass.inside && pass.inside.at === at) return;
+      var has = pass.inside;
+      if (has && has.at === at && (has.kinds || !want.kinds) && (has.direct || !want.direct) && (!want.pattern || JSON.stringify(has.pattern) === JSON.stringify(want.pattern))) return;
       if (state.last) run(state.last.text, state.last.enc);
     }
     store.subscribe("real.knockout", setKnockout);
@@ -362,5 +371,11 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
         if (!state.model) return s.text ? "This link's prompt needs a model this copy of the site does not hold: it is in the box; the stored prompts below still work." : "";
         return s.text ? "This link runs " + NAMES[state.model] + " on its prompt in this page, which needs the model: press " + loadButton.textContent + " above to run it." : "";
       } });
+    // Where SmolLM2's bars follow on the page, their share row links this prompt too (and what the bars show):
+    // one row for the panel and its bars, not two in a screen.
+    if (document.querySelector('.nt-demo[data-demo="real-distribution"]')) {
+      var row = root.querySelector(":scope > .nt-share");
+      if (row) row.hidden = true;
+    }
   });
 });

@@ -4,6 +4,8 @@
 // (data.smollm2-dist-index with the page, data.smollm2-dist-<key> loaded on demand by nexttoken's
 // loader: no fetch from file://; the head exact, the tail from rank buckets) or the live pass that
 // demos.real-ask publishes as the store's "real.pass" (every logit, from the model in the page).
+// The token the inside view follows ("real.target") gets a line under the list: its probability at the
+// temperature shown, its rank and logit (a pair: their logit difference).
 // Store (keys declared in js/nexttoken.js): it writes "real.stored" (the stored prompt's whole record,
 // once shown: real-inside draws its lens and heads; with the model loaded, real-ask runs it live) and
 // "real.sampling" ({T, k, p, seed}, whenever a control moves), and "real.linked" (a link's live prompt, for
@@ -39,8 +41,12 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
 
   ui.start("real-distribution", function (root, live) {
     var q = index.quantisation;
-    var state = { key: root.getAttribute("data-prompt") || index.prompts[0].key, T: 1, k: 0, p: 1, log: true, cursor: 0,
+    // scale: "rank" (rank on a log scale, probability from zero: the landing page's chart), "log" (both on log
+    // scales: every bar of the tail) or "lin" (both linear)
+    var state = { key: root.getAttribute("data-prompt") || index.prompts[0].key, T: 1, k: 0, p: 1, scale: "rank", cursor: 0,
       seed: 1, draws: 0, u: null };
+    function xLog() { return state.scale !== "lin"; }
+    function yLog() { return state.scale === "log"; }
     // d: the stored prompt's data; lp: the live pass (livePass) while it is shown, else null
     var d = null, lp = null, logits = null, probs = null, cut = null, V = index.vocab_size || 0;
     var msg = ui.message();
@@ -58,10 +64,25 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
         pick.wrap.appendChild(b);
       });
     } else {
-      pick = ui.select("Stored prompt (instant: measured by the build)", index.prompts.map(function (pr) {
+      // one menu, one state: the stored prompts (instant: measured by the build), and while the panel above
+      // shows the reader's own prompt, that one, chosen; choosing a stored one goes back to it
+      pick = ui.select("Prompt", index.prompts.map(function (pr) {
         return { value: pr.key, label: promptLabel(pr) };
-      }), state.key, function (v) { choose(v); });
+      }), state.key, function (v) { if (v !== LIVE) choose(v); });
+      var stored = el("optgroup", { label: "Stored (instant: measured by the build)" });
+      while (pick.input.firstChild) stored.appendChild(pick.input.firstChild);
+      pick.input.appendChild(stored);
     }
+    var LIVE = "live", liveOption = el("option", { value: LIVE });
+    // the live prompt in the menu (or, with one button per stored prompt, none of them pressed)
+    function showLive(text) {
+      pickButtons.forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
+      if (!pick.input) return;
+      liveOption.textContent = "Your prompt, run live: “" + (text.length > 60 ? text.slice(0, 60) + "…" : text) + "”";
+      if (liveOption.parentNode !== pick.input) pick.input.insertBefore(liveOption, pick.input.firstChild);
+      pick.input.value = LIVE;
+    }
+    function hideLive() { if (liveOption.parentNode) liveOption.parentNode.removeChild(liveOption); }
     var state_ = badge(), sourceText = el("span", { "data-role": "source-text" });
     var sourceLine = el("p", { class: "nt-source-line", "data-role": "source", "aria-live": "polite" }, [state_.node, sourceText]);
     var shape = el("p", { class: "nt-note" });
@@ -73,8 +94,9 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
     var tSlider = ui.slider("Temperature", 0.1, 3, 0.05, 1, function (v) { state.T = v; recompute(); }, function (v) { return v.toFixed(2); });
     var kSlider = ui.slider("Top-k (0 = off)", 0, 2000, 1, 0, function (v) { state.k = v; update(); }, function (v) { return v ? String(v) : "off"; });
     var pSlider = ui.slider("Top-p", 0.05, 1, 0.01, 1, function (v) { state.p = v; update(); }, function (v) { return v >= 1 ? "off" : v.toFixed(2); });
-    var scale = ui.radios("Scale", [{ value: "log", label: "log (rank and probability)" }, { value: "lin", label: "linear" }], "log",
-      function (v) { state.log = v === "log"; draw(); });
+    var scale = ui.radios("Scale", [{ value: "rank", label: "log rank (as on the first page)" },
+      { value: "log", label: "log rank and probability" }, { value: "lin", label: "linear" }], state.scale,
+      function (v) { state.scale = v; draw(); ui.reveal(canvas, scale); });
     // The seeded draw: u from mulberry32(seed), one more per press; the pick is where u falls on the
     // kept tokens laid end to end (renormalised), recomputed as the controls move with u held.
     var seedInput = el("input", { type: "number", min: "0", step: "1", value: "1", class: "nt-input nt-seed", "data-role": "seed" });
@@ -93,34 +115,30 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
       state.u = rng();
       state.draws += 1;
       update();
+      ui.reveal(canvas, drawButton);  // where u fell: the line on the bars above
     });
     drawButton.setAttribute("data-role", "draw-button");
     var drawLine = el("p", { class: "nt-readout", "data-role": "draw", "aria-live": "polite" });
     var topList = el("ol", { class: "nt-top-list", "data-role": "top", "aria-label": "The most likely tokens" });
+    var targetLine = el("p", { class: "nt-readout", "data-role": "target-line", "aria-live": "polite", hidden: true });
     var survivors = el("p", { class: "nt-survivors", "data-role": "survivors", "aria-live": "polite" });
     var canvas = el("canvas", { class: "nt-dist-canvas", tabindex: "0", role: "img",
       "aria-label": "Every token's probability, most likely first. Arrow keys move along the ranks (Shift: 100 at a time, Home and End)." });
-    canvas.style.width = "100%";
-    canvas.style.height = "14rem";
-    canvas.style.display = "block";
     var axes = el("p", { class: "nt-note", "data-role": "axes" });
     var readout = el("p", { class: "nt-readout", "data-role": "readout", "aria-live": "polite" });
 
-    // While the live pass is shown, the menu still names the last stored prompt, and choosing it
-    // again fires no change: this button shows the build's numbers for it (here only: nothing reruns).
-    var backButton = ui.button("", function () { if (d && d.key === state.key) setData(d, true); else choose(state.key); });
-    backButton.setAttribute("data-role", "back-to-stored");
-    backButton.hidden = true;
-    live.appendChild(el("div", { class: "nt-controls" }, [pick.wrap, backButton]));
+    // Each answer next to its control: the bars right under the menu that picks the prompt, the controls
+    // that reshape them right under the bars, the draw's line under its button; the prompt's notes last.
+    live.appendChild(el("div", { class: "nt-controls" }, [pick.wrap]));
     live.appendChild(sourceLine);
+    live.appendChild(msg.node);
+    live.appendChild(ui.section("All the bars", [canvas, axes,
+      el("div", { class: "nt-controls" }, [tSlider.wrap, kSlider.wrap, pSlider.wrap, scale]), survivors,
+      el("div", { class: "nt-controls nt-draw-row" }, [ui.field("Seed", seedInput), drawButton]), drawLine, readout,
+      el("p", { class: "nt-note", text: "The most likely tokens (after the temperature; cut ones are marked):" }), topList, targetLine]));
     live.appendChild(shape);
     live.appendChild(tokensLine);
     live.appendChild(provenance);
-    live.appendChild(msg.node);
-    live.appendChild(ui.section("All the bars", [el("div", { class: "nt-controls" }, [tSlider.wrap, kSlider.wrap, pSlider.wrap, scale]),
-      survivors, canvas, axes, readout,
-      el("div", { class: "nt-controls nt-draw-row" }, [ui.field("Seed", seedInput), drawButton]), drawLine,
-      el("p", { class: "nt-note", text: "The most likely tokens (after the temperature; cut ones are marked):" }), topList]));
 
     // A stored prompt: shown at once (with the model loaded, the panel above then runs it live).
     function choose(key) {
@@ -133,6 +151,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
       msg.clear();
       var entry = entryOf(state.key);
       pickButtons.forEach(function (b) { b.setAttribute("aria-pressed", String(b.getAttribute("data-key") === entry.key)); });
+      hideLive();
       if (pick.input && pick.input.value !== entry.key) pick.input.value = entry.key;
       root.removeAttribute("data-loaded");
       loadPrompt(entry.file.replace(/^smollm2-dist-|\.js$/g, "")).then(function (got) {
@@ -156,7 +175,6 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
       tokensLine.hidden = false;
       tokensLine.textContent = d.tokens.length + " tokens in: " + d.tokens.map(show).join(" | ");
       recompute();
-      backButton.hidden = true;
       if (!quiet) store.set("real.stored", d);
       root.setAttribute("data-loaded", d.key);
       root.setAttribute("data-source", "stored");
@@ -179,9 +197,9 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
       shape.hidden = true;
       provenance.hidden = true;
       tokensLine.hidden = true;  // the panel above shows them, with their ids
-      backButton.textContent = "Show the build's stored numbers for “" + promptLabel(entryOf(state.key)) + "”";
-      backButton.hidden = false;
+      showLive(text);
       recompute();
+      if (pass.asked) ui.reveal(canvas, null);  // the reader pressed Run or Enter above: here are the bars
       root.setAttribute("data-loaded", "live");
       root.setAttribute("data-source", "live");
     }
@@ -213,6 +231,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
       report();
       reportDraw();
       renderTop();
+      renderTarget();
       publish();
       root.setAttribute("data-drawn", String(++drawCount));  // for tests and bench_ask: bars redrawn
     }
@@ -252,15 +271,35 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
       }
     }
 
+    // The followed token: its rank here (live: every rank's id is known; stored: the exact head only).
+    function rankOf(id) {
+      if (lp) { for (var r = 0; r < V; r++) if (lp.order[r] === id) return r; return -1; }
+      return d ? d.head.ids.indexOf(id) : -1;
+    }
+    function renderTarget() {
+      var t = store.get("real.target");
+      targetLine.hidden = !t;
+      if (!t) return;
+      var r = t.ids.map(rankOf), names = t.pieces.map(show);
+      if (r.some(function (x) { return x < 0; })) {
+        targetLine.textContent = "Your token " + names.join(" and ") + ": below rank " + ui.count(d.head.ids.length) + " here; the build stored the top " + ui.count(d.head.ids.length) + " exactly (load the model for every rank).";
+        return;
+      }
+      targetLine.textContent = t.ids.length === 1
+        ? "Your token " + names[0] + ": " + ui.pct(probs[r[0]], 2) + (state.T === 1 ? "" : " at this temperature") + ", rank " + ui.count(r[0] + 1) + " of " + ui.count(V) + ", logit " + ui.fix(logits[r[0]], 2) + "."
+        : "Your pair " + names[0] + " − " + names[1] + ": logit difference " + ui.fix(logits[r[0]] - logits[r[1]], 2) + " (ranks " + ui.count(r[0] + 1) + " and " + ui.count(r[1] + 1) + ").";
+    }
+    store.subscribe("real.target", function () { if (logits && probs) renderTarget(); });
+
     // The plot's box inside the canvas (device pixels): room on the left and below for the axes.
     var box = { x0: 0, x1: 1, y0: 0, y1: 1 };
     function xOf(rank) {
-      var f = state.log ? Math.log(rank + 1) / Math.log(V) : rank / V;
+      var f = xLog() ? Math.log(rank + 1) / Math.log(V) : rank / V;
       return box.x0 + f * (box.x1 - box.x0);
     }
     function rankAt(x) {
       var f = (x - box.x0) / (box.x1 - box.x0);
-      var r = state.log ? Math.exp(f * Math.log(V)) - 1 : f * V;
+      var r = xLog() ? Math.exp(f * Math.log(V)) - 1 : f * V;
       return Math.max(0, Math.min(V - 1, Math.floor(r)));
     }
 
@@ -295,7 +334,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
     // below the top bar); log at the powers of ten between the smallest and the largest bar.
     function yTicks(top, min) {
       var out = [];
-      if (state.log) {
+      if (yLog()) {
         for (var e = Math.ceil(Math.log10(min)); e <= Math.floor(Math.log10(top)); e++) out.push([Math.pow(10, e), power(e)]);
         var every = Math.ceil(out.length / 5);
         return out.filter(function (_, i) { return (out.length - 1 - i) % every === 0; });
@@ -308,7 +347,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
     // Rank ticks: 1 and every 10,000 (linear), the powers of ten (log); ranks count from 1.
     function xTicks() {
       var out = [[0, "1"]];
-      if (state.log) for (var e = 1; Math.pow(10, e) < V; e++) out.push([Math.pow(10, e) - 1, power(e)]);
+      if (xLog()) for (var e = 1; Math.pow(10, e) < V; e++) out.push([Math.pow(10, e) - 1, power(e)]);
       else for (var r = 10000; r < V; r += 10000) out.push([r - 1, ui.count(r)]);
       return out;
     }
@@ -329,9 +368,11 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
       g.font = font + "px " + face;
       g.fillStyle = bg;
       g.fillRect(0, 0, W, H);
-      var caption = state.log
+      var caption = state.scale === "log"
         ? "Across: rank, most likely first, on a log scale. Up: probability, on a log scale from the smallest bar."
-        : "Across: rank, most likely first (" + ui.count(V) + " ranks). Up: probability, from zero.";
+        : state.scale === "rank"
+          ? "Across: rank, most likely first, on a log scale (1 to " + ui.count(V) + "). Up: probability, from zero, so the long tail lies flat."
+          : "Across: rank, most likely first (" + ui.count(V) + " ranks). Up: probability, from zero.";
       if (axes.textContent !== caption) axes.textContent = caption;  // draw runs on every cursor move
       var top = probs[0], min = Math.max(probs[V - 1], 1e-300), minLog = Math.log(min);
       var yt = yTicks(top, min), labelW = 0;
@@ -339,7 +380,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
       box = { x0: Math.ceil(labelW + 8 * dpr), x1: W - 6 * dpr, y0: 8 * dpr, y1: Math.floor(H - font - 8 * dpr) };
       canvas.setAttribute("data-plot", [box.x0, box.y0, box.x1, box.y1].join(" "));  // for tests: the plot's box
       function y(p) {
-        var f = state.log ? (Math.log(p) - minLog) / (Math.log(top) - minLog) : p / top;
+        var f = yLog() ? (Math.log(p) - minLog) / (Math.log(top) - minLog) : p / top;
         return box.y1 - Math.max(0, f) * (box.y1 - box.y0);
       }
       // axes: probability on the left (zero-based in the linear view), rank below
@@ -452,7 +493,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
       if (s.T !== undefined) { state.T = s.T; tSlider.set(s.T); }
       if (s.k !== undefined) { state.k = s.k; kSlider.set(s.k); }
       if (s.p !== undefined) { state.p = s.p; pSlider.set(s.p); }
-      if (s.scale !== undefined) { state.log = s.scale === "log"; radio(s.scale); }
+      if (s.scale !== undefined) { state.scale = s.scale; radio(s.scale); }
       if (s.seed !== undefined) { state.seed = s.seed; seedInput.value = String(s.seed); }
       rng = sampling.mulberry32(state.seed);
       state.draws = s.draws || 0;
@@ -469,10 +510,10 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
     store.subscribe("real.writers-link", function (s) { if (s) apply(s, true); });
     permalink.join(root, live, {
       fields: { key: permalink.one(index.prompts.map(function (pr) { return pr.key; })), T: permalink.num(0.1, 3), k: permalink.int(0, 2000),
-        p: permalink.num(0.05, 1), scale: permalink.one(["log", "lin"]), seed: permalink.int(0, 4294967295), draws: permalink.int(0, 10000),
+        p: permalink.num(0.05, 1), scale: permalink.one(["rank", "log", "lin"]), seed: permalink.int(0, 4294967295), draws: permalink.int(0, 10000),
         live: permalink.flag(), text: permalink.text(2000), chat: permalink.flag() },
       get: function () {
-        var s = { key: state.key, T: state.T, k: state.k, p: state.p, scale: state.log ? "log" : "lin", seed: state.seed, draws: state.draws };
+        var s = { key: state.key, T: state.T, k: state.k, p: state.p, scale: state.scale, seed: state.seed, draws: state.draws };
         if (lp) { s.live = "1"; s.text = lp.pass.text; s.chat = lp.pass.chat ? "1" : "0"; }
         return s;
       },

@@ -43,10 +43,12 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
     var chart = ui.el("div", { class: "nt-chart" });
     var result = ui.el("div", { class: "nt-train-result nt-x-host", "aria-live": "polite" });
     var probe = ui.textInput("Compare the two models on", root.getAttribute("data-probe") || cfg.prompts[0], function () { compare(); }, { role: "probe" });
+    // the box, the button that resets it and the corpus's sizes in one line together; its sentences after
     live.appendChild(ui.field("Corpus: one sentence per line (lines starting with # are skipped)", area));
-    live.appendChild(preview);
+    live.appendChild(ui.el("div", { class: "nt-controls nt-buttons" }, [resetBtn]));
     live.appendChild(sizes);
-    live.appendChild(ui.el("div", { class: "nt-controls nt-buttons" }, [trainBtn, stopBtn, resetBtn]));
+    live.appendChild(preview);
+    live.appendChild(ui.el("div", { class: "nt-controls nt-buttons" }, [trainBtn, stopBtn]));
     live.appendChild(msg.node);
     live.appendChild(ui.el("div", { class: "nt-controls" }, [bar, status]));
     live.appendChild(chart);
