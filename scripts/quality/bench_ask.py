@@ -14,17 +14,21 @@ In Chromium over a local http server, 1280-px window, after the model has loaded
 - a temperature change with the live pass shown: every probability recomputed, the cuts, the draw,
   the canvas and the list (median and largest of 30);
 - a knock-out (a head switched off) in block 0, 15 and 29 against a full pass with it, on 100 and
-  500 tokens with the lens and heads (session.prefill: the panel's rerun, opts.keep and reuse, and a
-  full prefill in a spare slot), median of RUNS; the target: a knock-out in block L costs at most
+  500 tokens with the lens and heads (session.prefill: the engine's rerun, opts.keep and reuse, as
+  the panel runs it up to 256 tokens and a sweep's slot at any length, and a full prefill in a
+  spare slot), median of RUNS; the target: a knock-out in block L costs at most
   (30 - L) / 30 of a full pass plus 10 %. Also the reader's wait in the panel on 100 tokens: from the
   knock-out set (as the inside view sets it) to its pass published;
-- memory at the panel's limit: the renderers' peak unique memory (USS) while a 1,024-token prompt
-  runs with the inputs kept and is rerun with a knock-out in block 15, against the page with the
-  model loaded and a short prompt.
+- memory at the panel's limit: the renderers' peak unique memory (USS) of the whole page while a
+  1,024-token prompt runs and is rerun with a knock-out in block 15 as the panel runs them, against
+  the page with the model loaded and a short prompt;
+- the engine alone on the bare harness page (bench_real's measure of the 400 MB target): the
+  renderers' peak USS at 256 tokens with the inputs kept (the panel keeps them up to 256), at 512
+  with and without them, and at the 1,024-token limit without them.
 --before SITE measures a site built from another commit (its own `make site`) first, in the same run,
 for the knock-out and memory figures, so both share the machine's load; --only knockout skips the
-other figures. The machine's load average is printed with the figures: timings on a shared machine
-are noisy.
+other figures, --only memory runs only the engine's memory. The machine's load average is printed
+with the figures: timings on a shared machine are noisy.
 """
 from __future__ import annotations
 
@@ -93,10 +97,12 @@ INSIDE_JS = """async (open) => {
 }"""
 
 
-# A knock-out of one head in each block of `layers` on the first n ids of `text`, against a full pass
-# with it: the panel's rerun (keep and reuse, from the pass without it) and a full prefill in slot 6.
+# A knock-out of one head in each block of `layers` on n tokens (a sentence's, repeated), against a full
+# pass with it: the panel's rerun (keep and reuse, from the pass without it) and a full prefill in slot 6.
 KNOCKOUT_JS = """async ([text, n, layers, runs]) => {
-  const llm = nexttoken.store.get('real.model'), s = llm.session, ids = llm.tokenizer.encode(text, {}).ids.slice(0, n);
+  const llm = nexttoken.store.get('real.model'), s = llm.session, one = llm.tokenizer.encode(text, {}).ids, ids = [];
+  while (ids.length < n) ids.push(...one);
+  ids.length = n;
   const show = {final: true, lens: true, heads: true}, keep = {...show, keep: true, reuse: true};
   const med = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1], out = {tokens: ids.length};
   await s.prefill(ids, keep);
@@ -135,14 +141,78 @@ PANEL_KNOCKOUT_JS = """async ([layers, runs]) => {
   return out;
 }"""
 
-# The panel at its limit: a 1,024-token prompt with the inputs kept, then a knock-out in block 15.
+# The panel at its limit: a 1,024-token prompt (a sentence's tokens, repeated) as the panel runs it (its
+# inputs not kept: real-ask.js keeps them up to 256 tokens), then a knock-out in block 15.
 LIMIT_JS = """async (text) => {
-  const llm = nexttoken.store.get('real.model'), s = llm.session, ids = llm.tokenizer.encode(text, {}).ids.slice(0, 1024);
-  const show = {final: true, lens: true, heads: true, keep: true, reuse: true};
+  const llm = nexttoken.store.get('real.model'), s = llm.session, one = llm.tokenizer.encode(text, {}).ids, ids = [];
+  while (ids.length < 1024) ids.push(...one);
+  ids.length = 1024;
+  const show = {final: true, lens: true, heads: true, keep: false, reuse: true};
   await s.prefill(ids, show);
   await s.prefill(ids, {...show, knockout: {heads: [[15, 0]]}});
   return ids.length;
 }"""
+
+
+# The engine alone at the panel's limit, on the bare harness page (bench_real's): the model loaded, then
+# a 1,024-token prompt with the lens, heads and (where the engine has it) the inputs kept, then a
+# knock-out in block 15. Returns the ids' count; the renderers' memory is read around it.
+HARNESS_OPEN_JS = """async () => {
+  window.nt_session = await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2"});
+  return window.nt_session.kernels;
+}"""
+HARNESS_LIMIT_JS = """async ([n, keep]) => {
+  const s = window.nt_session, ids = [];
+  while (ids.length < n) ids.push(...[504, 3575, 282, 4649, 314, 253, 1345, 30, 1014, 11, 418, 3296]);
+  ids.length = n;
+  const show = {final: true, lens: true, heads: true, keep, reuse: true};
+  await s.prefill(ids, show);
+  await s.prefill(ids, {...show, knockout: {heads: [[15, 0]]}});
+  return ids.length;
+}"""
+
+
+MEMORY_CASES = [(256, True), (512, True), (512, False), (1024, False)]  # the panel keeps inputs up to 256 tokens (real-ask.js KEEP_MAX)
+
+
+def engine_memory(site: Path, work: str) -> dict:
+    """Renderer USS (MB) of the harness page running `site`'s engine, each case in a fresh browser: bare,
+    the model loaded, and the peak while n tokens run with the inputs kept or not."""
+    from playwright.sync_api import sync_playwright
+
+    out = {}
+    for n, keep in MEMORY_CASES:
+        root = Path(tempfile.mkdtemp(prefix="harness-", dir=work))
+        shutil.copy(ROOT / "scripts" / "quality" / "real_harness.html", root / "index.html")
+        shutil.copytree(site / "js" / "real", root / "js" / "real")
+        shutil.copy(site / "js" / "nexttoken.js", root / "js" / "nexttoken.js")
+        (root / "js" / "data").mkdir()
+        (root / "js" / "data" / "real").symlink_to((site / "js" / "data" / "real").resolve())
+        profile = str(root / "profile")
+        with sync_playwright() as pw:
+            ctx = pw.chromium.launch_persistent_context(profile, executable_path=chromium_path(), headless=True, args=["--no-sandbox"])
+            page = ctx.new_page()
+            page.set_default_timeout(900_000)
+            page.goto((root / "index.html").as_uri())
+            bare = renderer_memory(profile)
+            page.evaluate(HARNESS_OPEN_JS)
+            time.sleep(1)
+            loaded = renderer_memory(profile)
+            peak, stop = [loaded], threading.Event()
+
+            def watch():
+                while not stop.is_set():
+                    peak[0] = max(peak[0], renderer_memory(profile))
+                    time.sleep(0.2)
+
+            thread = threading.Thread(target=watch, daemon=True)
+            thread.start()
+            page.evaluate(HARNESS_LIMIT_JS, [n, keep])
+            stop.set()
+            thread.join()
+            ctx.close()
+        out[f"{n} {'kept' if keep else 'not kept'}"] = {"bare": bare / 1e6, "loaded": loaded / 1e6, "peak": peak[0] / 1e6}
+    return out
 
 
 def renderer_memory(profile: str) -> int:
@@ -154,7 +224,7 @@ def renderer_memory(profile: str) -> int:
 
 def knockout_figures(page, profile: str) -> dict:
     """The knock-out figures and memory at the panel's limit of the page's loaded model."""
-    long = " ".join(["The old sailor told the children a long story about the sea, the storms and the stars."] * 60)
+    long = "The old sailor told the children a long story about the sea, the storms and the stars. "
     out = {"session": {n: page.evaluate(KNOCKOUT_JS, [long, n, LAYERS, RUNS]) for n in (100, 500)}}
     page.evaluate(INSIDE_JS, True)  # the knock-out comes from the inside view: the panel's pass computes the lens and heads
     page.wait_for_selector('.nt-demo[data-demo="real-ask"]:not([data-busy])')
@@ -170,7 +240,7 @@ def knockout_figures(page, profile: str) -> dict:
 
     thread = threading.Thread(target=watch, daemon=True)
     thread.start()
-    out["limit_tokens"] = page.evaluate(LIMIT_JS, " ".join([long] * 4))
+    out["limit_tokens"] = page.evaluate(LIMIT_JS, long)
     stop.set()
     thread.join()
     out["memory_mb"] = {"loaded": idle / 1e6, "peak_at_limit": peak[0] / 1e6}
@@ -226,7 +296,7 @@ def show_knockouts(name: str, k: dict) -> None:
           + ", ".join(f"block {L} {k['panel_100_ms'][str(L)] if str(L) in k['panel_100_ms'] else k['panel_100_ms'][L]:.0f} ms" for L in LAYERS))
     m = k["memory_mb"]
     print(f"{name:10} memory (renderers' USS): {m['loaded']:.0f} MB with the model loaded, peak {m['peak_at_limit']:.0f} MB "
-          f"while {k['limit_tokens']} tokens ran with their inputs kept and a knock-out reran (target 400 MB)")
+          f"while {k['limit_tokens']} tokens and a knock-out ran as the panel runs them (the whole page)")
 
 
 def transformers_ms(text: str, runs: int) -> float | None:
@@ -296,7 +366,7 @@ def panel_figures(page, report: dict) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--before", type=Path, help="a site built from another commit: its knock-out and memory figures, first, in the same run")
-    ap.add_argument("--only", choices=("knockout",), help="only the knock-out and memory figures")
+    ap.add_argument("--only", choices=("knockout", "memory"), help="only the knock-out and memory figures, or only the engine's memory")
     args = ap.parse_args()
     require("bench_ask", site_page="js/data/real/smollm2/manifest.js", modules=("playwright", "psutil"), chromium=True)
     if args.before and not (args.before / "js" / "data" / "real" / "smollm2" / "manifest.js").is_file():
@@ -304,22 +374,32 @@ def main() -> None:
     report = {"load_average": [os.getloadavg()], "runs": RUNS}
     work = tempfile.mkdtemp(prefix="bench-ask-")
     try:
-        if args.before:
+        if args.before and args.only != "memory":
             with on_site(args.before, work) as (page, profile):
                 open_model(page)
                 report["before"] = {"site": str(args.before), "knockout": knockout_figures(page, profile)}
-        with on_site(SITE, work) as (page, profile):
-            report["load_ms"] = open_model(page)
-            print(f"load: {report['load_ms'] / 1000:.1f} s (the button to the text box open)")
-            if args.only != "knockout":
-                panel_figures(page, report)
-            report["knockout"] = knockout_figures(page, profile)
+        if args.only != "memory":
+            with on_site(SITE, work) as (page, profile):
+                report["load_ms"] = open_model(page)
+                print(f"load: {report['load_ms'] / 1000:.1f} s (the button to the text box open)")
+                if args.only != "knockout":
+                    panel_figures(page, report)
+                report["knockout"] = knockout_figures(page, profile)
+        report["engine_memory"] = {"this site": engine_memory(SITE, work)}
+        if args.before:
+            report["engine_memory"]["before"] = engine_memory(args.before, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     report["load_average"].append(os.getloadavg())
-    if args.before:
+    if "before" in report:
         show_knockouts("before", report["before"]["knockout"])
-    show_knockouts("this site", report["knockout"])
+    if "knockout" in report:
+        show_knockouts("this site", report["knockout"])
+    for name, m in report["engine_memory"].items():
+        first = next(iter(m.values()))
+        print(f"{name:10} the engine alone (harness page, renderers' USS): bare page {first['bare']:.0f} MB, model loaded "
+              f"{first['loaded']:.0f} MB; peak with the lens, heads and a knock-out: "
+              + ", ".join(f"{case} tokens' inputs {r['peak']:.0f} MB" for case, r in m.items()) + " (target 400 MB)")
     print("load average (1, 5, 15 min) at the start: " + ", ".join(f"{x:.2f}" for x in report["load_average"][0])
           + "; at the end: " + ", ".join(f"{x:.2f}" for x in report["load_average"][1]))
     OUT.parent.mkdir(parents=True, exist_ok=True)

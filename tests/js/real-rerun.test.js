@@ -29,6 +29,11 @@ function expected(kernels) {
     "its copy": { reused: undefined, same: true },
     "the rerun after it": { from: 3, same: true },
     "a kept copy": { from: 2, same: true, source: 39, sourceSame: true },
+    // the first pass that asks for the kinds has none kept: it runs whole (and an earlier pass that
+    // ran without a knock-out change ran whole anyway)
+    "the lab's outputs": { "none kept before": [undefined, undefined], "pattern in a kept block": { from: 2, same: true },
+                           "another head's pattern in a kept block": { from: undefined, same: true },
+                           "pattern in a rerun block": { from: 3, same: true }, "a typed token": { reused: undefined, same: true } },
   };
 }
 

@@ -64,6 +64,28 @@ async function rerunChecks(wasm, shares) {
   const source = await s.prefill(ids, { ...show, keep: true, reuse: true });
   found["a kept copy"] = { from: side.from, same: bits(side).equals(await full({ heads: [[2, 3]] })),
                            source: source.reused, sourceSame: bits(source).equals(await full({})) };
+  // The lab's outputs (the heads' kinds, direct shares, a head's pattern) rerun too: the unchanged
+  // blocks' come from the last pass, the rest are computed, all with a full pass's bits; without the
+  // last pass's, or on a reuse of a cached prefix, the whole prompt runs.
+  const labBits = (o) => Buffer.concat([bits(o), ...o.kinds.map((a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength)),
+    ...[o.direct.embedding, ...o.direct.heads, ...o.direct.mlp, o.direct.gamma, o.pattern].map((a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength)),
+    Buffer.from(Float64Array.of(o.direct.scale).buffer)]);
+  const lab = { ...show, kinds: true, direct: true, keep: true, reuse: true };
+  const z = model();
+  const plain = await z.prefill(ids, { ...show, keep: true, reuse: true });
+  const first = await z.prefill(ids, { ...lab, pattern: [1, 2], knockout: { heads: [[3, 1]] } });
+  const again = await z.prefill(ids, { ...lab, pattern: [1, 2], knockout: { heads: [[3, 1]], mlp: [2] } });
+  const other = await z.prefill(ids, { ...lab, pattern: [0, 1], knockout: { heads: [[3, 1]], mlp: [2, 3] } });
+  const later = await z.prefill(ids, { ...lab, pattern: [4, 3], knockout: { heads: [[3, 1]], mlp: [2, 4] } });
+  const typed = await z.prefill(ids.slice(0, 39).concat([5]), { ...lab, pattern: [4, 3] });
+  const fullLab = async (knockout, pattern, tokens = ids) => labBits(await model().prefill(tokens, { ...show, kinds: true, direct: true, pattern, knockout }));
+  found["the lab's outputs"] = {
+    "none kept before": [plain.from, first.from],
+    "pattern in a kept block": { from: again.from, same: labBits(again).equals(await fullLab({ heads: [[3, 1]], mlp: [2] }, [1, 2])) },
+    "another head's pattern in a kept block": { from: other.from, same: labBits(other).equals(await fullLab({ heads: [[3, 1]], mlp: [2, 3] }, [0, 1])) },
+    "pattern in a rerun block": { from: later.from, same: labBits(later).equals(await fullLab({ heads: [[3, 1]], mlp: [2, 4] }, [4, 3])) },
+    "a typed token": { reused: typed.reused, same: labBits(typed).equals(await fullLab({}, [4, 3], ids.slice(0, 39).concat([5]))) },
+  };
   return found;
 }
 

@@ -19,6 +19,10 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
   var el = ui.el;
   var NAMES = { smollm2: "SmolLM2-135M-Instruct", gpt2: "GPT-2 small" };
   var DEBOUNCE_MS = 150;  // typing pauses this long before the pass starts; Enter starts it at once
+  // The longest prompt whose blocks' inputs the panel keeps for a knock-out's rerun: 29 x 576 floats a
+  // position, 17 MB at 256 tokens, where the engine peaks within its 400 MB (bench_ask --only memory:
+  // about 395 MB; 444 MB at 512 tokens kept), so a longer prompt's knock-out reruns whole.
+  var KEEP_MAX = 256;
 
   function mb(bytes) { return (bytes / 1e6).toFixed(1) + " MB"; }
   function show(text) { return text.replace(/ /g, "·").replace(/\n/g, "↵"); }
@@ -265,7 +269,8 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
       state.flight = { ids: ids, knockout: knockout, cancelled: false };
       root.setAttribute("data-busy", "");
       say(badge.of({ knockout: knockout }), "Running " + NAMES[state.model] + " on " + ids.length + " tokens…");
-      var opts = { final: true, knockout: knockout, reuse: true, keep: true };  // keep: a knock-out reruns only its blocks
+      // keep: a knock-out reruns only its blocks, from each block's kept input (up to KEEP_MAX tokens)
+      var opts = { final: true, knockout: knockout, reuse: true, keep: ids.length <= KEEP_MAX };
       if (inside) {
         opts.lens = true; opts.heads = true;
         if (inside.at !== null) opts.lensAt = inside.at;

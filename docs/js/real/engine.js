@@ -625,12 +625,13 @@ function nexttokenRealEngine() {
   // positions hold the text `ids`, computed with `knockout`. valid: the blocks whose cache is the knock-out's
   // at every position (all but after a cancelled rerun, see run). With opts.keep (prefill): inputs,
   // each block's input at every position (block 0's, the embedding, is not kept); heads, the last
-  // position's attention weights in every block; lens, the last lens ({at, rows}) or null.
+  // position's attention weights in every block; lens, the last lens ({at, rows}) or null; lab, the
+  // last pass's heads' kinds, direct shares and pattern (what a rerun's unchanged blocks show) or null.
   Model.prototype.fresh = function () {
     return { kv: [], length: 0, ids: [], knockout: { heads: [], mlp: [] }, valid: this.config.n_layer,
-             inputs: null, room: 0, heads: null, lens: null };
+             inputs: null, room: 0, heads: null, lens: null, lab: null };
   };
-  var SLOT_FIELDS = ["kv", "length", "ids", "knockout", "valid", "inputs", "room", "heads", "lens"];
+  var SLOT_FIELDS = ["kv", "length", "ids", "knockout", "valid", "inputs", "room", "heads", "lens", "lab"];
 
   // A slot's state: the current slot's is the model's own fields (see use), another's waits in slots.
   Model.prototype.state = function (slot) {
@@ -661,7 +662,7 @@ function nexttokenRealEngine() {
     var back = this.slot, keep = !!(opts && opts.keep);
     this.use(from);
     var src = { kv: this.kv, n: this.length, knockout: this.knockout, valid: this.valid, ids: this.ids.slice(0, this.length),
-                inputs: keep ? this.inputs : null, heads: keep ? this.heads : null, lens: keep ? this.lens : null };
+                inputs: keep ? this.inputs : null, heads: keep ? this.heads : null, lens: keep ? this.lens : null, lab: keep ? this.lab : null };
     this.use(to);
     if (to !== from) {
       var n = src.n, C = this.config.n_embd, pages = Math.ceil(n / PAGE);
@@ -684,6 +685,7 @@ function nexttokenRealEngine() {
       if (src.inputs) {
         this.heads = src.heads ? src.heads.map(function (a) { return a.slice(); }) : null;
         this.lens = src.lens ? { at: src.lens.at, rows: src.lens.rows.map(function (a) { return a.slice(); }) } : null;
+        this.lab = src.lab;  // replaced, never written in place (see run)
       }
     }
     this.use(back);
@@ -726,6 +728,7 @@ function nexttokenRealEngine() {
       this.valid = c.n_layer;
       this.heads = opts.keep ? [] : null;
       this.lens = null;
+      this.lab = null;
     }
     this.knockout = knockout;
     return this.run(Array.from(ids), plan.keep, at, opts, tick, plan.from).then(function (out) {
@@ -744,11 +747,15 @@ function nexttokenRealEngine() {
   Model.prototype.plan = function (ids, knockout, opts, at) {
     var L = this.config.n_layer, none = { keep: 0, from: L }, n = 0;
     if (opts.keep && !this.inputs) return none;
-    if (opts.capture || opts.kinds || opts.pattern || opts.direct) return none;  // these read every block at every position
-    var from = Math.min(changedAt(this.knockout, knockout, this.config), this.valid);
+    if (opts.capture) return none;  // every block at every position
+    var from = Math.min(changedAt(this.knockout, knockout, this.config), this.valid), lab = this.lab, pat = opts.pattern;
     while (n < this.length && n < ids.length && this.ids[n] === ids[n]) n++;
-    if (from === L) return { keep: Math.min(n, ids.length - 1, at), from: L };
-    if (opts.keep && this.inputs && this.heads && from > 0 && n === ids.length && n === this.length) return { keep: n, from: from };
+    // the heads' kinds, the direct shares and a head's pattern read every query of every block: a rerun
+    // takes those of its unchanged blocks from the last pass (kept with the inputs), a reuse cannot
+    var labOk = (!opts.kinds || (lab && lab.kinds)) && (!opts.direct || (lab && lab.direct)) &&
+      (!pat || pat[0] >= from || (lab && lab.pattern && lab.pattern.at[0] === pat[0] && lab.pattern.at[1] === pat[1]));
+    if (from === L) return opts.kinds || opts.direct || pat ? none : { keep: Math.min(n, ids.length - 1, at), from: L };
+    if (opts.keep && this.inputs && this.heads && labOk && from > 0 && n === ids.length && n === this.length) return { keep: n, from: from };
     return none;
   };
 
@@ -763,7 +770,7 @@ function nexttokenRealEngine() {
       return Promise.reject(err);
     }
     if (this.inputs) this.heads = [];
-    this.lens = null;
+    this.lens = this.lab = null;
     return this.run(this.ids.slice(0, this.length).concat([id]), this.length, this.length, opts, tick, this.config.n_layer);
   };
 
@@ -947,7 +954,11 @@ function nexttokenRealEngine() {
     }
     if (opts.direct && !this.llama) throw new Error("direct logit attribution reads an RMSNorm model; this one normalises with LayerNorm");
     if (opts.capture) out.parts = { z: [], mlp: [] };
-    if (opts.direct) out.direct = { embedding: x.slice((N - 1 - r) * C, (N - r) * C), heads: [], mlp: [] };
+    // what a rerun's unchanged blocks show comes from the last pass (plan made sure it has it); a keeping
+    // slot keeps this pass's for the next (a new object: a copied slot may share the last one)
+    var old = this.lab || {}, lab = keep ? { kinds: opts.kinds ? [] : null, direct: opts.direct ? { heads: [], mlp: [] } : null, pattern: null } : null;
+    if (opts.direct) out.direct = { embedding: x ? x.slice((N - 1 - r) * C, (N - r) * C) : old.direct.embedding.slice(), heads: [], mlp: [] };
+    if (lab && lab.direct) lab.direct.embedding = out.direct.embedding.slice();
     if (opts.kinds) out.kinds = [];
     try {
       for (l = 0; l < L; l++) {
@@ -961,6 +972,14 @@ function nexttokenRealEngine() {
         if (r === N) {  // a block before a rerun's first: every position kept, and what it shows too
           if (out.residuals) out.residuals.push(this.inputs[l + 1].slice(at * C, (at + 1) * C));
           if (out.heads) out.heads.push(this.heads[l].slice());
+          if (out.kinds) out.kinds.push(old.kinds[l].slice());
+          if (out.direct) { out.direct.heads.push(old.direct.heads[l].slice()); out.direct.mlp.push(old.direct.mlp[l].slice()); }
+          if (pat && pat[0] === l) out.pattern = old.pattern.data.slice();
+          if (lab) {
+            if (lab.kinds) lab.kinds.push(old.kinds[l]);
+            if (lab.direct) { lab.direct.heads.push(old.direct.heads[l]); lab.direct.mlp.push(old.direct.mlp[l]); }
+            if (pat && pat[0] === l) lab.pattern = old.pattern;
+          }
           done = l + 1;
           continue;
         }
@@ -1022,6 +1041,11 @@ function nexttokenRealEngine() {
           if (out.parts) out.parts.mlp.push(proj.slice(0, m * C));
           if (out.direct) out.direct.mlp.push(proj.slice((m - 1) * C, m * C));
         }
+        if (lab) {  // this block's kinds, direct shares and pattern, for a later rerun's unchanged blocks
+          if (lab.kinds) lab.kinds.push(out.kinds[l].slice());
+          if (lab.direct) { lab.direct.heads.push(out.direct.heads[l].slice()); lab.direct.mlp.push(out.direct.mlp[l].slice()); }
+          if (pat && pat[0] === l) lab.pattern = { at: [pat[0], pat[1]], data: out.pattern.slice() };
+        }
         if (out.residuals) out.residuals.push(x.slice((at - r) * C, (at - r + 1) * C));
         if (keep && l + 1 < L) this.inputs[l + 1].set(x.subarray(0, n * C), r * C);  // the next block's input
         done = l + 1;
@@ -1046,15 +1070,17 @@ function nexttokenRealEngine() {
       if (widened) {  // blocks before `done` hold the new knock-out's pass at every position, the rest must rerun
         this.valid = done;
         this.lens = null;
+        if (keep) this.lab = lab;  // its blocks before `done` are this pass's
       } else {
         this.length = start;  // a cancelled or failed step leaves the cache as it was
-        if (keep) this.heads = null;
+        if (keep) this.heads = this.lab = null;
       }
       throw err;
     }
     this.ids = ids;
     this.length = N;
     this.valid = L;
+    if (keep) this.lab = lab;
     out.length = N;
     return out;
   };
