@@ -20,6 +20,11 @@
 //   opts.lensAt: the prompt position (from 0) whose residuals and lens are kept, the last by default
 //   opts.heads: every head's attention weights from the last position ([layer] -> n_head x T)
 //   opts.final: the last position's residual after ln_f, the vector the unembedding multiplies
+//   opts.every = k (1-16): every position's logits, summed up where they are made (a whole row per
+//     position would be T x vocab floats): out.every = {lse, next, top, topLogits}: lse[t] the log of
+//     the softmax's sum (float64), next[t] the logit of ids[t + 1] (NaN at the last), top (Int32) and
+//     topLogits the k largest, t-major. A token's loss is lse[t] - next[t]. The last block then runs
+//     at every position, and a prefill asking for it keeps no cached positions
 //   opts.knockout = {heads: [[layer, head], ...], mlp: [layer, ...]}, set at prefill and kept by the
 //     cache: a head's output is zeroed before c_proj, a block's MLP adds nothing
 //   tick: an async function awaited after every block; it throws to cancel (the cache rolls back)
@@ -640,6 +645,7 @@ function nexttokenRealEngine() {
   Model.prototype.kept = function (ids, knockout, opts) {
     var same = function (a, b) { return a.length === b.length && a.every(function (v, i) { return v === b[i]; }); };
     if (!same(knockout.heads, this.knockout.heads) || !same(knockout.mlp, this.knockout.mlp)) return 0;
+    if (opts.every) return 0;  // every position's logits are computed by the positions that run
     var limit = Math.min(this.length, ids.length - 1), n = 0, at = opts.lensAt;
     if (at !== undefined && at !== null) {
       if (!(at >= 0 && at < ids.length) || at % 1) return 0;  // the run says what is wrong with it
@@ -698,6 +704,8 @@ function nexttokenRealEngine() {
     var out = { residuals: opts.residuals || opts.lens ? [] : null, heads: opts.heads ? [] : null };
     var lensAt = opts.lensAt === undefined || opts.lensAt === null ? T - 1 : opts.lensAt;
     if (!(lensAt >= 0 && lensAt < T) || lensAt % 1) throw new Error("lensAt " + lensAt + " is not a position of the prompt (0-" + (T - 1) + ")");
+    var every = opts.every || 0;
+    if (every && !(every >= 1 && every <= 16 && every % 1 === 0)) throw new Error("every " + every + " is not a whole number of top tokens from 1 to 16");
     var start = this.length, turn = this.llama ? this.turns(p0, T) : null;
     try {
       for (var l = 0; l < c.n_layer; l++) {
@@ -719,7 +727,7 @@ function nexttokenRealEngine() {
         // The last block's keys and values are cached for every position, but its output is read only
         // at the last position (and at lensAt for the lens): the rows before them skip the rest of it.
         // Each row's arithmetic is the same either way (see attention), so no bit changes.
-        var r0 = l === c.n_layer - 1 ? (out.residuals ? Math.min(lensAt, T - 1) : T - 1) : 0, n = T - r0;
+        var r0 = l === c.n_layer - 1 && !every ? (out.residuals ? Math.min(lensAt, T - 1) : T - 1) : 0, n = T - r0;
         var xr = r0 ? x.subarray(r0 * C) : x;
         var headsOut = out.heads ? new Float32Array(H * (p0 + T)) : null;
         await this.attend(r0 ? q.subarray(r0 * C) : q, kc, vc, n, p0 + r0, l, att, headsOut);
@@ -743,6 +751,7 @@ function nexttokenRealEngine() {
         if (tick) await tick();
       }
       out.logits = await this.unembed(x.subarray((T - 1) * C), 1);
+      if (every) out.every = await this.everyPosition(x, ids, T, every);
       if (opts.final) out.final = this.normed(x.subarray((T - 1) * C));
       if (opts.lens) {  // the blocks before the last in one product: the embedding's blocks are decoded once
         var below = lensAt === T - 1 ? c.n_layer - 1 : c.n_layer, stack = new Float32Array(below * C);
@@ -870,6 +879,36 @@ function nexttokenRealEngine() {
     else layernorm(x, T, c.n_embd, this.w["ln_f.weight"].f32, this.w["ln_f.bias"].f32, c.ln_eps, n);
     await this.mul([[this.w["lm_head.weight"] ? "lm_head.weight" : "wte.weight", logits]], n, T);
     return logits;
+  };
+
+  // opts.every: each position's logits made EVERY_ROWS positions at a time and summed up at once (see
+  // the header). A row's logits have the bits unembed gives it alone (a prompt read at once has
+  // decode's bits), so the last row's summary reads out.logits' numbers.
+  var EVERY_ROWS = 8;
+  Model.prototype.everyPosition = async function (x, ids, T, k) {
+    var C = this.config.n_embd, V = this.config.vocab_size;
+    var out = { lse: new Float64Array(T), next: new Float32Array(T), top: new Int32Array(T * k), topLogits: new Float32Array(T * k) };
+    for (var t0 = 0; t0 < T; t0 += EVERY_ROWS) {
+      var n = Math.min(EVERY_ROWS, T - t0), logits = await this.unembed(x.subarray(t0 * C, (t0 + n) * C), n);
+      for (var r = 0; r < n; r++) {
+        var t = t0 + r, o = r * V, mx = -Infinity, z = 0, i, best = [];
+        for (i = 0; i < V; i++) {
+          var v = logits[o + i];
+          if (v > mx) mx = v;
+          if (best.length < k || v > logits[o + best[best.length - 1]]) {  // ties keep the lower id, as a stable sort
+            var at = best.length;
+            while (at > 0 && v > logits[o + best[at - 1]]) at--;
+            best.splice(at, 0, i);
+            if (best.length > k) best.pop();
+          }
+        }
+        for (i = 0; i < V; i++) z += Math.exp(logits[o + i] - mx);
+        out.lse[t] = mx + Math.log(z);
+        out.next[t] = t + 1 < T ? logits[o + ids[t + 1]] : NaN;
+        for (i = 0; i < k; i++) { out.top[t * k + i] = best[i]; out.topLogits[t * k + i] = logits[o + best[i]]; }
+      }
+    }
+    return out;
   };
 
   // ln_f of one residual vector, as unembed applies it (the arithmetic of a logit starts here).
