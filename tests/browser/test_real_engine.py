@@ -344,3 +344,37 @@ def test_the_default_kernels_are_simd_loaded_beside_the_workers(harness, page, m
     assert got["top"] == json.loads((DIST / "capital.json").read_text())["head"]["ids"][0]
     assert got["bad"] == 'kernels must be "wasm" or "js", not gpu'
     assert page.nt_external == []
+
+
+RERUN = """async ([ids, options]) => {
+  const s = await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2", ...options});
+  const show = {final: true, lens: true, heads: true}, keep = {...show, keep: true, reuse: true};
+  const bytes = (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  const same = (a, b) => a.length === b.length && bytes(a).every((x, i) => x === bytes(b)[i]);
+  const all = (a, b) => a.length === b.length && a.every((x, i) => same(x, b[i]));
+  const base = await s.prefill(ids, keep), out = {kernels: s.kernels, fma: s.fma, workers: s.workers};
+  for (const knockout of [{heads: [[15, 2]]}, {heads: [[15, 2]], mlp: [29]}]) {
+    const re = await s.prefill(ids, {...keep, knockout});
+    const whole = await s.prefill(ids, {...show, knockout, slot: 1});  // a full pass in another slot
+    out[JSON.stringify(knockout)] = {from: re.from, logits: same(re.logits, whole.logits), final: same(re.final, whole.final),
+      lens: all(re.lens, whole.lens), heads: all(re.heads, whole.heads), changed: !same(re.logits, base.logits)};
+  }
+  s.close();
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("options", [{"workers": 2}, {"fma": False, "workers": 1}], ids=["default kernels, 2 workers", "plain SIMD, 1 worker"])
+def test_a_knock_out_reruns_only_its_blocks_with_the_bits_of_a_full_pass(harness, page, options):
+    """SmolLM2 in its workers: with the panel's opts.keep, a knock-out in block 15 (then one more part
+    in block 29) reruns from that block, and its logits, final residual, lens and every head's weights
+    have the bits of a full pass with that knock-out (engine.js, opts.keep; the plain-JS kernels and
+    the other kernel and worker counts: tests/js/real-rerun.test.js)."""
+    d = json.loads((DIST / "capital.json").read_text())
+    page.goto(harness["file"])
+    got = page.evaluate(RERUN, [(d["ids"] * 7)[:40], options])
+    result = {"from": None, "logits": True, "final": True, "lens": True, "heads": True, "changed": True}
+    assert got == {"kernels": "wasm", "fma": got["fma"], "workers": options["workers"],
+                   '{"heads":[[15,2]]}': {**result, "from": 15}, '{"heads":[[15,2]],"mlp":[29]}': {**result, "from": 29}}
+    if options.get("fma") is False:
+        assert got["fma"] is False

@@ -247,14 +247,15 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
       state.flight = { ids: ids, knockout: knockout, cancelled: false };
       root.setAttribute("data-busy", "");
       say(badge.of({ knockout: knockout }), "Running " + NAMES[state.model] + " on " + ids.length + " tokens…");
-      var opts = { final: true, knockout: knockout, reuse: true };
+      var opts = { final: true, knockout: knockout, reuse: true, keep: true };  // keep: a knock-out reruns only its blocks
       if (inside) { opts.lens = true; opts.heads = true; if (inside.at !== null) opts.lensAt = inside.at; }
       state.session.prefill(ids, opts).then(function (result) {
         if (gen !== state.gen) { ended(); return; }  // a newer prompt replaced it
         state.flight = null;
         root.removeAttribute("data-busy");
         var ms = performance.now() - t0;
-        var kept = result.reused ? " (the first " + result.reused + " reused from the last prompt's cache)" : "";
+        var kept = result.from !== undefined ? " (" + (result.from === 1 ? "block 0" : "blocks 0 to " + (result.from - 1)) +
+          " kept from the last pass: the change starts in block " + result.from + ")" : result.reused ? " (the first " + result.reused + " reused from the last prompt's cache)" : "";
         state.said = [badge.of({ knockout: knockout }), NAMES[state.model] + " read " + ids.length + " tokens in " + (ms / 1000).toFixed(2) + " s" + kept + "."];
         say(state.said[0], state.said[1]);
         state.last = { text: text, enc: enc };

@@ -21,17 +21,27 @@
 //   opts.heads: every head's attention weights from the last position ([layer] -> n_head x T)
 //   opts.final: the last position's residual after ln_f, the vector the unembedding multiplies
 //   opts.every = k (1-16): every position's logits, summed up where they are made (a whole row per
-//     position would be T x vocab floats): out.every = {lse, next, top, topLogits}: lse[t] the log of
-//     the softmax's sum (float64), next[t] the logit of ids[t + 1] (NaN at the last), top (Int32) and
-//     topLogits the k largest, t-major. A token's loss is lse[t] - next[t]. The last block then runs
-//     at every position, and a prefill asking for it keeps no cached positions
+//     position would be T x vocab floats): out.every = {lse, next, top, topLogits} for the positions
+//     the call runs (a prefill asking for it keeps nothing: all of them): lse[t] the log of the
+//     softmax's sum (float64), next[t] the logit of the token after t (NaN at the last), top (Int32)
+//     and topLogits the k largest, t-major. A token's loss is lse[t] - next[t]. The last block then
+//     runs at every position
 //   opts.knockout = {heads: [[layer, head], ...], mlp: [layer, ...]}, set at prefill and kept by the
 //     cache: a head's output is zeroed before c_proj, a block's MLP adds nothing
+//   opts.keep (prefill): the slot keeps each block's input at every position (and the last position's
+//     attention weights and lens), so that a later prefill with reuse of the same tokens under another
+//     knock-out reruns only blocks L..n_layer-1, L the first block the two knock-outs treat
+//     differently, from block L's kept input; the blocks before L and their cache are kept. The one
+//     way to rerun a prompt with other parts switched off (the panel's knock-outs, a sweep's): the
+//     outputs are a full prefill's, bit for bit (real-rerun.test.js); result.from says L. The inputs
+//     take (n_layer - 1) x n_embd floats a position, in the cache's room (SmolLM2: 2.3 KB per block
+//     per position, 68 MB for a 1,024-token prompt); a prefill without keep lets them go.
 //   tick: an async function awaited after every block; it throws to cancel (the cache rolls back)
 //   m.outputRow(id): row id of the unembedding (the tied wte), dequantised: logit = final · row
 //   opts.slot: which of SLOTS independent caches the call reads and extends (0 by default), so that
-//     several texts (beams, writers) continue side by side; m.copySlot(from, to) makes `to` a copy of
-//     `from` (its positions and knock-out), so a beam that forks needs no second prefill
+//     several texts (beams, writers) continue side by side; m.copySlot(from, to, {keep}) makes `to` a
+//     copy of `from` (its positions and knock-out, and with keep what it keeps for a rerun), so a beam
+//     that forks needs no second prefill and a sweep of knock-outs can leave the panel's slot alone
 // Each slot's KV cache holds up to CAP positions, allocated as its text grows.
 // Returns {logits, residuals, lens, heads, final, length}: Float32Arrays.
 (function (root) {
@@ -565,14 +575,21 @@ function nexttokenRealEngine() {
       this.invFreq = new Float64Array(half);
       for (i = 0; i < half; i++) this.invFreq[i] = Math.fround(1 / Math.fround(Math.pow(c.rope_base, Math.fround(2 * i / this.hd))));
     }
-    this.kCache = []; this.vCache = [];
-    this.room = 0;  // positions the cache holds now: it grows by doubling up to cap
-    this.length = 0;
-    this.ids = [];     // the tokens the cache holds (its first `length` are valid), for opts.reuse
-    this.knockout = { heads: [], mlp: [] };
-    this.slot = 0;     // the fields above are this slot's; the others wait in this.slots
+    this.slot = 0;     // the fields that fresh() makes are this slot's; the others wait in this.slots
     this.slots = [];
+    Object.assign(this, this.fresh());
   }
+
+  // An empty slot. kCache, vCache: each block's keys and values, room positions of which `length`
+  // hold the text `ids`, computed with `knockout`. valid: the blocks whose cache is the knock-out's
+  // at every position (all but after a cancelled rerun, see run). With opts.keep (prefill): inputs,
+  // each block's input at every position (block 0's, the embedding, is not kept); heads, the last
+  // position's attention weights in every block; lens, the last lens ({at, rows}) or null.
+  Model.prototype.fresh = function () {
+    return { kCache: [], vCache: [], room: 0, length: 0, ids: [], knockout: { heads: [], mlp: [] }, valid: this.config.n_layer,
+             inputs: null, heads: null, lens: null };
+  };
+  var SLOT_FIELDS = ["kCache", "vCache", "room", "length", "ids", "knockout", "valid", "inputs", "heads", "lens"];
 
   Model.prototype.reset = function () { this.length = 0; };
 
@@ -581,89 +598,125 @@ function nexttokenRealEngine() {
     slot = slot === undefined || slot === null ? 0 : slot;
     if (typeof slot !== "number" || !(slot >= 0 && slot < SLOTS) || slot % 1) throw new Error("cache slot " + slot + " is not 0-" + (SLOTS - 1));
     if (slot === this.slot) return;
-    this.slots[this.slot] = { kCache: this.kCache, vCache: this.vCache, room: this.room, length: this.length, ids: this.ids, knockout: this.knockout };
-    var s = this.slots[slot] || { kCache: [], vCache: [], room: 0, length: 0, ids: [], knockout: { heads: [], mlp: [] } };
+    var was = {}, self = this;
+    SLOT_FIELDS.forEach(function (f) { was[f] = self[f]; });
+    this.slots[this.slot] = was;
+    Object.assign(this, this.slots[slot] || this.fresh());
     this.slots[slot] = null;
-    this.kCache = s.kCache; this.vCache = s.vCache; this.room = s.room; this.length = s.length; this.ids = s.ids; this.knockout = s.knockout;
     this.slot = slot;
   };
 
   // Slot `to` becomes a copy of slot `from`: the same positions (copied, not shared: each then grows
-  // on its own) and knock-out. The current slot is left as it was.
-  Model.prototype.copySlot = function (from, to) {
-    var back = this.slot;
+  // on its own) and knock-out; with opts.keep, also what `from` keeps for a rerun (see prefill), so
+  // that a sweep of knock-outs can run beside the slot it starts from. The current slot stays current.
+  Model.prototype.copySlot = function (from, to, opts) {
+    var back = this.slot, keep = !!(opts && opts.keep);
     this.use(from);
-    var k = this.kCache, v = this.vCache, n = this.length, knockout = this.knockout, kv = this.kvDim, ids = this.ids.slice(0, n);
+    var src = { k: this.kCache, v: this.vCache, n: this.length, knockout: this.knockout, valid: this.valid, ids: this.ids.slice(0, this.length),
+                inputs: keep ? this.inputs : null, heads: keep ? this.heads : null, lens: keep ? this.lens : null };
     this.use(to);
     if (to !== from) {
-      this.length = 0;  // nothing of the old text is kept, so growing the cache copies nothing
+      var n = src.n, kv = this.kvDim, C = this.config.n_embd;
+      Object.assign(this, this.fresh(), { kCache: this.kCache, vCache: this.vCache, room: this.room });  // nothing of the old text is kept, so growing the cache copies nothing
+      if (src.inputs) this.inputs = [];
       this.reserve(n);
       for (var l = 0; l < this.config.n_layer && n; l++) {
-        this.kCache[l].set(k[l].subarray(0, n * kv));
-        this.vCache[l].set(v[l].subarray(0, n * kv));
+        this.kCache[l].set(src.k[l].subarray(0, n * kv));
+        this.vCache[l].set(src.v[l].subarray(0, n * kv));
+        if (src.inputs && l > 0) this.inputs[l].set(src.inputs[l].subarray(0, n * C));
       }
       this.length = n;
-      this.ids = ids;
-      this.knockout = knockout;
+      this.ids = src.ids;
+      this.knockout = src.knockout;
+      this.valid = src.valid;
+      if (src.inputs) {
+        this.heads = src.heads ? src.heads.map(function (a) { return a.slice(); }) : null;
+        this.lens = src.lens ? { at: src.lens.at, rows: src.lens.rows.map(function (a) { return a.slice(); }) } : null;
+      }
     }
     this.use(back);
-    return { length: n };
+    return { length: src.n };
   };
 
+  // Room for n positions: the cache grows by doubling up to cap, and so do the kept inputs.
   Model.prototype.reserve = function (n) {
-    if (n <= this.room) return;
-    var room = Math.min(this.cap, Math.max(64, this.room * 2, Math.pow(2, Math.ceil(Math.log2(n))))), kv = this.kvDim;
+    var kv = this.kvDim, C = this.config.n_embd, room = this.room;
+    if (n > room) room = Math.min(this.cap, Math.max(64, room * 2, Math.pow(2, Math.ceil(Math.log2(n)))));
     for (var l = 0; l < this.config.n_layer; l++) {
-      var k = new Float32Array(room * kv), v = new Float32Array(room * kv);
-      if (this.room) { k.set(this.kCache[l].subarray(0, this.length * kv)); v.set(this.vCache[l].subarray(0, this.length * kv)); }
-      this.kCache[l] = k; this.vCache[l] = v;
+      if (room !== this.room) {
+        var k = new Float32Array(room * kv), v = new Float32Array(room * kv);
+        if (this.room) { k.set(this.kCache[l].subarray(0, this.length * kv)); v.set(this.vCache[l].subarray(0, this.length * kv)); }
+        this.kCache[l] = k; this.vCache[l] = v;
+      }
+      if (this.inputs && l > 0 && !(this.inputs[l] && this.inputs[l].length === room * C)) {
+        var x = new Float32Array(room * C);
+        if (this.inputs[l]) x.set(this.inputs[l].subarray(0, this.length * C));
+        this.inputs[l] = x;
+      }
     }
     this.room = room;
   };
 
   Model.prototype.prefill = function (ids, opts, tick) {
     opts = opts || {};
-    var knockout;
+    var c = this.config, knockout, plan, at;
     try {
       this.use(opts.slot);
-      knockout = normaliseKnockout(opts.knockout, this.config);
+      knockout = normaliseKnockout(opts.knockout, c);
+      if (!ids || !ids.length) throw new Error("the prompt is empty: type at least one character");
+      at = opts.lensAt === undefined || opts.lensAt === null ? ids.length - 1 : opts.lensAt;
+      if (!(at >= 0 && at < ids.length) || at % 1) throw new Error("lensAt " + opts.lensAt + " is not a position of the prompt (0-" + (ids.length - 1) + ")");
+      if (opts.every && !(opts.every >= 1 && opts.every <= 16 && opts.every % 1 === 0)) throw new Error("every " + opts.every + " is not a whole number of top tokens from 1 to 16");
+      // every position's logits are made by the positions that run: a prefill asking for them runs them all
+      plan = opts.reuse && !opts.every ? this.plan(ids, knockout, opts, at) : { keep: 0, from: c.n_layer };
     } catch (err) {
       return Promise.reject(err);
     }
-    var keep = opts.reuse ? this.kept(ids, knockout, opts) : 0;
+    if (!opts.keep) this.inputs = null;
+    else if (!this.inputs) { this.inputs = []; plan = { keep: 0, from: c.n_layer }; }  // nothing kept yet: the whole prompt runs
+    if (plan.from === c.n_layer) {  // the kept positions, if any, are run as they were; the rest runs
+      this.length = plan.keep;
+      this.valid = c.n_layer;
+      this.heads = opts.keep ? [] : null;
+      this.lens = null;
+    }
     this.knockout = knockout;
-    this.length = keep;
-    if (!keep) return this.run(ids, opts, tick);
-    var rest = Object.assign({}, opts);
-    if (opts.lensAt !== undefined && opts.lensAt !== null) rest.lensAt = opts.lensAt - keep;
-    return this.run(Array.prototype.slice.call(ids, keep), rest, tick).then(function (out) { out.reused = keep; return out; });
+    return this.run(Array.from(ids), plan.keep, at, opts, tick, plan.from).then(function (out) {
+      if (plan.keep) out.reused = plan.keep;
+      if (plan.from < c.n_layer) out.from = plan.from;
+      return out;
+    });
   };
 
-  // How many of the slot's cached positions a prefill of `ids` may keep: those whose tokens start
-  // `ids`, under the same knock-out, short of the last token (its logits are the answer) and of
-  // opts.lensAt (residuals and the lens are computed only for positions that run).
-  Model.prototype.kept = function (ids, knockout, opts) {
-    var same = function (a, b) { return a.length === b.length && a.every(function (v, i) { return v === b[i]; }); };
-    if (!same(knockout.heads, this.knockout.heads) || !same(knockout.mlp, this.knockout.mlp)) return 0;
-    if (opts.every) return 0;  // every position's logits are computed by the positions that run
-    var limit = Math.min(this.length, ids.length - 1), n = 0, at = opts.lensAt;
-    if (at !== undefined && at !== null) {
-      if (!(at >= 0 && at < ids.length) || at % 1) return 0;  // the run says what is wrong with it
-      limit = Math.min(limit, at);
-    }
-    while (n < limit && this.ids[n] === ids[n]) n++;
-    return n;
+  // What a prefill of `ids` may keep of the slot's cache ({keep, from}). With the same knock-out
+  // (from = n_layer): the positions whose tokens start `ids`, short of the last token (its logits are
+  // the answer) and of the lens's position `at` (residuals and the lens are computed only for
+  // positions that run). With the same tokens and a knock-out that first changes block L, in a slot
+  // that keeps each block's input (opts.keep): every position of blocks 0..L-1 (from = L), and
+  // blocks L..n_layer-1 rerun every position from block L's kept input. Else nothing.
+  Model.prototype.plan = function (ids, knockout, opts, at) {
+    var L = this.config.n_layer, none = { keep: 0, from: L }, n = 0;
+    if (opts.keep && !this.inputs) return none;
+    var from = Math.min(changedAt(this.knockout, knockout, this.config), this.valid);
+    while (n < this.length && n < ids.length && this.ids[n] === ids[n]) n++;
+    if (from === L) return { keep: Math.min(n, ids.length - 1, at), from: L };
+    if (opts.keep && this.inputs && this.heads && from > 0 && n === ids.length && n === this.length) return { keep: n, from: from };
+    return none;
   };
 
   Model.prototype.decode = function (id, opts, tick) {
     opts = opts || {};
     try {
       this.use(opts.slot);
+      if (this.length === 0) throw new Error("decode needs a prefilled prompt first" + (this.slot ? " in cache slot " + this.slot : ""));
+      if (this.valid < this.config.n_layer) throw new Error("cache slot " + this.slot + " holds a pass stopped halfway: prefill it again first");
+      if (opts.lensAt !== undefined && opts.lensAt !== null && opts.lensAt !== 0) throw new Error("lensAt " + opts.lensAt + " is not a position of the prompt (0-0)");
     } catch (err) {
       return Promise.reject(err);
     }
-    if (this.length === 0) return Promise.reject(new Error("decode needs a prefilled prompt first" + (this.slot ? " in cache slot " + this.slot : "")));
-    return this.run([id], opts, tick);
+    if (this.inputs) this.heads = [];
+    this.lens = null;
+    return this.run(this.ids.slice(0, this.length).concat([id]), this.length, this.length, opts, tick, this.config.n_layer);
   };
 
   function normaliseKnockout(k, c) {
@@ -681,96 +734,154 @@ function nexttokenRealEngine() {
     return { heads: heads, mlp: mlp };
   }
 
-  Model.prototype.run = async function (ids, opts, tick) {
-    var c = this.config, C = c.n_embd, T = ids.length, H = c.n_head, hd = this.hd, kvDim = this.kvDim;
-    var p0 = this.length, V = c.vocab_size, w = this.w;
-    if (T === 0) throw new Error("the prompt is empty: type at least one character");
-    if (p0 + T > this.cap) throw new Error("the prompt and continuation are " + (p0 + T) + " tokens; the limit is " + this.cap);
-    for (var i = 0; i < T; i++) {
+  // What a (normalised) knock-out does to each block, one string per block, so that two knock-outs
+  // compare block by block; changedAt: the first block where they differ (n_layer when none does).
+  // A part switched off twice is switched off once. A new kind of change to a block adds its words here.
+  function perBlock(k, c) {
+    var out = [], l;
+    for (l = 0; l < c.n_layer; l++) out.push([]);
+    k.heads.forEach(function (i) { out[Math.floor(i / c.n_head)].push("head " + (i % c.n_head)); });
+    k.mlp.forEach(function (l) { out[l].push("mlp"); });
+    return out.map(function (parts) { return parts.sort().filter(function (p, i) { return p !== parts[i - 1]; }).join(","); });
+  }
+  function changedAt(a, b, c) {
+    var x = perBlock(a, c), y = perBlock(b, c);
+    for (var l = 0; l < c.n_layer; l++) if (x[l] !== y[l]) return l;
+    return c.n_layer;
+  }
+
+  // The slot's text `ids` (every token it holds after the call) from position p0, the positions
+  // before it already cached; blocks from `from` on (from < n_layer: a rerun, see plan) run every
+  // position again, from block from's kept input. at: the position of the residuals and the lens.
+  Model.prototype.run = async function (ids, p0, at, opts, tick, from) {
+    var c = this.config, C = c.n_embd, N = ids.length, H = c.n_head, hd = this.hd, kvDim = this.kvDim;
+    var V = c.vocab_size, w = this.w, L = c.n_layer, i, t, l;
+    if (N > this.cap) throw new Error("the prompt and continuation are " + N + " tokens; the limit is " + this.cap);
+    for (i = p0; i < N; i++) {
       if (!(ids[i] >= 0 && ids[i] < V) || ids[i] % 1) throw new Error("token id " + ids[i] + " is outside the vocabulary (0-" + (V - 1) + ")");
     }
-    this.reserve(p0 + T);
-    var x = new Float32Array(T * C), h = new Float32Array(T * C), att = new Float32Array(T * C);
-    var q = new Float32Array(T * C), k = new Float32Array(T * kvDim), v = new Float32Array(T * kvDim);
-    var proj = new Float32Array(T * C), F = c.d_mlp, ff = new Float32Array(T * F), up = this.llama ? new Float32Array(T * F) : null;
-    var qkv = this.llama ? null : new Float32Array(T * 3 * C);
-    x.set(await this.lookup("wte.weight", ids));
-    if (!this.llama) {
-      var at = [];
-      for (var t = 0; t < T; t++) at.push(p0 + t);
-      var pos = await this.lookup("wpe.weight", at);
-      for (i = 0; i < T * C; i++) x[i] += pos[i];
-    }
+    this.reserve(N);
+    var lo = from < L ? 0 : p0, R = N - lo;  // the first position a block runs, and the most rows one runs
+    var h = new Float32Array(R * C), att = new Float32Array(R * C);
+    var q = new Float32Array(R * C), k = new Float32Array(R * kvDim), v = new Float32Array(R * kvDim);
+    var proj = new Float32Array(R * C), F = c.d_mlp, ff = new Float32Array(R * F), up = this.llama ? new Float32Array(R * F) : null;
+    var qkv = this.llama ? null : new Float32Array(R * 3 * C);
+    var keep = this.inputs, r = p0, x = null;  // x: the residual stream at positions r..N-1
+    if (r < N) x = await this.embed(ids.slice(r), r);
     var out = { residuals: opts.residuals || opts.lens ? [] : null, heads: opts.heads ? [] : null };
-    var lensAt = opts.lensAt === undefined || opts.lensAt === null ? T - 1 : opts.lensAt;
-    if (!(lensAt >= 0 && lensAt < T) || lensAt % 1) throw new Error("lensAt " + lensAt + " is not a position of the prompt (0-" + (T - 1) + ")");
-    var every = opts.every || 0;
-    if (every && !(every >= 1 && every <= 16 && every % 1 === 0)) throw new Error("every " + every + " is not a whole number of top tokens from 1 to 16");
-    var start = this.length, turn = this.llama ? this.turns(p0, T) : null;
+    var start = this.length, widened = false, done = 0, turn = this.llama ? this.turns(lo, R) : null;
     try {
-      for (var l = 0; l < c.n_layer; l++) {
-        var pre = "h." + l + ".";
-        var kc = this.kCache[l], vc = this.vCache[l];
+      for (l = 0; l < L; l++) {
+        var pre = "h." + l + ".", kc = this.kCache[l], vc = this.vCache[l];
+        if (l === from && r > 0) {  // a rerun: every position from here, the kept ones from their kept input
+          var all = new Float32Array(N * C);
+          all.set(this.inputs[l].subarray(0, r * C));
+          if (x) all.set(x, r * C);
+          x = all; r = 0; widened = true;
+        }
+        if (r === N) {  // a block before a rerun's first: every position kept, and what it shows too
+          if (out.residuals) out.residuals.push(this.inputs[l + 1].slice(at * C, (at + 1) * C));
+          if (out.heads) out.heads.push(this.heads[l].slice());
+          done = l + 1;
+          continue;
+        }
+        var n = N - r, hn = h.subarray(0, n * C);
         if (this.llama) {
-          rmsnorm(x, T, C, w[pre + "ln_1.weight"].f32, c.rms_eps, h);
-          await this.mul([[pre + "attn.q.weight", q], [pre + "attn.k.weight", k], [pre + "attn.v.weight", v]], h, T);
-          rope(q, T, C, H, hd, turn);
-          rope(k, T, kvDim, c.n_kv_heads, hd, turn);
+          rmsnorm(x, n, C, w[pre + "ln_1.weight"].f32, c.rms_eps, h);
+          await this.mul([[pre + "attn.q.weight", q], [pre + "attn.k.weight", k], [pre + "attn.v.weight", v]], hn, n);
+          rope(q, n, C, H, hd, turn.subarray((r - lo) * hd));
+          rope(k, n, kvDim, c.n_kv_heads, hd, turn.subarray((r - lo) * hd));
         } else {
-          layernorm(x, T, C, w[pre + "ln_1.weight"].f32, w[pre + "ln_1.bias"].f32, c.ln_eps, h);
-          await this.mul([[pre + "attn.c_attn.weight", qkv, w[pre + "attn.c_attn.bias"].f32]], h, T);
-          for (t = 0; t < T; t++) {
+          layernorm(x, n, C, w[pre + "ln_1.weight"].f32, w[pre + "ln_1.bias"].f32, c.ln_eps, h);
+          await this.mul([[pre + "attn.c_attn.weight", qkv, w[pre + "attn.c_attn.bias"].f32]], hn, n);
+          for (t = 0; t < n; t++) {
             for (i = 0; i < C; i++) { q[t * C + i] = qkv[t * 3 * C + i]; k[t * C + i] = qkv[t * 3 * C + C + i]; v[t * C + i] = qkv[t * 3 * C + 2 * C + i]; }
           }
         }
-        kc.set(k, p0 * kvDim); vc.set(v, p0 * kvDim);
+        kc.set(k.subarray(0, n * kvDim), r * kvDim); vc.set(v.subarray(0, n * kvDim), r * kvDim);
         // The last block's keys and values are cached for every position, but its output is read only
-        // at the last position (and at lensAt for the lens): the rows before them skip the rest of it.
+        // at the last position (and at `at` for the lens): the rows before them skip the rest of it.
         // Each row's arithmetic is the same either way (see attention), so no bit changes.
-        var r0 = l === c.n_layer - 1 && !every ? (out.residuals ? Math.min(lensAt, T - 1) : T - 1) : 0, n = T - r0;
-        var xr = r0 ? x.subarray(r0 * C) : x;
-        var headsOut = out.heads ? new Float32Array(H * (p0 + T)) : null;
-        await this.attend(r0 ? q.subarray(r0 * C) : q, kc, vc, n, p0 + r0, l, att, headsOut);
-        if (headsOut) out.heads.push(headsOut);
-        await this.mul([[pre + "attn.c_proj.weight", proj, this.llama ? null : w[pre + "attn.c_proj.bias"].f32]], att, n);
-        for (i = 0; i < n * C; i++) xr[i] += proj[i];
+        var r0 = l === L - 1 && !opts.every ? (out.residuals ? Math.min(at, N - 1) : N - 1) : r, m = N - r0;
+        var xr = x.subarray((r0 - r) * C, n * C);
+        var headsOut = out.heads || keep ? new Float32Array(H * N) : null;
+        await this.attend(q.subarray((r0 - r) * C), kc, vc, m, r0, l, att, headsOut);
+        if (keep) this.heads[l] = headsOut;
+        if (out.heads) out.heads.push(keep ? headsOut.slice() : headsOut);
+        await this.mul([[pre + "attn.c_proj.weight", proj, this.llama ? null : w[pre + "attn.c_proj.bias"].f32]], att.subarray(0, m * C), m);
+        for (i = 0; i < m * C; i++) xr[i] += proj[i];
         if (this.knockout.mlp.indexOf(l) < 0) {
+          var hm = h.subarray(0, m * C);
           if (this.llama) {
-            rmsnorm(xr, n, C, w[pre + "ln_2.weight"].f32, c.rms_eps, h);
-            await this.mul([[pre + "mlp.gate.weight", ff], [pre + "mlp.up.weight", up]], h, n, true);  // ff: silu(gate) up
-            await this.mul([[pre + "mlp.c_proj.weight", proj]], ff, n);
+            rmsnorm(xr, m, C, w[pre + "ln_2.weight"].f32, c.rms_eps, h);
+            await this.mul([[pre + "mlp.gate.weight", ff], [pre + "mlp.up.weight", up]], hm, m, true);  // ff: silu(gate) up
+            await this.mul([[pre + "mlp.c_proj.weight", proj]], ff.subarray(0, m * F), m);
           } else {
-            layernorm(xr, n, C, w[pre + "ln_2.weight"].f32, w[pre + "ln_2.bias"].f32, c.ln_eps, h);
-            await this.mul([[pre + "mlp.c_fc.weight", ff, w[pre + "mlp.c_fc.bias"].f32]], h, n);
-            for (i = 0; i < n * F; i++) { var u = ff[i]; ff[i] = 0.5 * u * (1 + Math.tanh(GELU_C * (u + 0.044715 * u * u * u))); }
-            await this.mul([[pre + "mlp.c_proj.weight", proj, w[pre + "mlp.c_proj.bias"].f32]], ff, n);
+            layernorm(xr, m, C, w[pre + "ln_2.weight"].f32, w[pre + "ln_2.bias"].f32, c.ln_eps, h);
+            await this.mul([[pre + "mlp.c_fc.weight", ff, w[pre + "mlp.c_fc.bias"].f32]], hm, m);
+            for (i = 0; i < m * F; i++) { var u = ff[i]; ff[i] = 0.5 * u * (1 + Math.tanh(GELU_C * (u + 0.044715 * u * u * u))); }
+            await this.mul([[pre + "mlp.c_proj.weight", proj, w[pre + "mlp.c_proj.bias"].f32]], ff.subarray(0, m * F), m);
           }
-          for (i = 0; i < n * C; i++) xr[i] += proj[i];
+          for (i = 0; i < m * C; i++) xr[i] += proj[i];
         }
-        if (out.residuals) out.residuals.push(x.slice(lensAt * C, (lensAt + 1) * C));
+        if (out.residuals) out.residuals.push(x.slice((at - r) * C, (at - r + 1) * C));
+        if (keep && l + 1 < L) this.inputs[l + 1].set(x.subarray(0, n * C), r * C);  // the next block's input
+        done = l + 1;
         if (tick) await tick();
       }
-      out.logits = await this.unembed(x.subarray((T - 1) * C), 1);
-      if (every) out.every = await this.everyPosition(x, ids, T, every);
-      if (opts.final) out.final = this.normed(x.subarray((T - 1) * C));
-      if (opts.lens) {  // the blocks before the last in one product: the embedding's blocks are decoded once
-        var below = lensAt === T - 1 ? c.n_layer - 1 : c.n_layer, stack = new Float32Array(below * C);
-        for (l = 0; l < below; l++) stack.set(out.residuals[l], l * C);
-        var all = await this.unembed(stack, below);
-        out.lens = [];
-        for (l = 0; l < below; l++) out.lens.push(all.slice(l * V, (l + 1) * V));
-        if (below < c.n_layer) out.lens.push(out.logits.slice());  // the last position's last block: the logits
+      var last = x.subarray((N - 1 - r) * C, (N - r) * C);
+      out.logits = await this.unembed(last, 1);
+      if (opts.every) out.every = await this.everyPosition(x, ids.slice(r), N - r, opts.every);
+      if (opts.final) out.final = this.normed(last);
+      if (opts.lens) {
+        out.lens = await this.lensOf(out.residuals, out.logits, at === N - 1, widened && this.lens && this.lens.at === at ? from : 0);
+        if (keep) this.lens = { at: at, rows: out.lens.map(function (a) { return a.slice(); }) };
         if (!opts.residuals) out.residuals = null;
         if (tick) await tick();
-      }
+      } else if (keep) this.lens = null;
     } catch (err) {
-      this.length = start;  // a cancelled or failed step leaves the cache as it was
+      if (widened) {  // blocks before `done` hold the new knock-out's pass at every position, the rest must rerun
+        this.valid = done;
+        this.lens = null;
+      } else {
+        this.length = start;  // a cancelled or failed step leaves the cache as it was
+        if (keep) this.heads = null;
+      }
       throw err;
     }
-    this.ids.length = p0;
-    for (i = 0; i < T; i++) this.ids.push(ids[i]);
-    this.length = p0 + T;
-    out.length = this.length;
+    this.ids = ids;
+    this.length = N;
+    this.valid = L;
+    out.length = N;
+    return out;
+  };
+
+  // The embedding of tokens `ids` at positions p, p + 1, ... (GPT-2 adds its learned positions).
+  Model.prototype.embed = async function (ids, p) {
+    var x = await this.lookup("wte.weight", ids);
+    if (!this.llama) {
+      var at = ids.map(function (_, t) { return p + t; }), pos = await this.lookup("wpe.weight", at);
+      for (var i = 0; i < x.length; i++) x[i] += pos[i];
+    }
+    return x;
+  };
+
+  // The logit lens: ln_f and the unembedding applied to each block's residual (the last block's, at
+  // the last position, is the logits), the blocks before the last in one product, so the embedding's
+  // blocks are decoded once. Rows before `reuse` are the slot's kept lens (a rerun's unchanged blocks).
+  Model.prototype.lensOf = async function (residuals, logits, last, reuse) {
+    var c = this.config, C = c.n_embd, V = c.vocab_size, below = last ? c.n_layer - 1 : c.n_layer, l;
+    var n = Math.max(0, below - reuse), out = [];
+    for (l = 0; l < Math.min(reuse, below); l++) out.push(this.lens.rows[l].slice());
+    if (n) {
+      // the plain-JS products sum one token's row block by block and several tokens' whole rows, so
+      // a lone row goes twice: a rerun's lens then has a full pass's bits on those kernels too
+      var rows = n === 1 && !this.w[this.w["lm_head.weight"] ? "lm_head.weight" : "wte.weight"].k ? 2 : n, stack = new Float32Array(rows * C);
+      for (l = 0; l < rows; l++) stack.set(residuals[reuse + Math.min(l, n - 1)], l * C);
+      var all = await this.unembed(stack, rows);
+      for (l = 0; l < n; l++) out.push(all.slice(l * V, (l + 1) * V));
+    }
+    if (below < c.n_layer) out.push(logits.slice());
     return out;
   };
 
@@ -883,7 +994,8 @@ function nexttokenRealEngine() {
 
   // opts.every: each position's logits made EVERY_ROWS positions at a time and summed up at once (see
   // the header). A row's logits have the bits unembed gives it alone (a prompt read at once has
-  // decode's bits), so the last row's summary reads out.logits' numbers.
+  // decode's bits), so the last row's summary reads out.logits' numbers. x: the T positions' residuals,
+  // ids: their tokens.
   var EVERY_ROWS = 8;
   Model.prototype.everyPosition = async function (x, ids, T, k) {
     var C = this.config.n_embd, V = this.config.vocab_size;

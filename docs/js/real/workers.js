@@ -26,7 +26,7 @@
 // session.prefill(ids, opts), session.decode(id, opts) -> Promise<result> (see engine.js); calls run
 //   one at a time, in order; opts.slot picks one of the engine's independent caches (0 by default)
 // session.row(id) -> Promise<Float32Array>: the unembedding's row id, dequantised (engine outputRow)
-// session.copySlot(from, to) -> Promise<{length}>: cache slot `to` becomes a copy of slot `from`
+// session.copySlot(from, to, opts) -> Promise<{length}>: cache slot `to` becomes a copy of slot `from`
 // session.cancel()  the running call rejects with "cancelled" at the next block; the cache is kept
 // session.close()   stops every worker; session.config is the model's shape
 // Every failure is an Error with a one-line message; any worker stopping stops them all and every
@@ -134,7 +134,7 @@ nexttoken.define("real.workers", ["later:real.engine", "later:real.loader", "lat
       cancelled = false;
       var run;
       try {
-        if (m.op === "copy") run = Promise.resolve(model.copySlot(m.from, m.to));
+        if (m.op === "copy") run = Promise.resolve(model.copySlot(m.from, m.to, m.opts));
         else if (m.op === "row") run = model.outputRow(m.ids[0]);
         else run = m.op === "prefill" ? model.prefill(m.ids, m.opts, tick) : model.decode(m.ids[0], m.opts, tick);
       } catch (err) {
@@ -340,7 +340,7 @@ nexttoken.define("real.workers", ["later:real.engine", "later:real.loader", "lat
       prefill: function (ids, o) { return queued(function () { return call(lead, { op: "prefill", ids: Array.from(ids), opts: o || {} }); }); },
       decode: function (id, o) { return queued(function () { return call(lead, { op: "decode", ids: [id], opts: o || {} }); }); },
       row: function (id) { return queued(function () { return call(lead, { op: "row", ids: [id] }); }); },
-      copySlot: function (from, to) { return queued(function () { return call(lead, { op: "copy", from: from, to: to }); }); },
+      copySlot: function (from, to, o) { return queued(function () { return call(lead, { op: "copy", from: from, to: to, opts: o || {} }); }); },
       cancel: function () { if (!dead) lead.postMessage({ op: "cancel" }); },
       close: function () { if (!dead) fail(new Error("the model was closed")); },
     };
