@@ -176,27 +176,27 @@ WHOLE = {"table", "ul", "ol", "dl"}                       # a mark in a cell or 
 
 
 class _FirstMark(HTMLParser):
-    """Where the key goes: the end of the block holding the first mark that is not inside a demo (its fallback
-    goes once the demo runs) or a fold (closed at first); the first mark anywhere when every mark is."""
+    """Where the key goes: the block holding the first mark that is not inside a demo (its fallback goes once
+    the demo runs) or a fold (closed at first); the first mark anywhere when every mark is."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.stack: list[tuple[str, bool]] = []   # open elements: (tag, a demo or a fold)
-        self.goal: tuple[int, bool] | None = None  # the block the key follows: (its depth, inside a demo or fold)
-        self.ends: dict[bool, tuple[int, int]] = {}  # inside a demo or fold -> (line, column) of its block's end tag
+        self.stack: list[tuple[str, bool, tuple[int, int]]] = []  # open elements: (tag, a demo or a fold, start)
+        self.goal: tuple[int, bool] | None = None  # the block the key goes by: (its depth, inside a demo or fold)
+        self.found: dict[bool, tuple] = {}  # inside a demo or fold -> ((line, col) of the block's start, of its end tag)
 
     def handle_starttag(self, tag, attrs):
         classes = (dict(attrs).get("class") or "").split()
         if tag == "span" and "nt-mark" in classes and (self.goal is None or self.goal[1]):
-            hidden = any(h for _, h in self.stack)
+            hidden = any(h for _, h, _ in self.stack)
             depth = self._block()
             if depth is not None and (self.goal is None or not hidden):
                 self.goal = (depth, hidden)
         if tag not in VOID:
-            self.stack.append((tag, "nt-demo" in classes or tag == "details"))
+            self.stack.append((tag, "nt-demo" in classes or tag == "details", self.getpos()))
 
     def _block(self) -> int | None:
-        tags = [t for t, _ in self.stack]
+        tags = [t for t, _, _ in self.stack]
         for i, t in enumerate(tags):  # the outermost table or list, else the innermost block
             if t in WHOLE:
                 return i
@@ -206,28 +206,34 @@ class _FirstMark(HTMLParser):
         return None
 
     def handle_endtag(self, tag):
-        if tag not in (t for t, _ in self.stack):
+        if tag not in (t for t, _, _ in self.stack):
             return
         while self.stack:
-            t, _ = self.stack.pop()
-            if self.goal is not None and len(self.stack) == self.goal[0] and self.goal[1] not in self.ends:
-                self.ends[self.goal[1]] = self.getpos()
+            t, _, start = self.stack.pop()
+            if self.goal is not None and len(self.stack) == self.goal[0] and self.goal[1] not in self.found:
+                self.found[self.goal[1]] = (start, self.getpos())
             if t == tag:
                 break
 
 
 def _with_key(text: str, key: str) -> str:
-    """The page's HTML with the key after the block holding its first mark (see _FirstMark)."""
+    """The page's HTML with the key after the block holding its first mark (see _FirstMark), or before it when
+    the block ends on a colon (it leads into what follows)."""
     finder = _FirstMark()
     finder.feed(text)
     finder.close()
-    at = finder.ends.get(False) or finder.ends.get(True)
+    at = finder.found.get(False) or finder.found.get(True)
     if at is None:
         return key + "\n" + text
-    lines = text.split("\n")
-    offset = sum(len(ln) + 1 for ln in lines[:at[0] - 1]) + at[1]
-    offset = text.index(">", offset) + 1  # past the end tag
-    return text[:offset] + "\n" + key + text[offset:]
+    starts = [0]
+    for line in text.split("\n"):
+        starts.append(starts[-1] + len(line) + 1)
+    begin = starts[at[0][0] - 1] + at[0][1]
+    end = starts[at[1][0] - 1] + at[1][1]
+    if re.sub(r"<[^>]*>|\s", "", text[begin:end]).endswith(":"):
+        return text[:begin] + key + "\n" + text[begin:]
+    end = text.index(">", end) + 1  # past the end tag
+    return text[:end] + "\n" + key + text[end:]
 
 
 def footnote(html_text: str) -> str:

@@ -116,10 +116,3 @@ def open_page(browser_context, server, site):
     for p in opened:
         p.close()
 
-
-def pytest_terminal_summary(terminalreporter):
-    """Say plainly how many browser tests an explicit BROWSER=skip left out."""
-    if os.environ.get("NEXTTOKEN_BROWSER") != "skip":
-        return
-    skipped = [r for r in terminalreporter.stats.get("skipped", []) if "tests/browser/" in r.nodeid]
-    terminalreporter.write_line(f"BROWSER=skip: {len(skipped)} browser tests skipped (chromium not used)")

@@ -77,13 +77,14 @@ def test_a_real_model_demo_lights_smollm2s_map_by_event_or_by_its_own_words(open
     """The contract for the real-model page's demos: an nt:pass-light event lights the parts it names until
     the same owner clears it; a container's changed data-pass-parts is followed at once."""
     page = open_page("real-models.html", width=1280, height=900)
-    lit = "() => [...document.querySelectorAll('.nt-map-side a.nt-map-on .nt-map-name')].map(t => t.textContent)"
+    lit = "() => [...document.querySelectorAll('.nt-map-side a.nt-map-on .nt-map-name')].filter(t => t.getClientRects().length).map(t => t.textContent)"
     demo = page.locator('.nt-demo[data-demo="real-distribution"]')
     demo.evaluate("d => d.scrollIntoView({block: 'center'})")
     page.wait_for_function(f"() => ({lit})().join() === 'logits,softmax,pick'.replace('logits', document.querySelector("
                            "'.nt-map-side a[data-pass-part^=\"logits\"] .nt-map-name').textContent)", timeout=3000)
     page.evaluate("() => document.dispatchEvent(new CustomEvent('nt:pass-light', {detail: {owner: 'run', parts: 'block'}}))")
-    block = page.evaluate("() => [...document.querySelectorAll('.nt-map-side a[data-pass-part~=\"block\"] .nt-map-name')].map(t => t.textContent)")
+    block = page.evaluate("() => [...document.querySelectorAll('.nt-map-side a[data-pass-part~=\"block\"] .nt-map-name')]"
+                          ".filter(t => t.getClientRects().length).map(t => t.textContent)")
     assert "gated MLP" in block and page.evaluate(lit) == block
     page.evaluate("() => document.dispatchEvent(new CustomEvent('nt:pass-light', {detail: {owner: 'other', parts: ''}}))")
     assert page.evaluate(lit) == block  # only its owner gives the map back

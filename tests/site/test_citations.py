@@ -57,6 +57,10 @@ def test_marks_become_quiet_buttons_and_one_closed_list_at_the_page_end():
     assert text.index("and another") < key < text.index("<table>") and text.count('class="nt-mark-key"') == 1
     assert text_of(text[key:text.index("</p>", key)]) == (
         "A mark after a number says where it comes from (tap one):  measured by running the model,  published.")
+    lead = page_of(f"<h2>A</h2><p>Per token, 4 bytes {meas}:</p><table><tr><td>1</td></tr></table>")
+    assert lead.index('class="nt-mark-key"') < lead.index("<p>Per token")  # a block that leads into a table keeps its colon's place
+    fallback = page_of(f'<div class="nt-demo" data-demo="x"><p>static {meas}</p></div><details><p>folded {meas}</p></details><p>seen {pub}</p>')
+    assert fallback.index("seen") < fallback.index('class="nt-mark-key"')  # the first mark a reader sees, not a demo's or a fold's
     assert source_lines(text) == ["m1 measured by this build: site_data/smollm2/measurements.json (data key: smollm2.top_bars)",
                                   "p2 published: " + QUOTED + " (data key: gpt2.paper_top_k)"]
     pops = popovers(text)

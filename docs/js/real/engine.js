@@ -26,8 +26,21 @@
 //     softmax's sum (float64), next[t] the logit of the token after t (NaN at the last), top (Int32)
 //     and topLogits the k largest, t-major. A token's loss is lse[t] - next[t]. The last block then
 //     runs at every position
-//   opts.knockout = {heads: [[layer, head], ...], mlp: [layer, ...]}, set at prefill and kept by the
-//     cache: a head's output is zeroed before c_proj, a block's MLP adds nothing
+//   opts.knockout = {heads: [[layer, head], ...], mlp: [layer, ...], values}, set at prefill and kept by
+//     the cache: a head's output is zeroed before c_proj, a block's MLP adds nothing; values (optional)
+//     gives a part something else instead: {"h.<layer>.<head>": its z (head size numbers, or that many
+//     per position from 0), "m.<layer>": its MLP's output (n_embd, or per position)}: mean ablation and
+//     patching (docs/js/real/sweep.js builds them)
+//   opts.capture: out.parts = {z: [layer] T x n_embd (every head's output before c_proj, side by side),
+//     mlp: [layer] T x n_embd}, every position of the run (the source of a patch)
+//   opts.direct (llama): out.direct = {embedding, heads: [layer] n_head x n_embd (each head's output
+//     through c_proj), mlp: [layer] n_embd} at the last position, with the final norm's scale (1/rms)
+//     and weights (gamma): a part's direct share of a token's logit is part . (gamma scale row)
+//   opts.kinds: out.kinds = [layer] n_head x 5, the shares of each head's attention on the first token,
+//     itself, the previous token, the induction token and the rest (kindShares)
+//   opts.pattern = [layer, head]: out.pattern, that head's weights for every query, T x T
+//   (capture, direct, kinds and pattern read every block at every position: a prefill asking for them
+//   keeps no cached position and reruns no block alone)
 //   opts.keep (prefill): the slot keeps each block's input at every position (and the last position's
 //     attention weights and lens), so that a later prefill with reuse of the same tokens under another
 //     knock-out reruns only blocks L..n_layer-1, L the first block the two knock-outs treat
@@ -408,7 +421,7 @@ function nexttokenRealEngine() {
   // a time, so each key and value row read from the cache serves four queries; every score, weight
   // and mix is summed in the same order as one position at a time, so the bits do not depend on T.
   var SC = new Float64Array(0), MIX = new Float64Array(0);
-  function attention(q, kc, vc, T, p0, H, hd, kvDim, group, off, lH, att, headsOut, h0, h1) {
+  function attention(q, kc, vc, T, p0, H, hd, kvDim, group, off, lH, att, headsOut, h0, h1, full) {
     var C = H * hd, Tk = p0 + T, scale = 1 / Math.sqrt(hd), i, j, e, kb, vb, x;
     if (SC.length < 4 * Tk) SC = new Float64Array(4 * Tk);
     if (MIX.length < 4 * hd) MIX = new Float64Array(4 * hd);
@@ -437,7 +450,10 @@ function nexttokenRealEngine() {
             }
           }
         }
-        for (i = 0; i < nq; i++) softmax(sc, i * Tk, n0 + i, headsOut && t + i === T - 1 ? headsOut : null, hh * Tk);
+        for (i = 0; i < nq; i++) {
+          softmax(sc, i * Tk, n0 + i, headsOut && t + i === T - 1 ? headsOut : null, hh * Tk);
+          if (full) for (j = 0; j < n0 + i; j++) full[(hh * T + t + i) * Tk + j] = sc[i * Tk + j];
+        }
         for (e = 0; e < 4 * hd; e++) mix[e] = 0;
         if (!dead) {
           var all = nq === 4 ? n0 : 0;  // keys every query of a full four sees, read once for all four
@@ -463,7 +479,7 @@ function nexttokenRealEngine() {
   // layer's keys and values, copied in once a call): scores and the values' mix in float32 lanes, as
   // transformers computes them, four query positions at a time, and the softmax too (e^x by the
   // kernels' own float32 exponential, so a row's weights do not depend on how many queries came).
-  function attentionWasm(k, q, kc, vc, T, p0, H, hd, kvDim, group, off, lH, att, headsOut, h0, h1) {
+  function attentionWasm(k, q, kc, vc, T, p0, H, hd, kvDim, group, off, lH, att, headsOut, h0, h1, full) {
     var A = k.att, C = H * hd, Tk = p0 + T, scale = 1 / Math.sqrt(hd), i, j, e;
     A.k.set(kc.subarray(0, Tk * kvDim));
     A.v.set(vc.subarray(0, Tk * kvDim));
@@ -476,6 +492,7 @@ function nexttokenRealEngine() {
         for (i = 0; i < nq; i++) {
           k.e.softmax(A.SC + 4 * i * A.cap, n0 + i);
           if (headsOut && t + i === T - 1) headsOut.set(A.sc.subarray(i * A.cap, i * A.cap + n0 + i), hh * Tk);
+          if (full) full.set(A.sc.subarray(i * A.cap, i * A.cap + n0 + i), (hh * T + t + i) * Tk);
         }
         var base = t * C + hh * hd;
         if (dead) { for (i = 0; i < nq; i++) for (e = 0; e < hd; e++) att[base + i * C + e] = 0; continue; }
@@ -530,7 +547,11 @@ function nexttokenRealEngine() {
   Shard.prototype.handle = function (m, alloc, free) {
     var w = this.w, t, i;
     alloc = alloc || function (n) { return new Float32Array(n); };
-    if (m.op === "attend") return heads(this, m, alloc(m.q.length), m.heads ? alloc(m.H * (m.p0 + m.T)) : null);
+    if (m.op === "attend") {
+      var fl = m.full ? alloc(m.H * m.T * (m.p0 + m.T)) : null;
+      if (fl) fl.fill(0);
+      return heads(this, m, alloc(m.q.length), m.heads ? alloc(m.H * (m.p0 + m.T)) : null, fl);
+    }
     if (m.op === "rows") {
       t = w[m.name];
       var out = alloc(m.ids.length * t.cols);
@@ -697,6 +718,7 @@ function nexttokenRealEngine() {
   Model.prototype.plan = function (ids, knockout, opts, at) {
     var L = this.config.n_layer, none = { keep: 0, from: L }, n = 0;
     if (opts.keep && !this.inputs) return none;
+    if (opts.capture || opts.kinds || opts.pattern || opts.direct) return none;  // these read every block at every position
     var from = Math.min(changedAt(this.knockout, knockout, this.config), this.valid);
     while (n < this.length && n < ids.length && this.ids[n] === ids[n]) n++;
     if (from === L) return { keep: Math.min(n, ids.length - 1, at), from: L };
@@ -731,7 +753,38 @@ function nexttokenRealEngine() {
       if (!(l >= 0 && l < c.n_layer) || l % 1) throw new Error("knock-out MLP " + l + " is not a block 0-" + (c.n_layer - 1));
       return l;
     });
-    return { heads: heads, mlp: mlp };
+    // What a switched-off part becomes instead of zeros: "h.<layer>.<head>" -> its z (head size values,
+    // the same at every position, or one set per position from 0), "m.<layer>" -> its MLP's output
+    // (n_embd values, or one set per position). Mean ablation and patching (docs/js/real/sweep.js).
+    // sigs: a fingerprint of each part's values, for perBlock.
+    var values = {}, sigs = {}, hd = c.n_embd / c.n_head;
+    Object.keys(k.values || {}).sort().forEach(function (key) {
+      var m = /^(h)\.(\d+)\.(\d+)$|^(m)\.(\d+)$/.exec(key), v = k.values[key];
+      var listed = m && (m[1] ? heads.indexOf(Number(m[2]) * c.n_head + Number(m[3])) >= 0 : mlp.indexOf(Number(m[5])) >= 0);
+      if (!listed) throw new Error("knock-out value " + key + " names no switched-off part (h.<layer>.<head> or m.<layer>)");
+      var width = m[1] ? hd : c.n_embd;
+      if (!(v && v.length && v.length % width === 0)) throw new Error("knock-out value " + key + " must hold a multiple of " + width + " numbers");
+      var a = v instanceof Float32Array ? v : Float32Array.from(v), bits = new Uint32Array(a.buffer, a.byteOffset, a.length), h1 = 2166136261, h2 = a.length;
+      for (var i = 0; i < a.length; i++) {
+        if (!isFinite(a[i])) throw new Error("knock-out value " + key + " holds a number that is not finite");
+        h1 = Math.imul(h1 ^ bits[i], 16777619); h2 = Math.imul(h2 + bits[i], 2654435761) ^ (h2 >>> 13);
+      }
+      values[key] = a;
+      sigs[key] = a.length + ":" + (h1 >>> 0).toString(36) + (h2 >>> 0).toString(36);
+    });
+    return { heads: heads, mlp: mlp, values: values, sigs: sigs };
+  }
+
+  // A switched-off part's replacement at positions from..from+n-1 into rows of y (row width rowWidth,
+  // the part's `width` values at offset `at` of each row); add: added to the rows instead.
+  function replace(v, width, y, rowWidth, at, from, n, add) {
+    var per = v.length > width;
+    if (per && (from + n) * width > v.length) throw new Error("a patched part holds " + v.length / width + " positions; this text reaches position " + (from + n - 1));
+    for (var t = 0; t < n; t++) {
+      var o = per ? (from + t) * width : 0, r = t * rowWidth + at, e;
+      if (add) for (e = 0; e < width; e++) y[r + e] += v[o + e];
+      else for (e = 0; e < width; e++) y[r + e] = v[o + e];
+    }
   }
 
   // What a (normalised) knock-out does to each block, one string per block, so that two knock-outs
@@ -740,8 +793,9 @@ function nexttokenRealEngine() {
   function perBlock(k, c) {
     var out = [], l;
     for (l = 0; l < c.n_layer; l++) out.push([]);
-    k.heads.forEach(function (i) { out[Math.floor(i / c.n_head)].push("head " + (i % c.n_head)); });
-    k.mlp.forEach(function (l) { out[l].push("mlp"); });
+    var sigs = k.sigs || {};
+    k.heads.forEach(function (i) { var l = Math.floor(i / c.n_head), key = "h." + l + "." + (i % c.n_head); out[l].push("head " + (i % c.n_head) + (sigs[key] ? " = " + sigs[key] : "")); });
+    k.mlp.forEach(function (l) { out[l].push("mlp" + (sigs["m." + l] ? " = " + sigs["m." + l] : "")); });
     return out.map(function (parts) { return parts.sort().filter(function (p, i) { return p !== parts[i - 1]; }).join(","); });
   }
   function changedAt(a, b, c) {
@@ -770,6 +824,14 @@ function nexttokenRealEngine() {
     if (r < N) x = await this.embed(ids.slice(r), r);
     var out = { residuals: opts.residuals || opts.lens ? [] : null, heads: opts.heads ? [] : null };
     var start = this.length, widened = false, done = 0, turn = this.llama ? this.turns(lo, R) : null;
+    var pat = opts.pattern || null, vals = this.knockout.values || {};
+    if (pat && !(Array.isArray(pat) && pat[0] >= 0 && pat[0] < L && pat[1] >= 0 && pat[1] < H && !(pat[0] % 1) && !(pat[1] % 1))) {
+      throw new Error("pattern " + JSON.stringify(pat) + " is not [layer 0-" + (L - 1) + ", head 0-" + (H - 1) + "]");
+    }
+    if (opts.direct && !this.llama) throw new Error("direct logit attribution reads an RMSNorm model; this one normalises with LayerNorm");
+    if (opts.capture) out.parts = { z: [], mlp: [] };
+    if (opts.direct) out.direct = { embedding: x.slice((N - 1 - r) * C, (N - r) * C), heads: [], mlp: [] };
+    if (opts.kinds) out.kinds = [];
     try {
       for (l = 0; l < L; l++) {
         var pre = "h." + l + ".", kc = this.kCache[l], vc = this.vCache[l];
@@ -802,14 +864,31 @@ function nexttokenRealEngine() {
         // The last block's keys and values are cached for every position, but its output is read only
         // at the last position (and at `at` for the lens): the rows before them skip the rest of it.
         // Each row's arithmetic is the same either way (see attention), so no bit changes.
-        var r0 = l === L - 1 && !opts.every ? (out.residuals ? Math.min(at, N - 1) : N - 1) : r, m = N - r0;
+        // Capturing, the heads' kinds and a head's pattern read every row (r is 0 then: see plan).
+        var fullAt = opts.kinds || (pat && pat[0] === l);
+        var r0 = l === L - 1 && !opts.capture && !fullAt && !opts.every ? (out.residuals ? Math.min(at, N - 1) : N - 1) : r, m = N - r0;
         var xr = x.subarray((r0 - r) * C, n * C);
-        var headsOut = out.heads || keep ? new Float32Array(H * N) : null;
-        await this.attend(q.subarray((r0 - r) * C), kc, vc, m, r0, l, att, headsOut);
+        var headsOut = out.heads || keep ? new Float32Array(H * N) : null, full = fullAt ? new Float32Array(H * m * N) : null;
+        await this.attend(q.subarray((r0 - r) * C), kc, vc, m, r0, l, att, headsOut, full);
         if (keep) this.heads[l] = headsOut;
         if (out.heads) out.heads.push(keep ? headsOut.slice() : headsOut);
+        if (full && opts.kinds) out.kinds.push(kindShares(full, H, m, r0, ids));
+        if (full && pat && pat[0] === l) out.pattern = full.slice(pat[1] * m * N, (pat[1] + 1) * m * N);
+        this.knockout.heads.forEach(function (idx) {  // a switched-off head's mean or patched z, where the knock-out gives one
+          var key = "h." + l + "." + (idx % H);
+          if (Math.floor(idx / H) === l && vals[key]) replace(vals[key], hd, att, C, (idx % H) * hd, r0, m);
+        });
+        if (out.parts) out.parts.z.push(att.slice(0, m * C));
+        if (out.direct) out.direct.heads.push(await this.perHead(pre, att.subarray((m - 1) * C, m * C)));
         await this.mul([[pre + "attn.c_proj.weight", proj, this.llama ? null : w[pre + "attn.c_proj.bias"].f32]], att.subarray(0, m * C), m);
         for (i = 0; i < m * C; i++) xr[i] += proj[i];
+        if (this.knockout.mlp.indexOf(l) >= 0 && (out.parts || out.direct || vals["m." + l])) {  // off: zeros, or its mean or patched output
+          var mo = new Float32Array(m * C);
+          if (vals["m." + l]) replace(vals["m." + l], C, mo, C, 0, r0, m);
+          for (i = 0; i < m * C; i++) xr[i] += mo[i];
+          if (out.parts) out.parts.mlp.push(mo);
+          if (out.direct) out.direct.mlp.push(mo.slice((m - 1) * C));
+        }
         if (this.knockout.mlp.indexOf(l) < 0) {
           var hm = h.subarray(0, m * C);
           if (this.llama) {
@@ -823,6 +902,8 @@ function nexttokenRealEngine() {
             await this.mul([[pre + "mlp.c_proj.weight", proj, w[pre + "mlp.c_proj.bias"].f32]], ff.subarray(0, m * F), m);
           }
           for (i = 0; i < m * C; i++) xr[i] += proj[i];
+          if (out.parts) out.parts.mlp.push(proj.slice(0, m * C));
+          if (out.direct) out.direct.mlp.push(proj.slice((m - 1) * C, m * C));
         }
         if (out.residuals) out.residuals.push(x.slice((at - r) * C, (at - r + 1) * C));
         if (keep && l + 1 < L) this.inputs[l + 1].set(x.subarray(0, n * C), r * C);  // the next block's input
@@ -833,6 +914,12 @@ function nexttokenRealEngine() {
       out.logits = await this.unembed(last, 1);
       if (opts.every) out.every = await this.everyPosition(x, ids.slice(r), N - r, opts.every);
       if (opts.final) out.final = this.normed(last);
+      if (out.direct) {  // the final norm's scale at the last position and its weights: logit share = part . (gamma scale row)
+        var ss = 0;
+        for (i = 0; i < C; i++) ss += last[i] * last[i];
+        out.direct.scale = 1 / Math.sqrt(Math.fround(ss / C) + c.rms_eps);
+        out.direct.gamma = w["ln_f.weight"].f32.slice();
+      }
       if (opts.lens) {
         out.lens = await this.lensOf(out.residuals, out.logits, at === N - 1, widened && this.lens && this.lens.at === at ? from : 0);
         if (keep) this.lens = { at: at, rows: out.lens.map(function (a) { return a.slice(); }) };
@@ -886,33 +973,75 @@ function nexttokenRealEngine() {
   };
 
   // Attention of heads m.h0..m.h1-1 ({q, k, v, T, p0, H, off, lH}, k and v the keys and values of
-  // positions 0..p0+T-1) into att (T x n_embd) and, when given, their weights for the last position.
-  function heads(on, m, att, weights) {
+  // positions 0..p0+T-1) into att (T x n_embd) and, when given, their weights for the last position
+  // and every query's (full: H x T x (p0 + T), head-major, zeros right of each query).
+  function heads(on, m, att, weights, full) {
     var c = on.config, hd = c.n_embd / c.n_head, kvDim = hd * c.n_kv_heads, group = c.n_head / c.n_kv_heads;
-    if (on.att) attentionWasm(on.att, m.q, m.k, m.v, m.T, m.p0, m.H, hd, kvDim, group, m.off, m.lH, att, weights, m.h0, m.h1);
-    else attention(m.q, m.k, m.v, m.T, m.p0, m.H, hd, kvDim, group, m.off, m.lH, att, weights, m.h0, m.h1);
-    return weights ? [att, weights] : [att];
+    if (on.att) attentionWasm(on.att, m.q, m.k, m.v, m.T, m.p0, m.H, hd, kvDim, group, m.off, m.lH, att, weights, m.h0, m.h1, full);
+    else attention(m.q, m.k, m.v, m.T, m.p0, m.H, hd, kvDim, group, m.off, m.lH, att, weights, m.h0, m.h1, full);
+    var out = [att];
+    if (weights) out.push(weights);
+    if (full) out.push(full);
+    return out;
+  }
+
+  // Each head's output at one position: its slice of z (the rest zero) through the output projection,
+  // H rows in one product (no bias). Returns H x n_embd.
+  Model.prototype.perHead = async function (pre, z) {
+    var C = this.config.n_embd, H = this.config.n_head, hd = this.hd, xs = new Float32Array(H * C), ys = new Float32Array(H * C);
+    for (var hh = 0; hh < H; hh++) xs.set(z.subarray(hh * hd, (hh + 1) * hd), hh * C + hh * hd);
+    await this.mul([[pre + "attn.c_proj.weight", ys]], xs, H);
+    return ys;
+  };
+
+  // What each head looks at (scripts/real/ablation.py's head_kinds, the same rule): the shares of its
+  // attention on the first token, itself, the token before, the token after an earlier occurrence of
+  // its own token (induction) and the rest, each averaged over the queries after position 0 that
+  // have such a key. full: H x T x (p0 + T) weights of positions p0..p0+T-1; ids: every position's
+  // token. Returns H x 5 (Float32Array).
+  var KINDS = 5;
+  function kindShares(full, H, T, p0, ids) {
+    var Tk = p0 + T, out = new Float32Array(H * KINDS), sum = new Float64Array(KINDS), seen = new Float64Array(KINDS), has = [0, 0, 0, 0, 0];
+    var kind = new Uint8Array(Tk), s = [0, 0, 0, 0, 0], j, k;
+    for (var hh = 0; hh < H; hh++) {
+      sum.fill(0); seen.fill(0);
+      for (var t = 0; t < T; t++) {
+        var pos = p0 + t;
+        if (pos === 0) continue;
+        for (k = 0; k < KINDS; k++) { has[k] = 0; s[k] = 0; }
+        for (j = 0; j <= pos; j++) {
+          kind[j] = j === 0 ? 0 : j === pos ? 1 : j === pos - 1 ? 2 : ids[j - 1] === ids[pos] ? 3 : 4;
+          has[kind[j]] = 1;
+        }
+        var row = (hh * T + t) * Tk;
+        for (j = 0; j <= pos; j++) s[kind[j]] += full[row + j];
+        for (k = 0; k < KINDS; k++) if (has[k]) { sum[k] += s[k]; seen[k] += 1; }
+      }
+      for (k = 0; k < KINDS; k++) out[hh * KINDS + k] = seen[k] ? sum[k] / seen[k] : 0;
+    }
+    return out;
   }
 
   // A prompt's attention over the workers: the heads are split between them (each head's arithmetic
   // the same wherever it runs, so no bit changes); one token's, or a model on one worker, runs here.
   var SPLIT_T = 16;  // tokens from which sending q, k and v to the others pays
-  Model.prototype.attend = async function (q, kc, vc, T, p0, l, att, headsOut) {
+  Model.prototype.attend = async function (q, kc, vc, T, p0, l, att, headsOut, full) {
     var c = this.config, H = c.n_head, n = this.peers.length + 1, Tk = p0 + T;
     var m = { op: "attend", q: q, k: kc.subarray(0, Tk * this.kvDim), v: vc.subarray(0, Tk * this.kvDim), T: T, p0: p0, H: H,
-              off: this.knockout.heads, lH: l * H, h0: 0, h1: H, heads: !!headsOut };
-    if (n === 1 || T < SPLIT_T) { heads(this, m, att, headsOut); return; }
+              off: this.knockout.heads, lH: l * H, h0: 0, h1: H, heads: !!headsOut, full: !!full };
+    if (n === 1 || T < SPLIT_T) { heads(this, m, att, headsOut, full); return; }
     var cut = function (p) { return Math.round(p * H / n); }, asks = [];
     for (var p = 1; p < n; p++) {
       var ask = Object.assign({}, m, { k: m.k.slice(), v: m.v.slice(), h0: cut(p), h1: cut(p + 1) });
       asks.push(this.peers[p - 1].call(ask));
     }
-    heads(this, Object.assign({}, m, { h1: cut(1) }), att, headsOut);
+    heads(this, Object.assign({}, m, { h1: cut(1) }), att, headsOut, full);
     var got = await Promise.all(asks), C = c.n_embd, hd = this.hd;
     for (p = 1; p < n; p++) {
       var a = cut(p) * hd, b = cut(p + 1) * hd, y = got[p - 1];
       for (var t = 0; t < T; t++) att.set(y[0].subarray(t * C + a, t * C + b), t * C + a);
       if (headsOut) headsOut.set(y[1].subarray(cut(p) * Tk, cut(p + 1) * Tk), cut(p) * Tk);
+      if (full) full.set(y[headsOut ? 2 : 1].subarray(cut(p) * T * Tk, cut(p + 1) * T * Tk), cut(p) * T * Tk);
     }
   };
 

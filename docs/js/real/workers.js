@@ -54,7 +54,11 @@ nexttoken.define("real.workers", ["later:real.engine", "later:real.loader", "lat
     function buffers(out) {
       var list = [out.logits.buffer];
       if (out.final) list.push(out.final.buffer);
-      ["residuals", "heads", "lens"].forEach(function (k) { if (out[k]) out[k].forEach(function (a) { list.push(a.buffer); }); });
+      ["residuals", "heads", "lens", "kinds"].forEach(function (k) { if (out[k]) out[k].forEach(function (a) { list.push(a.buffer); }); });
+      if (out.pattern) list.push(out.pattern.buffer);
+      [out.parts && out.parts.z, out.parts && out.parts.mlp, out.direct && out.direct.heads, out.direct && out.direct.mlp].forEach(function (l) {
+        if (l) l.forEach(function (a) { list.push(a.buffer); });
+      });
       return list.filter(function (b, i) { return list.indexOf(b) === i; });
     }
     // Both ends of a port keep the buffers the other hands back (by size, up to KEEP bytes), so
