@@ -71,7 +71,7 @@
     "knockout": "{heads: [[layer, head]...], mlp}: the tiny model's parts switched off. Writer demos.knockout; readers demos.attention, demos.lens, demos.two-heads",
     // the real model (SmolLM2 or GPT-2, in the page), one family: real.*
     "real.model": "null, or {session, tokenizer, config, model, name} once loaded. Writer demos.real-ask; readers demos.real-distribution, demos.real-inside, demos.real-writers",
-    "real.pass": "null, or the live pass {text, chat, ids, pieces, result, knockout, model, name, ms, inside}. Writer demos.real-ask; readers demos.real-distribution, demos.real-inside, demos.real-writers",
+    "real.pass": "null, or the live pass {text, chat, ids, pieces, result, knockout, model, name, ms, inside, asked (the reader pressed Run or Enter: its answer is brought into view)}. Writer demos.real-ask; readers demos.real-distribution, demos.real-inside, demos.real-writers",
     "real.stored": "the stored prompt on show: its whole record (key, text, chat, head, tail, lens, attention...). Writer demos.real-distribution; readers demos.real-ask, demos.real-inside",
     "real.knockout": "{heads: [[layer, head]...], mlp: [layer...]}, from zero. Writer demos.real-inside; reader demos.real-ask (reruns the pass)",
     "real.prompt": "{text, chat}: a prompt for the panel to run (the inside view's example). Writer demos.real-inside; reader demos.real-ask",

@@ -269,6 +269,30 @@ nexttoken.define("ui", ["load"], function (load) {
     return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   }
 
+  // ---- an answer where the reader is looking -----------------------------------------------------
+  // reveal(node, from): the reader pressed a control (from) and its answer (node) is drawn away from the
+  // window, below it or above it out of sight. The page scrolls, gently (at once for reduced motion), just
+  // enough that the answer's top and a good part of it show, keeping the control in the window where both
+  // fit (where they cannot, the answer wins). Nothing moves when enough of the answer already shows. Call it
+  // from a reader's press only, never from a redraw the reader did not ask for (typing, a link restored).
+  function reveal(node, from) {
+    if (!node || !node.isConnected) return;
+    var header = document.querySelector(".md-header"), top = 0, bottom = window.innerHeight, pad = 12;
+    if (header) top = Math.max(0, header.getBoundingClientRect().bottom);
+    var r = node.getBoundingClientRect();
+    if (!r.height) return;  // not drawn
+    var want = Math.min(r.height, (bottom - top) * 0.6), least = Math.min(r.height, 48), by = 0;
+    if (r.top + want > bottom - pad) by = r.top + want - (bottom - pad);                     // below: up it comes
+    else if (r.top < top + pad && r.bottom < top + want) by = r.top - (top + pad);          // above, out of sight
+    if (!by) return;
+    if (from && from.isConnected) {
+      var f = from.getBoundingClientRect();
+      if (by > 0) by = Math.max(Math.min(by, f.top - (top + pad)), r.top + least - (bottom - pad));
+      else by = Math.min(Math.max(by, f.bottom - (bottom - pad)), r.bottom - least - top);
+    }
+    if (by) window.scrollBy({ top: by, behavior: reducedMotion() ? "instant" : "smooth" });
+  }
+
   // ---- each demo's start: when its container nears the screen ------------------------------------
   // ui.start(name, build, opts) registers every .nt-demo[data-demo=name] on the page. The page's first
   // container builds at once (every page opens on its demo, so the first paint shows it, not its fallback)
@@ -544,6 +568,7 @@ nexttoken.define("ui", ["load"], function (load) {
       panel.hidden = false;
       b.setAttribute("aria-controls", panel.id);
       b.setAttribute("aria-expanded", "true");
+      reveal(panel, b);
     });
     b._label = opts.label;
     return b;
@@ -562,6 +587,6 @@ nexttoken.define("ui", ["load"], function (load) {
     tickStep: tickStep, niceTicks: niceTicks, setDisabled: setDisabled, field: field,
     textInput: textInput, slider: slider, button: button, checkbox: checkbox, radios: radios,
     select: select, message: message, numberButton: numberButton, relabel: relabel,
-    reducedMotion: reducedMotion, start: start, section: section, INPUT_MAX: INPUT_MAX
+    reducedMotion: reducedMotion, reveal: reveal, start: start, section: section, INPUT_MAX: INPUT_MAX
   };
 });

@@ -12,17 +12,33 @@ In Chromium over a local http server, 1280-px window, after the model has loaded
   on screen (computed), and, in the same run, transformers' forward pass on the same ids (CPU, float32,
   eager attention) when the pipeline's packages are installed;
 - a temperature change with the live pass shown: every probability recomputed, the cuts, the draw,
-  the canvas and the list (median and largest of 30).
-The machine's load average is printed with the figures: timings on a shared machine are noisy.
+  the canvas and the list (median and largest of 30);
+- a knock-out (a head switched off) in block 0, 15 and 29 against a full pass with it, on 100 and
+  500 tokens with the lens and heads (session.prefill: the panel's rerun, opts.keep and reuse, and a
+  full prefill in a spare slot), median of RUNS; the target: a knock-out in block L costs at most
+  (30 - L) / 30 of a full pass plus 10 %. Also the reader's wait in the panel on 100 tokens: from the
+  knock-out set (as the inside view sets it) to its pass published;
+- memory at the panel's limit: the renderers' peak unique memory (USS) while a 1,024-token prompt
+  runs with the inputs kept and is rerun with a knock-out in block 15, against the page with the
+  model loaded and a short prompt.
+--before SITE measures a site built from another commit (its own `make site`) first, in the same run,
+for the knock-out and memory figures, so both share the machine's load; --only knockout skips the
+other figures. The machine's load average is printed with the figures: timings on a shared machine
+are noisy.
 """
 from __future__ import annotations
 
+import argparse
 import functools
 import http.server
 import json
 import os
+import shutil
 import statistics
+import tempfile
 import threading
+import time
+from pathlib import Path
 
 from scripts.core.io import ROOT
 from scripts.quality.needs import chromium_path, require
@@ -77,6 +93,142 @@ INSIDE_JS = """async (open) => {
 }"""
 
 
+# A knock-out of one head in each block of `layers` on the first n ids of `text`, against a full pass
+# with it: the panel's rerun (keep and reuse, from the pass without it) and a full prefill in slot 6.
+KNOCKOUT_JS = """async ([text, n, layers, runs]) => {
+  const llm = nexttoken.store.get('real.model'), s = llm.session, ids = llm.tokenizer.encode(text, {}).ids.slice(0, n);
+  const show = {final: true, lens: true, heads: true}, keep = {...show, keep: true, reuse: true};
+  const med = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1], out = {tokens: ids.length};
+  await s.prefill(ids, keep);
+  for (const L of layers) {
+    const rerun = [], full = [], knockout = {heads: [[L, 0]], mlp: []};
+    let from = null;
+    for (let i = 0; i < runs; i++) {
+      await s.prefill(ids, keep);  // back to no knock-out
+      let t0 = performance.now();
+      const r = await s.prefill(ids, {...keep, knockout});
+      rerun.push(performance.now() - t0);
+      from = r.from === undefined ? null : r.from;
+      t0 = performance.now();
+      await s.prefill(ids, {...show, knockout, slot: 6});
+      full.push(performance.now() - t0);
+    }
+    out[L] = {knockout_ms: med(rerun), full_ms: med(full), from};
+  }
+  return out;
+}"""
+
+# The reader's wait: the knock-out set in the store, as the inside view sets it, to the panel's pass
+# published with it (the bars drawn), then back to none; median of runs.
+PANEL_KNOCKOUT_JS = """async ([layers, runs]) => {
+  const store = nexttoken.store, med = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1], out = {};
+  const set = (k) => new Promise((res) => {
+    const t0 = performance.now(), want = JSON.stringify(k);
+    const off = store.subscribe('real.pass', (p) => { if (p && JSON.stringify({heads: p.knockout.heads, mlp: p.knockout.mlp}) === want) { off(); res(performance.now() - t0); } });
+    store.set('real.knockout', k);
+  });
+  for (const L of layers) {
+    const got = [];
+    for (let i = 0; i < runs; i++) { got.push(await set({heads: [[L, 0]], mlp: []})); await set({heads: [], mlp: []}); }
+    out[L] = med(got);
+  }
+  return out;
+}"""
+
+# The panel at its limit: a 1,024-token prompt with the inputs kept, then a knock-out in block 15.
+LIMIT_JS = """async (text) => {
+  const llm = nexttoken.store.get('real.model'), s = llm.session, ids = llm.tokenizer.encode(text, {}).ids.slice(0, 1024);
+  const show = {final: true, lens: true, heads: true, keep: true, reuse: true};
+  await s.prefill(ids, show);
+  await s.prefill(ids, {...show, knockout: {heads: [[15, 0]]}});
+  return ids.length;
+}"""
+
+
+def renderer_memory(profile: str) -> int:
+    """Unique bytes (USS) of the Chromium renderers started with this profile (bench_real's measure)."""
+    from scripts.quality.bench_real import renderer_memory as uss
+
+    return uss(profile)
+
+
+def knockout_figures(page, profile: str) -> dict:
+    """The knock-out figures and memory at the panel's limit of the page's loaded model."""
+    long = " ".join(["The old sailor told the children a long story about the sea, the storms and the stars."] * 60)
+    out = {"session": {n: page.evaluate(KNOCKOUT_JS, [long, n, LAYERS, RUNS]) for n in (100, 500)}}
+    page.evaluate(INSIDE_JS, True)  # the knock-out comes from the inside view: the panel's pass computes the lens and heads
+    page.wait_for_selector('.nt-demo[data-demo="real-ask"]:not([data-busy])')
+    page.evaluate(ENTER_JS, PROMPTS[100])
+    out["panel_100_ms"] = page.evaluate(PANEL_KNOCKOUT_JS, [LAYERS, RUNS])
+    idle = renderer_memory(profile)
+    peak, stop = [idle], threading.Event()
+
+    def watch():
+        while not stop.is_set():
+            peak[0] = max(peak[0], renderer_memory(profile))
+            time.sleep(0.2)
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    out["limit_tokens"] = page.evaluate(LIMIT_JS, " ".join([long] * 4))
+    stop.set()
+    thread.join()
+    out["memory_mb"] = {"loaded": idle / 1e6, "peak_at_limit": peak[0] / 1e6}
+    return out
+
+
+def open_model(page) -> float:
+    """Loads the model through the panel and lets the stored prompt's pass end; returns the ms."""
+    page.wait_for_selector('.nt-demo[data-demo="real-distribution"][data-loaded]')
+    t0 = page.evaluate("performance.now()")
+    page.click('[data-role="ask-load"]')
+    page.wait_for_selector('.nt-demo[data-demo="real-ask"][data-real-model]')
+    ms = page.evaluate("performance.now()") - t0
+    # the stored prompt on show runs live once loaded: let it finish before timing anything
+    page.wait_for_selector('.nt-demo[data-demo="real-ask"][data-pass]:not([data-busy])')
+    return ms
+
+
+def on_site(site: Path, work):
+    """A Chromium page on `site` over a local http server: yields (page, profile)."""
+    from contextlib import contextmanager
+
+    from playwright.sync_api import sync_playwright
+
+    @contextmanager
+    def opened():
+        httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        profile = tempfile.mkdtemp(prefix="bench-ask-", dir=work)
+        try:
+            with sync_playwright() as pw:
+                ctx = pw.chromium.launch_persistent_context(profile, executable_path=chromium_path(), headless=True,
+                                                            args=["--no-sandbox"], viewport={"width": 1280, "height": 900})
+                page = ctx.new_page()
+                page.set_default_timeout(900_000)
+                page.goto(f"http://127.0.0.1:{httpd.server_address[1]}/real-models.html", wait_until="load")
+                yield page, profile
+                ctx.close()
+        finally:
+            httpd.shutdown()
+            httpd.server_close()
+    return opened()
+
+
+def show_knockouts(name: str, k: dict) -> None:
+    for n, rows in k["session"].items():
+        for L in LAYERS:
+            r = rows[str(L)] if str(L) in rows else rows[L]
+            target = (30 - L) / 30 + 0.1
+            print(f"{name:10} {rows['tokens']:4d} tokens, block {L:2d}: knock-out {r['knockout_ms']:7.0f} ms, full pass {r['full_ms']:7.0f} ms, "
+                  f"ratio {r['knockout_ms'] / r['full_ms']:.2f} (target <= {target:.2f}; reran from block {r['from']})")
+    print(f"{name:10} the panel, 100 tokens, knock-out to bars: "
+          + ", ".join(f"block {L} {k['panel_100_ms'][str(L)] if str(L) in k['panel_100_ms'] else k['panel_100_ms'][L]:.0f} ms" for L in LAYERS))
+    m = k["memory_mb"]
+    print(f"{name:10} memory (renderers' USS): {m['loaded']:.0f} MB with the model loaded, peak {m['peak_at_limit']:.0f} MB "
+          f"while {k['limit_tokens']} tokens ran with their inputs kept and a knock-out reran (target 400 MB)")
+
+
 def transformers_ms(text: str, runs: int) -> float | None:
     """transformers' forward pass on the page tokenizer's ids for `text`, median of `runs` (None without torch)."""
     try:
@@ -104,61 +256,72 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def main() -> None:
-    require("bench_ask", site_page="js/data/real/smollm2/manifest.js", modules=("playwright",), chromium=True)
-    from playwright.sync_api import sync_playwright
+LAYERS = [0, 15, 29]
 
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(SITE)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    report = {"load_average": os.getloadavg(), "runs": RUNS}
+
+def panel_figures(page, report: dict) -> None:
+    """The panel's own figures (Enter to bars, the passes, the inside view, a temperature change)."""
+    for n, text in PROMPTS.items():
+        got = [page.evaluate(ENTER_JS, text) for _ in range(RUNS)]
+        assert got[0]["tokens"] == n, (n, got[0]["tokens"])
+        full = [page.evaluate(PASS_JS, [text, True]) for _ in range(RUNS)]
+        bare = [page.evaluate(PASS_JS, [text, False]) for _ in range(RUNS)]
+        rec = {"enter_to_bars_ms": statistics.median(g["ms"] for g in got),
+               "pass_lens_heads_ms": statistics.median(full), "pass_bare_ms": statistics.median(bare)}
+        rec["drawing_ms"] = rec["enter_to_bars_ms"] - statistics.median(g["pass_ms"] for g in got)
+        report[f"prompt_{n}"] = rec
+        print(f"{n} tokens: Enter to bars {rec['enter_to_bars_ms']:.0f} ms (median of {RUNS}); the pass with lens and heads "
+              f"{rec['pass_lens_heads_ms']:.0f} ms, without {rec['pass_bare_ms']:.0f} ms; after the pass, sorting and drawing "
+              f"{rec['drawing_ms']:.0f} ms")
+    # the panel's pass as a reader meets it: the inside view off screen, then on screen
+    views = {}
+    for open_ in (False, True):
+        page.evaluate(INSIDE_JS, open_)
+        page.wait_for_selector('.nt-demo[data-demo="real-ask"]:not([data-busy])')
+        views["open" if open_ else "closed"] = statistics.median(page.evaluate(ENTER_JS, PROMPTS[6])["pass_ms"] for _ in range(RUNS))
+    report["prompt_6"]["panel_pass_inside_closed_ms"] = views["closed"]
+    report["prompt_6"]["panel_pass_inside_open_ms"] = views["open"]
+    report["prompt_6"]["transformers_ms"] = tf = transformers_ms(PROMPTS[6], RUNS)
+    print(f"6 tokens, the panel's pass: inside view closed {views['closed']:.0f} ms, open {views['open']:.0f} ms "
+          f"(before this change every pass computed the lens and heads: {report['prompt_6']['pass_lens_heads_ms']:.0f} ms); "
+          + (f"transformers {tf:.0f} ms" if tf is not None else "transformers not installed"))
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.evaluate(ENTER_JS, PROMPTS[6])
+    temp = page.evaluate(TEMPERATURE_JS, 30)
+    report["temperature_ms"] = {"median": statistics.median(temp["ms"]), "max": max(temp["ms"]), "shown": temp["source"]}
+    print(f"temperature change, {temp['source']} pass (49,152 bars recomputed and drawn): median "
+          f"{report['temperature_ms']['median']:.1f} ms, largest {report['temperature_ms']['max']:.1f} ms of 30 (target 16 ms)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--before", type=Path, help="a site built from another commit: its knock-out and memory figures, first, in the same run")
+    ap.add_argument("--only", choices=("knockout",), help="only the knock-out and memory figures")
+    args = ap.parse_args()
+    require("bench_ask", site_page="js/data/real/smollm2/manifest.js", modules=("playwright", "psutil"), chromium=True)
+    if args.before and not (args.before / "js" / "data" / "real" / "smollm2" / "manifest.js").is_file():
+        raise SystemExit(f"error: {args.before}/js/data/real/smollm2/ not found (build that site with `make site`)")
+    report = {"load_average": [os.getloadavg()], "runs": RUNS}
+    work = tempfile.mkdtemp(prefix="bench-ask-")
     try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox"])
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.set_default_timeout(900_000)
-            page.goto(f"http://127.0.0.1:{httpd.server_address[1]}/real-models.html", wait_until="load")
-            page.wait_for_selector('.nt-demo[data-demo="real-distribution"][data-loaded]')
-            t0 = page.evaluate("performance.now()")
-            page.click('[data-role="ask-load"]')
-            page.wait_for_selector('.nt-demo[data-demo="real-ask"][data-real-model]')
-            report["load_ms"] = page.evaluate("performance.now()") - t0
-            # the stored prompt on show runs live once loaded: let it finish before timing anything
-            page.wait_for_selector('.nt-demo[data-demo="real-ask"][data-pass]:not([data-busy])')
+        if args.before:
+            with on_site(args.before, work) as (page, profile):
+                open_model(page)
+                report["before"] = {"site": str(args.before), "knockout": knockout_figures(page, profile)}
+        with on_site(SITE, work) as (page, profile):
+            report["load_ms"] = open_model(page)
             print(f"load: {report['load_ms'] / 1000:.1f} s (the button to the text box open)")
-            for n, text in PROMPTS.items():
-                got = [page.evaluate(ENTER_JS, text) for _ in range(RUNS)]
-                assert got[0]["tokens"] == n, (n, got[0]["tokens"])
-                full = [page.evaluate(PASS_JS, [text, True]) for _ in range(RUNS)]
-                bare = [page.evaluate(PASS_JS, [text, False]) for _ in range(RUNS)]
-                rec = {"enter_to_bars_ms": statistics.median(g["ms"] for g in got),
-                       "pass_lens_heads_ms": statistics.median(full), "pass_bare_ms": statistics.median(bare)}
-                rec["drawing_ms"] = rec["enter_to_bars_ms"] - statistics.median(g["pass_ms"] for g in got)
-                report[f"prompt_{n}"] = rec
-                print(f"{n} tokens: Enter to bars {rec['enter_to_bars_ms']:.0f} ms (median of {RUNS}); the pass with lens and heads "
-                      f"{rec['pass_lens_heads_ms']:.0f} ms, without {rec['pass_bare_ms']:.0f} ms; after the pass, sorting and drawing "
-                      f"{rec['drawing_ms']:.0f} ms")
-            # the panel's pass as a reader meets it: the inside view off screen, then on screen
-            views = {}
-            for open_ in (False, True):
-                page.evaluate(INSIDE_JS, open_)
-                page.wait_for_selector('.nt-demo[data-demo="real-ask"]:not([data-busy])')
-                views["open" if open_ else "closed"] = statistics.median(page.evaluate(ENTER_JS, PROMPTS[6])["pass_ms"] for _ in range(RUNS))
-            report["prompt_6"]["panel_pass_inside_closed_ms"] = views["closed"]
-            report["prompt_6"]["panel_pass_inside_open_ms"] = views["open"]
-            report["prompt_6"]["transformers_ms"] = tf = transformers_ms(PROMPTS[6], RUNS)
-            print(f"6 tokens, the panel's pass: inside view closed {views['closed']:.0f} ms, open {views['open']:.0f} ms "
-                  f"(before this change every pass computed the lens and heads: {report['prompt_6']['pass_lens_heads_ms']:.0f} ms); "
-                  + (f"transformers {tf:.0f} ms" if tf is not None else "transformers not installed"))
-            page.evaluate("() => window.scrollTo(0, 0)")
-            page.evaluate(ENTER_JS, PROMPTS[6])
-            temp = page.evaluate(TEMPERATURE_JS, 30)
-            report["temperature_ms"] = {"median": statistics.median(temp["ms"]), "max": max(temp["ms"]), "shown": temp["source"]}
-            print(f"temperature change, {temp['source']} pass (49,152 bars recomputed and drawn): median "
-                  f"{report['temperature_ms']['median']:.1f} ms, largest {report['temperature_ms']['max']:.1f} ms of 30 (target 16 ms)")
-            browser.close()
+            if args.only != "knockout":
+                panel_figures(page, report)
+            report["knockout"] = knockout_figures(page, profile)
     finally:
-        httpd.shutdown()
-    print(f"load average (1, 5, 15 min): {', '.join(f'{x:.2f}' for x in report['load_average'])}")
+        shutil.rmtree(work, ignore_errors=True)
+    report["load_average"].append(os.getloadavg())
+    if args.before:
+        show_knockouts("before", report["before"]["knockout"])
+    show_knockouts("this site", report["knockout"])
+    print("load average (1, 5, 15 min) at the start: " + ", ".join(f"{x:.2f}" for x in report["load_average"][0])
+          + "; at the end: " + ", ".join(f"{x:.2f}" for x in report["load_average"][1]))
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(report, indent=2) + "\n")
     print(f"written to {OUT.relative_to(ROOT)}")

@@ -152,6 +152,12 @@ def main() -> None:
     one = cols.get("page 1 wk")
     for label, k in rows[1:]:
         print(f"{label:28}" + "".join(f"{one[k] / cols[c][k]:13.2f}" if one and k in cols[c] and cols[c][k] else f"{'-':>13}" for c in peers))
+    rounded = [c for c in peers if c.startswith(("llama.cpp", "wllama"))]
+    if rounded:  # kept in the table with the reason the page does not race them
+        notes.append(f"{', '.join(rounded)}: llama.cpp rounds every block of 32 activations to 8-bit integers for its integer "
+                     "products, which is its speed; rounded so, SmolLM2's logits move far past the parity tests' 2e-3 "
+                     "(python -m scripts.quality.activation_rounding prints by how much). The page keeps float32 activations "
+                     "and transformers' numbers: DECISIONS.md, 'Activations stay float32'")
     for line in notes:
         print(line)
     write_json_atomic(OUT, {"load_average": la, "bench_real_load_average": page["load_average"], "columns": cols, "notes": notes,

@@ -1,15 +1,19 @@
-"""Benchmark of the real-models page's three writers (docs/js/demos/real-writers.js) in Chromium:
-tokens per second while writing, each writer alone and the three side by side, on one prompt. Printed
-and written to build/report/bench_writers.json; no target is asserted.
+"""Benchmark of the real-models page's three writers (docs/js/demos/real-writers.js) in Chromium: the
+time from Write to the last token of greedy alone and of the three writers together (greedy,
+sampling and beam search, whose tokens the engine reads in one call a step: runtime/decoding.js,
+engine.js step), for 16 and 64 new tokens, on one prompt. Printed and written to
+build/report/bench_writers.json; no target is asserted (the target: the three writers take at most 2x
+greedy alone).
 
-    python -m scripts.quality.bench_writers [--tokens N]   # after `make site`; needs chromium
+    python -m scripts.quality.bench_writers [--tokens 16,64] [--before SITE]   # after `make site`; needs chromium
 
 The page is the built site's real-models.html over a local http server. The model is opened as the
 panel above the writers opens it (OPEN_MODEL: its load button, then the prompt typed and Enter,
-which publishes the store's "real.model" and "real.pass"), and each run presses Write (WRITE). A writer's rate is its tokens over
-its own share of the engine's time (the writers take turns on one worker); "wall" is the tokens of
-all the writers that ran over the time from Write to the last token, the prompt's pass included.
-Beam search counts one token per step, however many beams it decodes.
+which publishes the store's "real.model" and "real.pass"), and each run presses Write (WRITE). The
+time runs from Write to the last token, the prompt's pass included (its last token: the panel's
+cache holds the rest); each writer's tokens per second are over the rounds it took part in. With
+--before, a site built from another commit (its own `make site`) is measured first, in the same
+run, so the two sets of figures share the machine's load.
 """
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ import http.server
 import os
 import threading
 import time
+from pathlib import Path
 
 from scripts.core.io import ROOT, write_json_atomic
 from scripts.quality.needs import require
@@ -76,8 +81,7 @@ WRITE = """async ([length, writers, sampling]) => {
   return out;
 }"""
 
-RUNS = [("greedy alone", ["greedy"]), ("sampling alone", ["sample"]), ("beam search alone", ["beam"]),
-        ("side by side", ["greedy", "sample", "beam"])]
+RUNS = [("greedy alone", ["greedy"]), ("beam search alone", ["beam"]), ("the three writers", ["greedy", "sample", "beam"])]
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -85,10 +89,10 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def measure(tokens: int) -> dict:
+def measure(site: Path, lengths: list[int]) -> dict:
     from playwright.sync_api import sync_playwright
 
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(SITE)))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     try:
         with sync_playwright() as pw:
@@ -96,12 +100,16 @@ def measure(tokens: int) -> dict:
             page = browser.new_page()
             page.set_default_timeout(1_800_000)
             page.goto(f"http://127.0.0.1:{httpd.server_address[1]}/{PAGE}")
+            writers = '.nt-demo[data-demo="real-writers"]'  # a demo built as it nears the screen
+            page.locator(writers).scroll_into_view_if_needed()
+            page.wait_for_selector(f"{writers}[data-ready]")
             t0 = time.perf_counter()
             ids = page.evaluate(OPEN_MODEL, [PROMPT, False])
             load = time.perf_counter() - t0
             runs = {}
-            for label, writers in RUNS:
-                runs[label] = page.evaluate(WRITE, [tokens, writers, SAMPLING])
+            for tokens in lengths:
+                for label, writers in RUNS:
+                    runs[f"{label}, {tokens}"] = page.evaluate(WRITE, [tokens, writers, SAMPLING])
             browser.close()
     finally:
         httpd.shutdown()
@@ -109,39 +117,59 @@ def measure(tokens: int) -> dict:
     return {"load_s": load, "prompt_tokens": len(ids), "runs": runs}
 
 
+def table(got: dict, lengths: list[int]) -> dict:
+    """{tokens: {run: {wall_ms, writers: {name: {tokens, tokens_per_s, why}}}}} of one site's runs."""
+    out = {}
+    for tokens in lengths:
+        out[tokens] = {}
+        for label, writers in RUNS:
+            r = got["runs"][f"{label}, {tokens}"]
+            if r["message"]:
+                raise SystemExit(f"error: the writers said: {r['message']}")
+            out[tokens][label] = {"wall_ms": r["wall_ms"], "writers": {
+                w: {"tokens": r[w]["tokens"], "tokens_per_s": r[w]["tokens"] / (r[w]["ms"] / 1e3), "why": r[w]["why"], "ids": r[w]["ids"]}
+                for w in writers}}
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tokens", type=int, default=24, help="new tokens per writer (1 to 64)")
+    ap.add_argument("--tokens", default="16,64", help="comma-separated new tokens per writer (1 to 64; default 16,64)")
+    ap.add_argument("--before", type=Path, help="a site built from another commit, measured first in the same run")
     args = ap.parse_args()
+    try:
+        lengths = [int(n) for n in args.tokens.split(",")]
+    except ValueError:
+        raise SystemExit(f"error: --tokens wants whole numbers separated by commas, not {args.tokens!r}")
+    if not lengths or min(lengths) < 1 or max(lengths) > 64:
+        raise SystemExit(f"error: --tokens wants lengths from 1 to 64, not {args.tokens!r}")
     require("bench_writers", site_page=PAGE, modules=("playwright",), chromium=True)
-    if not (SITE / "js" / "data" / "real" / "smollm2" / "manifest.js").is_file():
-        raise SystemExit("error: build/site/js/data/real/smollm2/ not found (run `make site`, not `make site MODEL=none`)")
-    got = measure(args.tokens)
-    rows = []
-    for label, writers in RUNS:
-        r = got["runs"][label]
-        if r["message"]:
-            raise SystemExit(f"error: the writers said: {r['message']}")
-        each = {w: {"tokens": r[w]["tokens"], "ms": r[w]["ms"], "tokens_per_s": r[w]["tokens"] / (r[w]["ms"] / 1e3), "why": r[w]["why"]}
-                for w in writers}
-        total = sum(e["tokens"] for e in each.values())
-        rows.append({"run": label, "writers": each, "wall_ms": r["wall_ms"], "wall_tokens_per_s": total / (r["wall_ms"] / 1e3)})
-    res = {"prompt": PROMPT, "prompt_tokens": got["prompt_tokens"], "tokens": args.tokens, "sampling": SAMPLING,
-           "load_s": got["load_s"], "cpu_count": os.cpu_count(), "load_average": os.getloadavg(), "runs": rows}
-    alone = {w: rows[i]["writers"][w]["tokens_per_s"] for i, w in enumerate(["greedy", "sample", "beam"])}
-    side = rows[3]["writers"]
-    # beam search decodes BEAMS rows per token: its rate against greedy's is the price of the beams
-    res["beam_vs_greedy_alone"] = alone["beam"] / alone["greedy"]
+    sites = ([("before", args.before)] if args.before else []) + [("this site", SITE)]
+    for _, site in sites:
+        if not (site / "js" / "data" / "real" / "smollm2" / "manifest.js").is_file():
+            raise SystemExit(f"error: {site}/js/data/real/smollm2/ not found (run `make site`, not `make site MODEL=none`)")
+    load = [os.getloadavg()]
+    got = {name: measure(site, lengths) for name, site in sites}
+    load.append(os.getloadavg())
+    res = {"prompt": PROMPT, "sampling": SAMPLING, "cpu_count": os.cpu_count(), "load_average": load, "sites": {}}
+    print(f"SmolLM2-135M writers in Chromium, prompt {PROMPT!r} ({got['this site']['prompt_tokens']} tokens), "
+          f"{os.cpu_count()} CPUs, load average {load[0][0]:.2f} at the start, {load[1][0]:.2f} at the end")
+    print(f"{'':14}{'tokens':>7} {'greedy alone':>13} {'beam alone':>11} {'three writers':>14} {'three / greedy':>15}  (Write to the last token, s; target <= 2.00)")
+    for name, site in sites:
+        t = table(got[name], lengths)
+        res["sites"][name] = {"site": str(site), "load_s": got[name]["load_s"], "runs": t}
+        for tokens in lengths:
+            g, b, three = (t[tokens][label]["wall_ms"] / 1e3 for label, _ in RUNS)
+            print(f"{name:14}{tokens:7d} {g:13.1f} {b:11.1f} {three:14.1f} {three / g:15.2f}")
+    if len(sites) == 2:  # the same searches: the same texts on both sites
+        same = all(res["sites"]["before"]["runs"][n][label]["writers"][w]["ids"] == res["sites"]["this site"]["runs"][n][label]["writers"][w]["ids"]
+                   for n in lengths for label, writers in RUNS for w in writers)
+        print("the texts of every run: " + ("the same on both sites" if same else "DIFFERENT between the sites"))
+        res["same_texts"] = same
+    last = res["sites"]["this site"]["runs"][lengths[-1]]["the three writers"]["writers"]
+    print("this site, the three writers at " + f"{lengths[-1]} tokens: " + ", ".join(
+        f"{w} {e['tokens']} tokens at {e['tokens_per_s']:.2f} tokens/s ({e['why']})" for w, e in last.items()))
     write_json_atomic(OUT, res)
-    print(f"SmolLM2-135M writers in Chromium, prompt {PROMPT!r} ({got['prompt_tokens']} tokens), up to {args.tokens} new tokens each, "
-          f"load average {res['load_average'][0]:.2f} on {os.cpu_count()} CPUs; model opened in {got['load_s']:.1f} s")
-    print(f"{'tokens/s (own engine time)':28} {'alone':>8} {'side by side':>13}")
-    for w, name in [("greedy", "greedy"), ("sample", "sampling"), ("beam", "beam search (3 beams)")]:
-        print(f"{name:28} {alone[w]:8.2f} {side[w]['tokens_per_s']:13.2f}")
-    for r in rows:
-        ended = ", ".join(f"{w} {e['tokens']} tokens, {e['why']}" for w, e in r["writers"].items())
-        print(f"{r['run']:28} wall {r['wall_ms'] / 1e3:6.1f} s, {r['wall_tokens_per_s']:.2f} tokens/s in all ({ended})")
-    print(f"beam search alone runs at {res['beam_vs_greedy_alone']:.2f} x greedy's rate")
     print(f"wrote {OUT.relative_to(ROOT)}")
 
 

@@ -68,13 +68,14 @@ def load_tokenizer(folder: Path = TOKENIZER_DIR):
 
 def facts(tok, cfg: dict, vocab: dict[str, int], merges: list[tuple[str, str]]) -> dict:
     ids = tok.encode(cfg["ids_of"])
-    pieces = tok.convert_ids_to_tokens(tok.encode(cfg["pieces_of"]))
+    piece_ids = tok.encode(cfg["pieces_of"])
+    pieces = tok.convert_ids_to_tokens(piece_ids)
     first_pieces = [tok.decode([i]) for i in tok.encode(cfg["first_piece_of"])]
     return {
         "schema_version": SCHEMA_VERSION,
         "ids_of": {"text": cfg["ids_of"], "ids": ids, "tokens": [tok.decode([i]) for i in ids]},
         "pieces_of": {"text": cfg["pieces_of"], "n_pieces": len(pieces),
-                      "pieces": [tok.convert_tokens_to_string([p]) for p in pieces]},
+                      "pieces": [tok.convert_tokens_to_string([p]) for p in pieces], "ids": piece_ids},
         # The pages name the first piece of a word that GPT-2 splits (" Marseille"): computed here, since
         # the published measurements quote only its probability.
         "first_piece": {"text": cfg["first_piece_of"], "pieces": first_pieces},

@@ -163,8 +163,8 @@ class _Page:
                          + "</li>")
         return (f'\n<details class="nt-where" id="{WHERE}" {EXCLUDE}><summary>{TITLE}</summary>\n'
                 '<p>A number with a thin mark after it comes from a real model: hover, focus or tap the mark to see '
-                'whether this build measured it, computed it from a config or file, or took it from a publication, '
-                'and from where. The tiny model\'s numbers are all computed by this build.</p>\n'
+                'whether it was measured by running the model, worked out from its files, read from its config or '
+                'published, and from where. The tiny model\'s numbers are all computed from its own weights.</p>\n'
                 '<p class="nt-audit-row" hidden><button type="button" class="nt-audit" aria-pressed="false">'
                 "Auditor's view: show every mark's label in the text</button></p>\n"
                 f'<ul class="nt-sources" aria-label="Sources of this page\'s numbers">{"".join(items)}</ul>\n</details>\n')

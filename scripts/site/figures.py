@@ -7,7 +7,8 @@ reproducible: fixed hash salt, no date metadata, text kept as text (drawn in the
 Backgrounds are transparent, and each figure is drawn twice: `name.svg` with dark ink for the light
 scheme and `name-dark.svg` with light ink for the dark one (the page shows the one of its scheme). Colours,
 fonts and axes are the site's (STYLE.md): the values' orange/blue pair of each scheme (Okabe-Ito, colour-blind
-safe) and cividis for grids of weights, the page's sans, no top/right spines, a faint grid along the values.
+safe), grids of weights shaded from the page's paper to the positive value (as the demos' heat maps), the
+page's sans, no top/right spines, a faint grid along the values.
 Each figure's alt text is made from the same numbers it draws; a figure whose data this build does
 not have (GPT-2's head grid without measured weights) is skipped and alt.json says why.
 """
@@ -31,8 +32,8 @@ OUT = ROOT / "docs" / "assets" / "figures"
 # Per page scheme: the ink (text, axes, ticks; near the theme's own text colours, each over 7:1 on its
 # background) and the values' pair, the same as docs/css/nexttoken.css's --nt-pos / --nt-neg (STYLE.md).
 VARIANTS = {
-    "": {"ink": "#333333", "pos": "#d55e00", "neg": "#0072b2", "mid": "#8a8f98"},
-    "-dark": {"ink": "#d5d8de", "pos": "#f28e2b", "neg": "#56b4e9", "mid": "#8a8f98"},
+    "": {"ink": "#333333", "pos": "#d55e00", "neg": "#0072b2", "mid": "#8a8f98", "paper": "#fcfbf8"},
+    "-dark": {"ink": "#d5d8de", "pos": "#f28e2b", "neg": "#56b4e9", "mid": "#8a8f98", "paper": "#181a20"},
 }
 PALETTE = dict(VARIANTS[""])  # the variant being drawn (draw_all switches it)
 NAMES = {"gpt2": "GPT-2 small", "smollm2": "SmolLM2-135M-Instruct"}
@@ -71,6 +72,17 @@ def neg() -> str:
 
 def ink() -> str:
     return matplotlib.rcParams["text.color"]
+
+
+def framed(ax) -> None:
+    """A grid of weights boxed all round: its cells at 0 are the page's paper, so its edges need a line."""
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(True)
+
+
+def weights_map() -> matplotlib.colors.Colormap:
+    """A weight from 0 to 1: the page's paper at 0 (nothing there), the positive value at 1 (STYLE.md)."""
+    return matplotlib.colors.LinearSegmentedColormap.from_list("nt-weights", [PALETTE["paper"], PALETTE["pos"]])
 
 
 class Out:
@@ -147,8 +159,9 @@ def temperatures(out: Out, toy: dict) -> str:
 def head_grid(out: Out, name: str, model: str, grid: list[list[float]], sink: dict, prompt: str) -> str:
     g = np.asarray(grid)
     fig, ax = plt.subplots(figsize=(0.3 * g.shape[1] + 2, 0.18 * g.shape[0] + 1.2))
-    im = ax.imshow(g, cmap="cividis", vmin=0, vmax=1, aspect="auto", interpolation="nearest")
+    im = ax.imshow(g, cmap=weights_map(), vmin=0, vmax=1, aspect="auto", interpolation="nearest")
     ax.grid(False)
+    framed(ax)
     ax.set_xlabel("head")
     ax.set_ylabel("layer")
     # heads and layers are counted from one on every page (the data count from zero)
@@ -250,8 +263,9 @@ def tiny_attention(out: Out, traces: list[dict], prompts: list[str]) -> str:
         for h in range(n_head):
             w = np.asarray(t["h"][0]["attn_weights"][h])
             ax = axes[r][h]
-            im = ax.imshow(w, cmap="cividis", vmin=0, vmax=1, interpolation="nearest")
+            im = ax.imshow(w, cmap=weights_map(), vmin=0, vmax=1, interpolation="nearest")
             ax.grid(False)
+            framed(ax)
             ax.set_xticks(range(len(t["tokens"])), t["tokens"], rotation=45, ha="right")
             ax.set_yticks(range(len(t["tokens"])), t["tokens"])
             ax.set_title(f"“{p}”, head {h + 1}", fontsize=9)

@@ -100,7 +100,7 @@ def test_the_bars_are_drawn_and_axe_finds_nothing(open_page, scheme):
     page.wait_for_function("w => document.body.getAttribute('data-md-color-scheme') === w", arg=want, timeout=5000)
     loaded(page)
     page.click('[data-role="roll"]')
-    # some columns hold the accent colour: the bars are on the canvas
+    # some columns are painted: the bars are on the canvas
     painted = page.evaluate(f"""() => {{ const c = document.querySelector('{DEMO} canvas');
         const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0;
         for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++; return n / (c.width * c.height); }}""")

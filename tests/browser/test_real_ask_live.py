@@ -120,12 +120,43 @@ def test_every_stored_prompt_live_equals_stored(loaded):
             worst = max(worst, abs(p_live - p_stored))
     print(f"stored vs live over {len(DIST_KEYS)} prompts: largest probability gap {worst:.2e}")
     assert loaded.text_content('[data-role="source"]').startswith("Live in this page")
-    # the menu still names the last stored prompt, so re-choosing it fires nothing: the button goes back
-    back = '.nt-demo[data-demo="real-distribution"] [data-role="back-to-stored"]'
-    assert loaded.is_visible(back) and "stored numbers" in loaded.text_content(back)
-    loaded.click(back)
+    # one state: the menu names the live prompt, not the last stored one, and choosing that goes back to it
+    menu = '.nt-demo[data-demo="real-distribution"] select'
+    assert loaded.eval_on_selector(menu, "s => s.selectedOptions[0].textContent").startswith("Your prompt, run live: “")
+    loaded.select_option(menu, DIST_KEYS[-1])
     loaded.wait_for_selector(f'.nt-demo[data-demo="real-distribution"][data-loaded="{DIST_KEYS[-1]}"][data-source="stored"]')
-    assert loaded.is_hidden(back)
+    assert loaded.eval_on_selector(menu, "s => [...s.options].every(o => o.value !== 'live')")
+    assert not loaded.nt_problems, loaded.nt_problems
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (360, 740)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_prompt_of_ones_own_brings_its_bars_into_view_and_no_control_names_a_stored_prompt(loaded, size):
+    """Typed in the panel and run with Enter, with the box in the middle of the screen: the page brings the
+    bars of that prompt on screen (at once, motion being reduced); the bars panel's menu then names the
+    reader's prompt, and nothing on it names the stored prompt it showed before."""
+    if loaded.nt_mode == "file":
+        pytest.skip("the layout is the same from disk")
+    loaded.set_viewport_size({"width": size[0], "height": size[1]})
+    loaded.emulate_media(reduced_motion="reduce")
+    stored = loaded.eval_on_selector('.nt-demo[data-demo="real-distribution"] select', "s => s.selectedOptions[0].textContent")
+    loaded.eval_on_selector("[data-role=ask-prompt]", "b => b.scrollIntoView({block: 'center', behavior: 'instant'})")
+    box = loaded.locator("[data-role=ask-prompt]")
+    box.fill(held_out(1)[0] + (" hill" if size[0] == 360 else " bay"))
+    gen = loaded.get_attribute('.nt-demo[data-demo="real-ask"]', "data-pass")
+    box.press("Enter")
+    loaded.wait_for_function("g => { const d = document.querySelector('.nt-demo[data-demo=real-ask]'); "
+                             "return d.getAttribute('data-pass') !== g && !d.hasAttribute('data-busy'); }", arg=gen)
+    loaded.wait_for_timeout(100)
+    top, bottom, header = loaded.evaluate("""() => { const r = document.querySelector('.nt-dist-canvas').getBoundingClientRect();
+        return [r.top, r.bottom, document.querySelector('.md-header').getBoundingClientRect().bottom]; }""")
+    assert header <= top and top < size[1] - 48, f"the bars are not on screen: {top:.0f}..{bottom:.0f} in {header:.0f}..{size[1]}"
+    demo = loaded.locator('.nt-demo[data-demo="real-distribution"]')
+    assert demo.get_attribute("data-source") == "live"
+    shown = demo.locator("select").evaluate("s => s.selectedOptions[0].textContent")
+    said = demo.evaluate("""d => [...d.querySelectorAll('.nt-live *')].filter(e => !e.closest('select') && e.checkVisibility())
+        .map(e => [...e.childNodes].filter(n => n.nodeType === 3).map(n => n.data).join('')).join(' ')""")
+    assert shown.startswith("Your prompt, run live: “") and stored not in said and "Stored prompt" not in said, said
+    loaded.set_viewport_size({"width": 1280, "height": 900})
     assert not loaded.nt_problems, loaded.nt_problems
 
 

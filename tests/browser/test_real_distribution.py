@@ -89,10 +89,11 @@ def test_keyboard_lens_and_heads(open_page):
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("scale", ["lin", "log"])
+@pytest.mark.parametrize("scale", ["rank", "lin", "log"])
 def test_the_tallest_bar_is_drawn_inside_labelled_axes(open_page, scheme, scale):
     """Rank 1's column is the tallest bar and must show (not hidden under an axis or a marker); the
-    axes say what they measure; the bar is drawn in a colour that is not the background."""
+    axes say what they measure; the bar is drawn in a colour that is not the background. The chart opens
+    on the landing page's scale: rank on a log scale, probability from zero."""
     rec = read_json(SITE_DATA / "smollm2" / "distributions" / "cat.json")
     page = open_page(PAGE, "http", width=360, height=800)
     page.add_init_script("localStorage.clear()")  # no stored palette choice: Material follows the media query
@@ -102,11 +103,13 @@ def test_the_tallest_bar_is_drawn_inside_labelled_axes(open_page, scheme, scale)
     page.wait_for_function("w => document.body.getAttribute('data-md-color-scheme') === w",
                            arg="slate" if scheme == "dark" else "default", timeout=5000)
     pick(page, "cat")
-    assert page.get_by_label("log (rank and probability)").is_checked()  # the log view first
-    if scale == "lin":
-        page.get_by_label("linear").check()
+    labels = {"rank": "log rank (as on the first page)", "log": "log rank and probability", "lin": "linear"}
+    assert page.get_by_label(labels["rank"]).is_checked()  # the landing page's view first
+    if scale != "rank":
+        page.get_by_label(labels[scale]).check()
     axes = page.text_content('[data-role="axes"]')
-    assert axes.startswith("Across: rank, most likely first") and ("log scale" in axes) == (scale == "log"), axes
+    assert axes.startswith("Across: rank, most likely first") and ("log scale" in axes) == (scale != "lin"), axes
+    assert ("from zero" in axes) == (scale != "log"), axes
     px = page.evaluate("""() => {
         const c = document.querySelector(".nt-dist-canvas"), g = c.getContext("2d");
         const [x0, y0, x1, y1] = c.getAttribute("data-plot").split(" ").map(Number);

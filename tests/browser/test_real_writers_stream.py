@@ -11,8 +11,8 @@ pytestmark = pytest.mark.browser
 
 ROOT_SEL = '.nt-demo[data-demo="real-writers"]'
 
-# A session over a 6-token vocabulary whose decode answers after `ms`: the logits favour token
-# 1 + (step mod 5), so greedy writes 1, 2, 3, ... Every call is logged, decode with the greedy
+# A session over a 6-token vocabulary whose step answers after `ms`: the logits favour token
+# 1 + (step mod 5), so greedy writes 1, 2, 3, ... Every call is logged, step with the greedy
 # column's ids and text at the moment it was called.
 STREAM = """async ([ms, length]) => {
   const root = document.querySelector('.nt-demo[data-demo="real-writers"]');
@@ -22,9 +22,9 @@ STREAM = """async ([ms, length]) => {
   const session = {
     prefill: async (ids, o) => { log.push({op: "prefill", ids: Array.from(ids), slot: o.slot, reuse: !!o.reuse}); return {logits: logits(0), reused: ids.length - 1}; },
     copySlot: async (from, to) => { log.push({op: "copy", from, to}); return {length: 3}; },
-    decode: (id, o) => {
-      log.push({op: "decode", id, slot: o.slot, shown: JSON.parse(col.dataset.ids || "[]"), text: col.querySelector('[data-role=text]').textContent});
-      return new Promise((r) => setTimeout(() => r({logits: logits(++step)}), ms));
+    step: (list) => {
+      log.push({op: "step", list, shown: JSON.parse(col.dataset.ids || "[]"), text: col.querySelector('[data-role=text]').textContent});
+      return new Promise((r) => setTimeout(() => r(list.map(() => ({logits: logits(++step)}))), ms));
     },
   };
   const tokenizer = {eosId: null, decode: (ids) => ids.map((i) => "w" + i + " ").join(""), pieces: (ids) => ids.map((i) => ({token: "w" + i})),
@@ -49,9 +49,9 @@ def test_each_token_is_shown_as_it_is_picked_while_the_engine_reads_it(open_page
     assert ops[:2] == ["copy", "prefill"], ops
     assert got["log"][0]["from"] == 0 and got["log"][0]["to"] == 1
     assert got["log"][1] == {"op": "prefill", "ids": [3, 4, 5], "slot": 1, "reuse": True}
-    decodes = [e for e in got["log"] if e["op"] == "decode"]
+    decodes = [e for e in got["log"] if e["op"] == "step"]
     assert got["ids"] == [1, 2, 3, 4, 5, 1] and got["why"] == "length"
-    assert [d["id"] for d in decodes] == got["ids"][:-1]  # the last token needs no decode
+    assert [d["list"] for d in decodes] == [[[1, i]] for i in got["ids"][:-1]]  # greedy's slot; the last token needs no step
     for k, d in enumerate(decodes):
         # when the engine is asked for what follows token k, tokens 0..k are already on the page, in order
         assert d["shown"] == got["ids"][:k + 1], (k, d)

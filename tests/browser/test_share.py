@@ -42,7 +42,7 @@ def set_temperature(page):
     inp = root.locator("input[data-role=prompt]")
     inp.fill("the dog sat on the")
     inp.press("Enter")
-    root.locator("input[type=range]").nth(0).fill("0.5")
+    root.locator("input[type=range]").nth(0).fill("0.75")  # not the demo's opening T (0.5)
     root.locator("input[type=range]").nth(1).fill("4")
     root.locator("input[data-role=seed]").fill("7")
     root.locator("input[data-role=seed]").dispatch_event("change")
@@ -59,7 +59,7 @@ def test_a_temperature_state_set_by_the_controls_comes_back_from_its_link(open_p
     page = open_page("sampling.html", mode=mode)
     set_temperature(page)
     frag = fragment(page)
-    assert frag.startswith("#nt=1&d=temperature") and "T=0.5" in frag and "k=4" in frag and "seed=7" in frag and "draws=1" in frag, frag  # the seed typed, and one Draw from it
+    assert frag.startswith("#nt=1&d=temperature") and "T=0.75" in frag and "k=4" in frag and "seed=7" in frag and "draws=1" in frag, frag  # the seed typed, and one Draw from it
     want = shown_temperature(page)
     again = open_page("sampling.html" + frag, mode=mode)
     assert again.locator(f"{TEMP} input[data-role=prompt]").input_value() == "the dog sat on the"
@@ -397,7 +397,7 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.mark.parametrize("frag", ["#nt=1&d=temperature&T=0.5&k=4", ""])
+@pytest.mark.parametrize("frag", ["#nt=1&d=temperature&T=0.25&k=4", ""])
 def test_an_embed_page_builds_its_demo_inside_a_frame_of_another_origin(browser_context, server, other_origin, frag):
     folder, host = other_origin
     host_page = f"host{len(frag)}.html"  # one file per case: the browser caches a page it has seen
@@ -414,7 +414,7 @@ def test_an_embed_page_builds_its_demo_inside_a_frame_of_another_origin(browser_
         assert frame.locator(f"{TEMP} .nt-bar").count() > 0
         assert frame.locator(f"{TEMP} .nt-fallback").is_hidden()
         slider = frame.locator(f"{TEMP} input[type=range]").nth(0).input_value()
-        assert slider == ("0.5" if frag else "1")
+        assert slider == ("0.25" if frag else "0.5")  # the link's T, else the demo's opening one
         assert frame.locator(f"{TEMP} .nt-live > .nt-msg").first.is_hidden()  # no fragment: defaults, no message
         assert frame.locator("nav, .md-header, .md-sidebar").count() == 0
         assert errors == [], errors

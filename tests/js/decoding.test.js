@@ -16,13 +16,14 @@ const llama = require("./random-llama.js");
 
 const randomLlama = () => llama.randomLlama({ vocab: 60, seed: 5, scale: 1.2, n_ctx: 256 });
 
-// The engine as workers.js's session presents it (one call at a time), counting its calls.
+// The engine as workers.js's session presents it (one call at a time), counting its calls and the
+// rows of its steps.
 function session(m = randomLlama()) {
-  const calls = { prefill: 0, decode: 0, copy: 0 };
+  const calls = { prefill: 0, step: 0, rows: 0, copy: 0 };
   return {
     calls,
     prefill: (ids, o) => { calls.prefill++; return m.prefill(ids, o); },
-    decode: (id, o) => { calls.decode++; return m.decode(id, o); },
+    step: (list, o) => { calls.step++; calls.rows += list.length; return m.step(list, o); },
     copySlot: async (a, b) => { calls.copy++; return m.copySlot(a, b); },
   };
 }
@@ -33,7 +34,11 @@ function uncached() {
   const full = async (slot) => (await randomLlama().prefill(texts[slot], {})).logits;
   return {
     prefill: async (ids, o) => { texts[o.slot] = Array.from(ids); return { logits: await full(o.slot) }; },
-    decode: async (id, o) => { texts[o.slot].push(id); return { logits: await full(o.slot) }; },
+    step: async (list) => {
+      const out = [];
+      for (const [slot, id] of list) { texts[slot].push(id); out.push({ logits: await full(slot), length: texts[slot].length }); }
+      return out;
+    },
     copySlot: async (a, b) => { texts[b] = texts[a].slice(); return { length: texts[b].length }; },
   };
 }
@@ -110,9 +115,9 @@ test("Stop ends every writer within one engine call, and says so", async () => {
   const got = await h.done;
   for (const w of ["greedy", "sample", "beam"]) assert.equal(got[w].why, "stopped", w);
   assert.ok(got.greedy.ids.length < 40 && got.beam.steps < 40);
-  const before = s.calls.decode;
+  const before = s.calls.step;
   await new Promise((r) => setTimeout(r, 20));
-  assert.equal(s.calls.decode, before);
+  assert.equal(s.calls.step, before);
 });
 
 test("bad settings are one line; repeats marks a run written before", async () => {
@@ -127,13 +132,22 @@ test("bad settings are one line; repeats marks a run written before", async () =
 
 test("a writer's token is published before the engine computes what follows it, one token at a time", async () => {
   const s = session(), seen = [];
-  const onUpdate = (name, st) => seen.push({ name, n: st.ids.length, decodes: s.calls.decode, done: st.done });
+  const onUpdate = (name, st) => seen.push({ name, n: st.ids.length, decodes: s.calls.step, done: st.done });
   await decoding.write(s, PROMPT, { writers: ["greedy"], maxNew: 5, sampling: SAMPLING, onUpdate }).done;
   // token n is shown while decode n runs (n - 1 finished), then again when its step is done
   const first = seen.filter((u, i) => i === 0 || u.n !== seen[i - 1].n);
   assert.deepEqual(first.map((u) => u.n), [1, 2, 3, 4, 5]);
   assert.deepEqual(first.map((u) => u.decodes), [0, 1, 2, 3, 4]);
   assert.ok(seen[seen.length - 1].done);
+});
+
+test("one engine call a round reads every writer's tokens: greedy's, the sample's and each running beam's", async () => {
+  const s = session();
+  const got = await decoding.write(s, PROMPT, { maxNew: 10, sampling: SAMPLING }).done;
+  // the first token of each comes from the prompt's pass; then a step for each later round
+  assert.equal(s.calls.step, Math.max(got.greedy.ids.length, got.sample.ids.length, got.beam.steps) - 1);
+  assert.ok(s.calls.rows > 2 * s.calls.step, `${s.calls.rows} rows in ${s.calls.step} steps: the beams ride along`);
+  assert.equal(s.calls.prefill, 1);
 });
 
 test("writers that start from the panel's slot copy its cache and run only the tokens it lacks, with the same text", async () => {

@@ -77,3 +77,20 @@ test("many seeded draws follow the probabilities (chi-square, p > 0.001)", () =>
   assert.ok(chi < crit);
   assert.ok(maxDev < 0.015);
 });
+
+test("argsort of a long array (a radix sort of its float64 bits) gives the comparison sort's order", () => {
+  const kernels = runtime.kernels;
+  const compare = (v) => Array.from(v, (_, i) => i).sort((a, b) => v[b] - v[a] || a - b);
+  let s = 3;
+  const r = () => (s = (s * 16807) % 2147483647) / 2147483647;
+  for (const n of [4095, 4096, 49152]) {
+    // ties, zeros and -0, tiny and huge magnitudes of both signs, infinities
+    const mixed = Array.from({ length: n }, () => {
+      const x = r();
+      return x < 0.1 ? 0 : x < 0.15 ? -0 : x < 0.3 ? Math.round(r() * 10) / 10 : x < 0.35 ? -r() * 1e-300 : x < 0.4 ? (r() < 0.5 ? Infinity : -Infinity) : (r() - 0.5) * 1e3;
+    });
+    assert.deepStrictEqual(kernels.argsort(mixed), compare(mixed), `${n} mixed values`);
+    const probs = S.softmax(Float32Array.from({ length: n }, () => (r() - 0.5) * 20), 0.8);  // a sampler's input
+    assert.deepStrictEqual(kernels.argsort(probs), compare(probs), `${n} probabilities`);
+  }
+});

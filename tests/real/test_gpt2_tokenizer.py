@@ -35,6 +35,9 @@ def test_committed_facts_match_the_brief_and_a_fresh_computation():
     assert fresh == read_json(SITE / "tokenizer_facts.json")
     assert fresh["ids_of"]["ids"] == [464, 3797, 3332, 319, 262]
     assert fresh["pieces_of"]["pieces"] == ["Token", "ization", " isn", "'t", " magic", "."]
+    # the ids of the pieces (tokens.html's table shows them): the parity corpus holds the same sentence
+    same = [c["ids"] for c in read_json(SITE / "tokenizer_parity.json")["cases"] if c["text"] == fresh["pieces_of"]["text"]]
+    assert same == [fresh["pieces_of"]["ids"]] and len(fresh["pieces_of"]["ids"]) == fresh["pieces_of"]["n_pieces"]
 
 
 @pytest.mark.slow  # transformers (which imports torch)

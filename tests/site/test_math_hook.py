@@ -18,6 +18,12 @@ def test_inline_and_display_formulas_become_mathml():
     assert 'aria-label="s = \\frac{a}{\\sqrt{d}} &lt; 1"' in out
 
 
+def test_an_inline_formula_keeps_its_punctuation_on_its_line():
+    out = to_mathml('<p><span class="arithmatex">\\(-\\infty\\)</span>, the <em>causal mask</em></p>')
+    assert out.startswith('<p><span class="nt-nobr"><math ') and out.endswith('</math>,</span> the <em>causal mask</em></p>')
+    assert to_mathml('<p>a <span class="arithmatex">\\(x\\)</span> b</p>').count("nt-nobr") == 0
+
+
 def test_text_without_formulas_is_untouched():
     html = "<p>no math here: $5 and \\(not in a span\\)</p>"
     assert to_mathml(html) == html

@@ -41,10 +41,11 @@ nexttoken.define("demos.one-roll", ["ui", "runtime.kernels", "runtime.sampling",
     var readout = el("p", { class: "nt-readout", "data-role": "rolled", "aria-live": "polite" });
     var tallyLine = el("p", { class: "nt-readout", "data-role": "tally", "aria-live": "polite", hidden: true });  // shown from the first roll
     var about = el("p", { class: "nt-small", "data-role": "about" });
+    // the buttons between the sentence the roll completes and the bar it lands on: both in sight as one rolls
     live.appendChild(sentence);
+    live.appendChild(el("div", { class: "nt-controls nt-buttons" }, [rollBtn, manyBtn]));
     live.appendChild(canvas);
     live.appendChild(axes);
-    live.appendChild(el("div", { class: "nt-controls nt-buttons" }, [rollBtn, manyBtn]));
     live.appendChild(readout);
     live.appendChild(tallyLine);
     live.appendChild(tallest);
@@ -97,9 +98,9 @@ nexttoken.define("demos.one-roll", ["ui", "runtime.kernels", "runtime.sampling",
       if (canvas.height !== H) canvas.height = H;
       var g = canvas.getContext("2d"), font = Math.round(11 * dpr);
       var fg = css(canvas, "--md-default-fg-color", "#000"), faint = css(canvas, "--md-default-fg-color--lighter", "#bbb");
-      var accent = css(canvas, "--md-accent-fg-color", "#f50");
+      var accent = css(canvas, "--nt-pos", "#d55e00");  // probabilities are values: the palette's orange (STYLE.md)
       g.clearRect(0, 0, W, H);  // the demo box's own background shows through
-      g.font = font + "px sans-serif";
+      g.font = font + "px " + css(canvas, "--nt-font-text", "sans-serif");  // the page's face (STYLE.md)
       box = { x0: 2 * dpr, x1: W - 2 * dpr, y0: font + 8 * dpr, y1: H - font - 8 * dpr };
       // probability from zero: the long tail lies flat, as it does in the sum; a bar under a pixel still gets one
       function y(p) { return Math.min(box.y1 - dpr, box.y1 - p / probs[0] * (box.y1 - box.y0)); }
@@ -195,6 +196,7 @@ nexttoken.define("demos.one-roll", ["ui", "runtime.kernels", "runtime.sampling",
       msg.show(err.message + " (is the js/data folder beside this page?).", "error");
     });
     window.addEventListener("resize", draw);
+    if (document.fonts) document.fonts.addEventListener("loadingdone", draw);  // a canvas keeps the face it was drawn with
     // Material switches the colour scheme by an attribute on <body>: redraw in the new colours.
     new MutationObserver(draw).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
   });

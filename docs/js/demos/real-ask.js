@@ -69,7 +69,7 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
     var boxField = ui.field("Your prompt (Enter runs it; Shift+Enter starts a new line)", box);
     var chat = ui.checkbox("Wrap it in the chat template (your text as the user's message, the template's own system message)", false, function () { changed(true); });
     chat.input.setAttribute("data-role", "ask-chat");
-    var runButton = ui.button("Run", function () { changed(true); });
+    var runButton = ui.button("Run", function () { state.asked = true; changed(true); });
     runButton.setAttribute("data-role", "ask-run");
     var msg = ui.message();
     msg.node.setAttribute("data-role", "ask-msg");
@@ -129,6 +129,7 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
       // the workers' host (it loads the engine and the checked loader it needs); the tokenizer alongside
       Promise.all([loadRuntime(), tokenizerFor(model)]).then(function (got) {
         return got[0].open({ base: root.getAttribute("data-base") || "js/data/real/", model: model, signal: controller.signal,
+          onStop: lost,
           onProgress: function (done, total) {
             progress.max = total;
             progress.value = done;
@@ -162,6 +163,21 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
         needModel(WAIT);
         msg.show((err && err.message ? err.message : String(err)) + ".", "error");
       });
+    }
+
+    // The loaded model stopped by itself (its worker crashed or went silent): its one line stays, and
+    // Load is offered again.
+    function lost(err) {
+      if (!state.session) return;
+      state.session = null;
+      state.flight = null;
+      root.removeAttribute("data-real-model");
+      root.removeAttribute("data-busy");
+      if (choice) Array.prototype.forEach.call(choice.querySelectorAll("input"), function (i) { i.disabled = false; });
+      labelButton();
+      needModel(WAIT);
+      store.set("real.model", null);
+      msg.show(err.message + ".", "error");
     }
 
     // The tokens of the prompt as the model reads them, each with its id; in the chat template, the
@@ -243,6 +259,8 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
     }
     function run(text, enc) {
       var gen = state.gen += 1, t0 = performance.now(), knockout = state.knockout, ids = enc.ids, inside = insideWanted();
+      var asked = !!state.asked;  // a pass the reader asked for by Run or Enter (not one rerun as they type)
+      state.asked = false;
       if (inside && inside.at !== null && inside.at >= ids.length) inside.at = null;
       state.flight = { ids: ids, knockout: knockout, cancelled: false };
       root.setAttribute("data-busy", "");
@@ -260,7 +278,7 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
         say(state.said[0], state.said[1]);
         state.last = { text: text, enc: enc };
         store.set("real.pass", { text: text, chat: chat.input.checked, ids: ids, pieces: enc.pieces, result: result,
-          knockout: knockout, model: state.model, name: NAMES[state.model], ms: ms,
+          knockout: knockout, model: state.model, name: NAMES[state.model], ms: ms, asked: asked,
           inside: inside ? { at: inside.at === null ? ids.length - 1 : inside.at } : null });
         insideChanged(store.get("real.inside"));  // the inside view opened or moved while this pass ran
         root.setAttribute("data-pass", String(gen));
@@ -276,7 +294,7 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
 
     box.addEventListener("input", function () { state.fromLink = false; changed(false); });
     box.addEventListener("keydown", function (e) {
-      if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); changed(true); }
+      if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); state.asked = true; changed(true); }
     });
 
     function setKnockout(k) {
@@ -341,5 +359,11 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
         if (!state.model) return s.text ? "This link's prompt needs a model this copy of the site does not hold: it is in the box; the stored prompts below still work." : "";
         return s.text ? "This link runs " + NAMES[state.model] + " on its prompt in this page, which needs the model: press " + loadButton.textContent + " above to run it." : "";
       } });
+    // Where SmolLM2's bars follow on the page, their share row links this prompt too (and what the bars show):
+    // one row for the panel and its bars, not two in a screen.
+    if (document.querySelector('.nt-demo[data-demo="real-distribution"]')) {
+      var row = root.querySelector(":scope > .nt-share");
+      if (row) row.hidden = true;
+    }
   });
 });

@@ -31,9 +31,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
   // The live pass as the canvas reads a distribution: logits sorted most likely first, with the id
   // of every rank (the stored files keep ids for their head only).
   function livePass(pass) {
-    var raw = pass.result.logits, V = raw.length, order = new Uint32Array(V), i;
-    for (i = 0; i < V; i++) order[i] = i;
-    order.sort(function (a, b) { return raw[b] - raw[a] || a - b; });
+    var raw = pass.result.logits, V = raw.length, order = Uint32Array.from(kernels.argsort(raw)), i;  // largest first, ties by id
     var logits = new Float64Array(V);
     for (i = 0; i < V; i++) logits[i] = raw[order[i]];
     return { V: V, logits: logits, order: order, pass: pass };
@@ -41,8 +39,12 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
 
   ui.start("real-distribution", function (root, live) {
     var q = index.quantisation;
-    var state = { key: root.getAttribute("data-prompt") || index.prompts[0].key, T: 1, k: 0, p: 1, log: true, cursor: 0,
+    // scale: "rank" (rank on a log scale, probability from zero: the landing page's chart), "log" (both on log
+    // scales: every bar of the tail) or "lin" (both linear)
+    var state = { key: root.getAttribute("data-prompt") || index.prompts[0].key, T: 1, k: 0, p: 1, scale: "rank", cursor: 0,
       seed: 1, draws: 0, u: null };
+    function xLog() { return state.scale !== "lin"; }
+    function yLog() { return state.scale === "log"; }
     // d: the stored prompt's data; lp: the live pass (livePass) while it is shown, else null
     var d = null, lp = null, logits = null, probs = null, cut = null, V = index.vocab_size || 0;
     var msg = ui.message();
@@ -60,10 +62,25 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
         pick.wrap.appendChild(b);
       });
     } else {
-      pick = ui.select("Stored prompt (instant: measured by the build)", index.prompts.map(function (pr) {
+      // one menu, one state: the stored prompts (instant: measured by the build), and while the panel above
+      // shows the reader's own prompt, that one, chosen; choosing a stored one goes back to it
+      pick = ui.select("Prompt", index.prompts.map(function (pr) {
         return { value: pr.key, label: promptLabel(pr) };
-      }), state.key, function (v) { choose(v); });
+      }), state.key, function (v) { if (v !== LIVE) choose(v); });
+      var stored = el("optgroup", { label: "Stored (instant: measured by the build)" });
+      while (pick.input.firstChild) stored.appendChild(pick.input.firstChild);
+      pick.input.appendChild(stored);
     }
+    var LIVE = "live", liveOption = el("option", { value: LIVE });
+    // the live prompt in the menu (or, with one button per stored prompt, none of them pressed)
+    function showLive(text) {
+      pickButtons.forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
+      if (!pick.input) return;
+      liveOption.textContent = "Your prompt, run live: “" + (text.length > 60 ? text.slice(0, 60) + "…" : text) + "”";
+      if (liveOption.parentNode !== pick.input) pick.input.insertBefore(liveOption, pick.input.firstChild);
+      pick.input.value = LIVE;
+    }
+    function hideLive() { if (liveOption.parentNode) liveOption.parentNode.removeChild(liveOption); }
     var state_ = badge(), sourceText = el("span", { "data-role": "source-text" });
     var sourceLine = el("p", { class: "nt-source-line", "data-role": "source", "aria-live": "polite" }, [state_.node, sourceText]);
     var shape = el("p", { class: "nt-note" });
@@ -75,8 +92,9 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
     var tSlider = ui.slider("Temperature", 0.1, 3, 0.05, 1, function (v) { state.T = v; recompute(); }, function (v) { return v.toFixed(2); });
     var kSlider = ui.slider("Top-k (0 = off)", 0, 2000, 1, 0, function (v) { state.k = v; update(); }, function (v) { return v ? String(v) : "off"; });
     var pSlider = ui.slider("Top-p", 0.05, 1, 0.01, 1, function (v) { state.p = v; update(); }, function (v) { return v >= 1 ? "off" : v.toFixed(2); });
-    var scale = ui.radios("Scale", [{ value: "log", label: "log (rank and probability)" }, { value: "lin", label: "linear" }], "log",
-      function (v) { state.log = v === "log"; draw(); });
+    var scale = ui.radios("Scale", [{ value: "rank", label: "log rank (as on the first page)" },
+      { value: "log", label: "log rank and probability" }, { value: "lin", label: "linear" }], state.scale,
+      function (v) { state.scale = v; draw(); ui.reveal(canvas, scale); });
     // The seeded draw: u from mulberry32(seed), one more per press; the pick is where u falls on the
     // kept tokens laid end to end (renormalised), recomputed as the controls move with u held.
     var seedInput = el("input", { type: "number", min: "0", step: "1", value: "1", class: "nt-input nt-seed", "data-role": "seed" });
@@ -95,6 +113,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
       state.u = rng();
       state.draws += 1;
       update();
+      ui.reveal(canvas, drawButton);  // where u fell: the line on the bars above
     });
     drawButton.setAttribute("data-role", "draw-button");
     var drawLine = el("p", { class: "nt-readout", "data-role": "draw", "aria-live": "polite" });
@@ -102,27 +121,21 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
     var survivors = el("p", { class: "nt-survivors", "data-role": "survivors", "aria-live": "polite" });
     var canvas = el("canvas", { class: "nt-dist-canvas", tabindex: "0", role: "img",
       "aria-label": "Every token's probability, most likely first. Arrow keys move along the ranks (Shift: 100 at a time, Home and End)." });
-    canvas.style.width = "100%";
-    canvas.style.height = "14rem";
-    canvas.style.display = "block";
     var axes = el("p", { class: "nt-note", "data-role": "axes" });
     var readout = el("p", { class: "nt-readout", "data-role": "readout", "aria-live": "polite" });
 
-    // While the live pass is shown, the menu still names the last stored prompt, and choosing it
-    // again fires no change: this button shows the build's numbers for it (here only: nothing reruns).
-    var backButton = ui.button("", function () { if (d && d.key === state.key) setData(d, true); else choose(state.key); });
-    backButton.setAttribute("data-role", "back-to-stored");
-    backButton.hidden = true;
-    live.appendChild(el("div", { class: "nt-controls" }, [pick.wrap, backButton]));
+    // Each answer next to its control: the bars right under the menu that picks the prompt, the controls
+    // that reshape them right under the bars, the draw's line under its button; the prompt's notes last.
+    live.appendChild(el("div", { class: "nt-controls" }, [pick.wrap]));
     live.appendChild(sourceLine);
+    live.appendChild(msg.node);
+    live.appendChild(ui.section("All the bars", [canvas, axes,
+      el("div", { class: "nt-controls" }, [tSlider.wrap, kSlider.wrap, pSlider.wrap, scale]), survivors,
+      el("div", { class: "nt-controls nt-draw-row" }, [ui.field("Seed", seedInput), drawButton]), drawLine, readout,
+      el("p", { class: "nt-note", text: "The most likely tokens (after the temperature; cut ones are marked):" }), topList]));
     live.appendChild(shape);
     live.appendChild(tokensLine);
     live.appendChild(provenance);
-    live.appendChild(msg.node);
-    live.appendChild(ui.section("All the bars", [el("div", { class: "nt-controls" }, [tSlider.wrap, kSlider.wrap, pSlider.wrap, scale]),
-      survivors, canvas, axes, readout,
-      el("div", { class: "nt-controls nt-draw-row" }, [ui.field("Seed", seedInput), drawButton]), drawLine,
-      el("p", { class: "nt-note", text: "The most likely tokens (after the temperature; cut ones are marked):" }), topList]));
 
     // A stored prompt: shown at once (with the model loaded, the panel above then runs it live).
     function choose(key) {
@@ -135,6 +148,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
       msg.clear();
       var entry = entryOf(state.key);
       pickButtons.forEach(function (b) { b.setAttribute("aria-pressed", String(b.getAttribute("data-key") === entry.key)); });
+      hideLive();
       if (pick.input && pick.input.value !== entry.key) pick.input.value = entry.key;
       root.removeAttribute("data-loaded");
       loadPrompt(entry.file.replace(/^smollm2-dist-|\.js$/g, "")).then(function (got) {
@@ -158,7 +172,6 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
       tokensLine.hidden = false;
       tokensLine.textContent = d.tokens.length + " tokens in: " + d.tokens.map(show).join(" | ");
       recompute();
-      backButton.hidden = true;
       if (!quiet) store.set("real.stored", d);
       root.setAttribute("data-loaded", d.key);
       root.setAttribute("data-source", "stored");
@@ -181,9 +194,9 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
       shape.hidden = true;
       provenance.hidden = true;
       tokensLine.hidden = true;  // the panel above shows them, with their ids
-      backButton.textContent = "Show the build's stored numbers for “" + promptLabel(entryOf(state.key)) + "”";
-      backButton.hidden = false;
+      showLive(text);
       recompute();
+      if (pass.asked) ui.reveal(canvas, null);  // the reader pressed Run or Enter above: here are the bars
       root.setAttribute("data-loaded", "live");
       root.setAttribute("data-source", "live");
     }
@@ -222,7 +235,8 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
 
     // A rank's token: its text with the leading-space dot, or null for a stored tail rank.
     function pieceAt(r) {
-      if (lp) return showPiece(store.get("real.model").tokenizer.pieces([lp.order[r]])[0]);
+      var m = store.get("real.model");  // null once a stopped model was let go (real-ask's lost)
+      if (lp) return m ? showPiece(m.tokenizer.pieces([lp.order[r]])[0]) : null;
       return r < d.head.pieces.length ? show(d.head.pieces[r]) : null;
     }
     function idAt(r) {
@@ -256,22 +270,23 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
     // The plot's box inside the canvas (device pixels): room on the left and below for the axes.
     var box = { x0: 0, x1: 1, y0: 0, y1: 1 };
     function xOf(rank) {
-      var f = state.log ? Math.log(rank + 1) / Math.log(V) : rank / V;
+      var f = xLog() ? Math.log(rank + 1) / Math.log(V) : rank / V;
       return box.x0 + f * (box.x1 - box.x0);
     }
     function rankAt(x) {
       var f = (x - box.x0) / (box.x1 - box.x0);
-      var r = state.log ? Math.exp(f * Math.log(V)) - 1 : f * V;
+      var r = xLog() ? Math.exp(f * Math.log(V)) - 1 : f * V;
       return Math.max(0, Math.min(V - 1, Math.floor(r)));
     }
 
     // A power of ten as [base, exponent]; label() draws the exponent raised and smaller (Unicode
     // superscripts are too small to read at 11 px).
+    var face = "sans-serif";  // the page's text face, read from --nt-font-text at each draw
     function power(e) { return e === 0 ? ["1", ""] : ["10", String(e).replace("-", "−")]; }
     function labelWidth(g, t, font) {
       if (typeof t === "string") return g.measureText(t).width;
       var w = g.measureText(t[0]).width, f = g.font;
-      g.font = Math.round(font * 0.8) + "px sans-serif";
+      g.font = Math.round(font * 0.8) + "px " + face;
       w += g.measureText(t[1]).width;
       g.font = f;
       return w;
@@ -285,7 +300,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
       else {
         g.fillText(t[0], left, y);
         var f = g.font, w0 = g.measureText(t[0]).width;
-        g.font = Math.round(font * 0.8) + "px sans-serif";
+        g.font = Math.round(font * 0.8) + "px " + face;
         g.fillText(t[1], left + w0, y - font * 0.35);
         g.font = f;
       }
@@ -295,7 +310,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
     // below the top bar); log at the powers of ten between the smallest and the largest bar.
     function yTicks(top, min) {
       var out = [];
-      if (state.log) {
+      if (yLog()) {
         for (var e = Math.ceil(Math.log10(min)); e <= Math.floor(Math.log10(top)); e++) out.push([Math.pow(10, e), power(e)]);
         var every = Math.ceil(out.length / 5);
         return out.filter(function (_, i) { return (out.length - 1 - i) % every === 0; });
@@ -308,7 +323,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
     // Rank ticks: 1 and every 10,000 (linear), the powers of ten (log); ranks count from 1.
     function xTicks() {
       var out = [[0, "1"]];
-      if (state.log) for (var e = 1; Math.pow(10, e) < V; e++) out.push([Math.pow(10, e) - 1, power(e)]);
+      if (xLog()) for (var e = 1; Math.pow(10, e) < V; e++) out.push([Math.pow(10, e) - 1, power(e)]);
       else for (var r = 10000; r < V; r += 10000) out.push([r - 1, ui.count(r)]);
       return out;
     }
@@ -325,12 +340,15 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
       // the kept bars are values: the palette's orange, as every other bar of probabilities on the site
       var accent = css(canvas, "--nt-pos", "#d55e00"), bg = css(canvas, "--md-default-bg-color", "#fff");
       var font = Math.round(11 * dpr);
-      g.font = font + "px " + (css(canvas, "--nt-font-text", "") || "sans-serif");
+      face = css(canvas, "--nt-font-text", "") || "sans-serif";
+      g.font = font + "px " + face;
       g.fillStyle = bg;
       g.fillRect(0, 0, W, H);
-      var caption = state.log
+      var caption = state.scale === "log"
         ? "Across: rank, most likely first, on a log scale. Up: probability, on a log scale from the smallest bar."
-        : "Across: rank, most likely first (" + ui.count(V) + " ranks). Up: probability, from zero.";
+        : state.scale === "rank"
+          ? "Across: rank, most likely first, on a log scale (1 to " + ui.count(V) + "). Up: probability, from zero, so the long tail lies flat."
+          : "Across: rank, most likely first (" + ui.count(V) + " ranks). Up: probability, from zero.";
       if (axes.textContent !== caption) axes.textContent = caption;  // draw runs on every cursor move
       var top = probs[0], min = Math.max(probs[V - 1], 1e-300), minLog = Math.log(min);
       var yt = yTicks(top, min), labelW = 0;
@@ -338,7 +356,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
       box = { x0: Math.ceil(labelW + 8 * dpr), x1: W - 6 * dpr, y0: 8 * dpr, y1: Math.floor(H - font - 8 * dpr) };
       canvas.setAttribute("data-plot", [box.x0, box.y0, box.x1, box.y1].join(" "));  // for tests: the plot's box
       function y(p) {
-        var f = state.log ? (Math.log(p) - minLog) / (Math.log(top) - minLog) : p / top;
+        var f = yLog() ? (Math.log(p) - minLog) / (Math.log(top) - minLog) : p / top;
         return box.y1 - Math.max(0, f) * (box.y1 - box.y0);
       }
       // axes: probability on the left (zero-based in the linear view), rank below
@@ -435,6 +453,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
       move(r);
     });
     window.addEventListener("resize", draw);
+    if (document.fonts) document.fonts.addEventListener("loadingdone", draw);  // a canvas keeps the face it was drawn with
     // Material switches the colour scheme by an attribute on <body>: redraw in the new colours.
     new MutationObserver(draw).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
 
@@ -450,7 +469,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
       if (s.T !== undefined) { state.T = s.T; tSlider.set(s.T); }
       if (s.k !== undefined) { state.k = s.k; kSlider.set(s.k); }
       if (s.p !== undefined) { state.p = s.p; pSlider.set(s.p); }
-      if (s.scale !== undefined) { state.log = s.scale === "log"; radio(s.scale); }
+      if (s.scale !== undefined) { state.scale = s.scale; radio(s.scale); }
       if (s.seed !== undefined) { state.seed = s.seed; seedInput.value = String(s.seed); }
       rng = sampling.mulberry32(state.seed);
       state.draws = s.draws || 0;
@@ -467,10 +486,10 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
     store.subscribe("real.writers-link", function (s) { if (s) apply(s, true); });
     permalink.join(root, live, {
       fields: { key: permalink.one(index.prompts.map(function (pr) { return pr.key; })), T: permalink.num(0.1, 3), k: permalink.int(0, 2000),
-        p: permalink.num(0.05, 1), scale: permalink.one(["log", "lin"]), seed: permalink.int(0, 4294967295), draws: permalink.int(0, 10000),
+        p: permalink.num(0.05, 1), scale: permalink.one(["rank", "log", "lin"]), seed: permalink.int(0, 4294967295), draws: permalink.int(0, 10000),
         live: permalink.flag(), text: permalink.text(2000), chat: permalink.flag() },
       get: function () {
-        var s = { key: state.key, T: state.T, k: state.k, p: state.p, scale: state.log ? "log" : "lin", seed: state.seed, draws: state.draws };
+        var s = { key: state.key, T: state.T, k: state.k, p: state.p, scale: state.scale, seed: state.seed, draws: state.draws };
         if (lp) { s.live = "1"; s.text = lp.pass.text; s.chat = lp.pass.chat ? "1" : "0"; }
         return s;
       },

@@ -126,6 +126,7 @@ nexttoken.define("demos.real-inside", ["ui", "store", "ui.real-badge", "explain.
       function (v) { mode = v; });
     var reset = ui.button("Switch everything back on", function () { setKnockout({ heads: [], mlp: [] }); });
     reset.setAttribute("data-role", "reset");
+    var koMsg = ui.message();  // what a switch needs, said under the switches (the demo's top is screens away)
 
     live.appendChild(source);
     live.appendChild(msg.node);
@@ -136,7 +137,7 @@ nexttoken.define("demos.real-inside", ["ui", "store", "ui.real-badge", "explain.
       el("div", { class: "nt-controls" }, [lensPickField]), lensNote, lensBox]));
     live.appendChild(ui.section("Every head, from the last position", [
       el("p", { class: "nt-note", text: "Each cell is one head: its colour is the largest share of attention the last token gives any token, grey when the head puts more than " + ui.pct(threshold, 0) + " on the first token (a sink: a resting place, not a word it reads). The last column is the block's MLP." }),
-      sinkLine, el("div", { class: "nt-controls" }, [modeRadios, reset]), offLine, grid, headBox]));
+      sinkLine, el("div", { class: "nt-controls" }, [modeRadios, reset]), koMsg.node, offLine, grid, headBox]));
 
     function isOff(l, h) { return ko.heads.some(function (x) { return x[0] === l && x[1] === h; }); }
     function mlpOff(l) { return ko.mlp.indexOf(l) >= 0; }
@@ -144,10 +145,10 @@ nexttoken.define("demos.real-inside", ["ui", "store", "ui.real-badge", "explain.
     function setKnockout(next) {
       var model = store.get("real.model");
       if (!model) {
-        msg.show("Switching a part off reruns the real model: " + (alone ? "it loads on this view's page (linked below)." : "load it with the panel above first."), "warn");
+        koMsg.show("Switching a part off reruns the real model: " + (alone ? "it loads on this view's page (linked below)." : "load it with the panel above first."), "warn");
         return false;
       }
-      msg.clear();
+      koMsg.clear();
       ko = { heads: next.heads.map(function (x) { return [x[0], x[1]]; }), mlp: next.mlp.slice() };
       drawGrid();
       store.set("real.knockout", { heads: ko.heads.map(function (x) { return x.slice(); }), mlp: ko.mlp.slice() });

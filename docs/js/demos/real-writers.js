@@ -141,7 +141,7 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
       spans(ctx.tok, ctx.ids, st.ids, ctx.ends).forEach(function (s) { c.text.appendChild(s); });
       var n = name === "beam" ? st.steps : st.ids.length, secs = st.ms / 1000;
       var parts = [n + " token" + (n === 1 ? "" : "s")];
-      if (n && secs > 0) parts.push((n / secs).toFixed(2) + " tokens/s of its own engine time");
+      if (n && secs > 0) parts.push((n / secs).toFixed(2) + " tokens/s");  // the rounds it took part in (the writers share each engine call)
       var tail = loopTail(ctx.ids, st.ids);
       if (tail >= decoding.NGRAM * 2) parts.push("the last " + tail + " tokens repeat earlier text: a loop");
       if (st.done) parts.push(WHY[st.why] || st.why);

@@ -61,9 +61,11 @@ nexttoken.define("demos.snapshots", ["ui", "runtime.kernels", "runtime.active", 
     var last = ui.button("Last snapshot", function () { idx = snaps.length - 1; snapSlider.set(idx); render(); });
     var chart = ui.el("div", { class: "nt-chart" });
     var out = ui.el("div", { class: "nt-output nt-x-host", "aria-live": "polite" });
-    live.appendChild(ui.el("div", { class: "nt-controls" }, [snapSlider.wrap, sentSel.wrap]));
-    live.appendChild(ui.el("div", { class: "nt-controls nt-buttons" }, [first, last]));
+    // the curve (its dot the snapshot) right above the snapshot's controls, the sentence's losses right under
+    // its menu: each answer next to its control
     live.appendChild(chart);
+    live.appendChild(ui.el("div", { class: "nt-controls" }, [snapSlider.wrap, first, last]));
+    live.appendChild(ui.el("div", { class: "nt-controls" }, [sentSel.wrap]));
     live.appendChild(out);
 
     function stepOf(i) { var s = snaps[i]; return s.step !== undefined ? s.step : i; }

@@ -84,9 +84,9 @@ nexttoken.define("demos.spec-decode", ["ui", "ui.permalink"], function (ui, perm
     });
     live.appendChild(ui.el("div", { class: "nt-controls" }, [step, many]));
     live.appendChild(last);
+    live.appendChild(summary);  // the count of kept drafts right under the buttons that add to it
     live.appendChild(ui.el("p", { class: "nt-small", text: "For each token: p, the target; q, the draft; out, the share of what came out so far." }));
     live.appendChild(table);
-    live.appendChild(summary);
     show(null);
 
     // How many drafts were made, in the page's link: the same seeded run replayed, drawn once at its end (so a

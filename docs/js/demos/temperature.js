@@ -6,22 +6,25 @@
 nexttoken.define("demos.temperature", ["ui", "runtime.kernels", "runtime.active", "runtime.prompts", "runtime.model", "runtime.sampling", "explain.pass", "ui.permalink"], function (ui, kernels, active, prompts, model, sampling, pass, permalink) {
   "use strict";
   var SHOW = 12;
+  // It opens where temperature visibly changes the bars (at T = 1 before and after are the same): T = 0.5
+  // sharpens them, the top bar taller, the others shorter.
+  var OPEN_T = 0.5;
 
   ui.start("temperature", function (root, live) {
     var t = active.tiny(model);
     var m = t.model;
     var V = m.config.vocab_size;
-    var st = { T: 1, topK: 0, topP: 1, seed: 1, logits: null };
+    var st = { T: OPEN_T, topK: 0, topP: 1, seed: 1, logits: null };
     var msg = ui.message();
     var warn = ui.message();
     var prompt = ui.textInput("Prompt", prompts.pick(root.getAttribute("data-prompt") || "the cat"), function () { compute(); });
-    var tS = ui.slider("Temperature T", 0, 2, 0.05, 1, function (v) { st.T = v; hist = null; render(); }, function (v) { return v === 0 ? "0 (greedy)" : v.toFixed(2); });
+    var tS = ui.slider("Temperature T", 0, 2, 0.05, OPEN_T, function (v) { st.T = v; hist = null; render(); }, function (v) { return v === 0 ? "0 (greedy)" : v.toFixed(2); });
     var kS = ui.slider("top-k", 0, V, 1, 0, function (v) { st.topK = v; hist = null; render(); }, function (v) { return v === 0 ? "off" : String(v); });
     var pS = ui.slider("top-p", 0.05, 1, 0.05, 1, function (v) { st.topP = v; hist = null; render(); }, function (v) { return v >= 1 ? "1 (off)" : v.toFixed(2); });
     var seedIn = ui.el("input", { type: "number", min: "0", max: "1000000", step: "1", value: "1", class: "nt-input nt-seed", "data-role": "seed" });
     seedIn.addEventListener("change", function () { setSeed(); });
-    var drawBtn = ui.button("Draw", function () { draw(); }, { primary: true });
-    var manyBtn = ui.button("Sample 1,000 times", function () { drawMany(); });
+    var drawBtn = ui.button("Draw", function () { draw(); ui.reveal(ruler, drawBtn); }, { primary: true });
+    var manyBtn = ui.button("Sample 1,000 times", function () { drawMany(); ui.reveal(barsEl.querySelector("[data-hist]"), manyBtn); });
     var hist = null;  // counts of the last 1,000 draws, for the current settings
     var rng = sampling.mulberry32(st.seed), draws = 0;  // the seed's stream, and how many Draws took from it
     var seedMsg = ui.message();
@@ -30,13 +33,14 @@ nexttoken.define("demos.temperature", ["ui", "runtime.kernels", "runtime.active"
     var barsEl = ui.el("div", { class: "nt-output", "aria-live": "polite" });
     var pickEl = ui.el("p", { class: "nt-pick", "aria-live": "polite" });
     var ruler = ui.el("div", { class: "nt-ruler-wrap" });
+    // Each answer next to its control: the bars right under the sliders, the draw right under its buttons.
     live.appendChild(ui.el("div", { class: "nt-controls" }, [prompt.wrap, tS.wrap, kS.wrap, pS.wrap]));
-    live.appendChild(ui.el("div", { class: "nt-controls nt-buttons" }, [ui.field("Seed", seedIn), drawBtn, manyBtn]));
-    live.appendChild(rule);
-    live.appendChild(seedMsg.node);
     live.appendChild(msg.node);
     live.appendChild(warn.node);
     live.appendChild(barsEl);
+    live.appendChild(ui.el("div", { class: "nt-controls nt-buttons" }, [ui.field("Seed", seedIn), drawBtn, manyBtn]));
+    live.appendChild(rule);
+    live.appendChild(seedMsg.node);
     live.appendChild(pickEl);
     live.appendChild(ruler);
 
@@ -93,11 +97,11 @@ nexttoken.define("demos.temperature", ["ui", "runtime.kernels", "runtime.active"
       barsEl.appendChild(ui.el("p", { class: "nt-small", text: "Top " + SHOW + " of " + V + " tokens; " + (T === 0
         ? "greedy decoding: the top token gets all the probability, so the filters have nothing to cut."
         : kept.length + " kept by the filters.") }));
-      var lanes = ui.el("div", { class: "nt-lanes nt-lanes-3" });
+      var lanes = ui.el("div", { class: "nt-lanes nt-lanes-3 nt-temp-lanes" });
       lanes.appendChild(ui.el("div", { class: "nt-lane" }, [ui.el("p", { class: "nt-lane-title", text: "Before temperature (T = 1)" }),
         ui.bars(order.map(function (id) { return { label: t.tk.show(id), value: before[id], text: ui.pct(before[id]), cls: "nt-bar-before" }; }),
           { label: "probabilities at T = 1, no filters" })]));
-      lanes.appendChild(ui.el("div", { class: "nt-lane" }, [ui.el("p", { class: "nt-lane-title", text: "After T = " + (T === 0 ? "0 (greedy)" : T) + " and the filters" }),
+      lanes.appendChild(ui.el("div", { class: "nt-lane nt-lane-after" }, [ui.el("p", { class: "nt-lane-title", text: "After T = " + (T === 0 ? "0 (greedy)" : T) + " and the filters" }),
         ui.bars(order.map(function (id, rank) {
           var k = !!keep[id];
           var p = k ? x.f.probs[id] : 0;

@@ -43,10 +43,12 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
     var chart = ui.el("div", { class: "nt-chart" });
     var result = ui.el("div", { class: "nt-train-result nt-x-host", "aria-live": "polite" });
     var probe = ui.textInput("Compare the two models on", root.getAttribute("data-probe") || cfg.prompts[0], function () { compare(); }, { role: "probe" });
+    // the box, the button that resets it and the corpus's sizes in one line together; its sentences after
     live.appendChild(ui.field("Corpus: one sentence per line (lines starting with # are skipped)", area));
-    live.appendChild(preview);
+    live.appendChild(ui.el("div", { class: "nt-controls nt-buttons" }, [resetBtn]));
     live.appendChild(sizes);
-    live.appendChild(ui.el("div", { class: "nt-controls nt-buttons" }, [trainBtn, stopBtn, resetBtn]));
+    live.appendChild(preview);
+    live.appendChild(ui.el("div", { class: "nt-controls nt-buttons" }, [trainBtn, stopBtn]));
     live.appendChild(msg.node);
     live.appendChild(ui.el("div", { class: "nt-controls" }, [bar, status]));
     live.appendChild(chart);
@@ -113,16 +115,29 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
         sizes.textContent = sizeLine(p, c, caps, same ? timed.seconds : null, same ? timed.n : 0);
         return p;
       }
-      var init = trainer.seededWeights(c, cfg.training.seed, cfg.training.init_std);
-      // Each step timed alone; the later half's median, since the first steps run cold (the JIT).
-      var trial = trainer.createTrainer(c, init, p.sized.rows, cfg.training), t0 = performance.now(), each = [], n = 0;
-      while (n < 4 || (performance.now() - t0 < 50 && n < 200)) { var s0 = performance.now(); trial.step(); each.push(performance.now() - s0); n++; }
-      var late = each.slice(n >> 1).sort(function (x, y) { return x - y; });
-      var estimate = late[late.length >> 1] * steps / 1000;
-      timed = { text: area.value, seconds: estimate, n: n };
-      sizes.textContent = sizeLine(p, c, caps, estimate, n);
-      root.setAttribute("data-estimate-seconds", estimate.toFixed(3));
+      sizes.textContent = sizeLine(p, c, caps, null, 0);  // the time follows, once measured
+      timeSteps(p, c, caps, trainer);
       return p;
+    }
+    // Each step timed alone, about 50 ms of them; the later half's median, since the first steps run
+    // cold (the JIT). In slices of about 5 ms that yield to the page, so the page stays responsive
+    // while it loads; a newer preview, an edit or a run drops the measure.
+    var timing = 0;
+    function timeSteps(p, c, caps, trainer) {
+      var text = area.value, mine = ++timing, each = [], n = 0, spent = 0;
+      var trial = trainer.createTrainer(c, trainer.seededWeights(c, cfg.training.seed, cfg.training.init_std), p.sized.rows, cfg.training);
+      var more = function () { return n < 4 || (spent < 50 && n < 200); };
+      (function slice() {
+        if (mine !== timing || running || area.value !== text) return;
+        var s0 = performance.now();
+        while (more() && performance.now() - s0 < 5) { var a = performance.now(); trial.step(); var d = performance.now() - a; each.push(d); spent += d; n++; }
+        if (more()) { setTimeout(slice, 0); return; }
+        var late = each.slice(n >> 1).sort(function (x, y) { return x - y; });
+        var estimate = late[late.length >> 1] * steps / 1000;
+        timed = { text: text, seconds: estimate, n: n };
+        sizes.textContent = sizeLine(p, c, caps, estimate, n);
+        root.setAttribute("data-estimate-seconds", estimate.toFixed(3));
+      })();
     }
     function sizeLine(p, c, caps, seconds, n) {
       return "Your model: vocabulary " + c.vocab_size + " (end-of-text, " + p.sized.bpe.chars.length + " characters, " + p.sized.bpe.merges.length + " merges" +

@@ -11,6 +11,8 @@
 //   the bytes it copies; engine.storage(share manifest, size, wasm) the room they are written into;
 //   share 0 is a Model whose peers ({call(message) -> Promise}) are the other shares' engine.Shard.
 //   m.prefill(ids, opts, tick)   forget the cache, run the prompt; m.decode(id, opts, tick) one step
+//   m.step([[slot, id], ...], opts, tick) one step of several slots at once, their rows through the
+//     prompt kernels together (the writers' and beams' tokens): each row's logits are its decode's
 //   opts.reuse (prefill): keep the slot's cached positions that start the new prompt (same tokens, same
 //     knock-out) and run only the rest; at least the last token runs, and the lens position when asked.
 //     The outputs are a fresh prefill's (bit for bit on the wasm kernels; see real-reuse.test.js);
@@ -163,7 +165,7 @@ function nexttokenRealEngine() {
       if (t.shape.length === 2) { cols = Math.max(cols, t.shape[1]); rows = Math.max(rows, t.shape[0]); }
     });
     var up = function (n) { return Math.ceil(n / 16) * 16; }, nb = cols / BLOCK;
-    var yn = Math.max(4 * rows, TILE * cols);  // y's floats: four tokens of the widest matrix, a tile of the others
+    var yn = Math.max(6 * rows, TILE * cols);  // y's floats: six tokens of the widest matrix (a step's writers), a tile of the others
     var c = manifest.config, hd = c ? c.n_embd / c.n_head : 0, kv = c ? hd * (c.n_kv_heads || c.n_head) : 0, cap = c ? Math.min(CAP, c.n_ctx) : 0;
     if (hd % 4) kv = cap = 0;  // the attention kernels read a head in chunks of four
     var X = 4 * 65536, XS = up(X + 4 * TILE * cols), Y = up(XS + 4 * TILE * nb), S = up(Y + 4 * yn);
@@ -204,14 +206,19 @@ function nexttokenRealEngine() {
     }
     for (t = 0; t < T; t += n) {
       n = Math.min(tile, T - t);
+      // A few tokens go straight from the blocks, each row unpacked once for six, then four, two, one
+      // (real_kernels.wat's $direct): a fifth or third token alone would unpack every row again, so
+      // the last token goes twice (its copy's outputs dropped; each token's arithmetic is the same).
+      var g = (n === 3 || n === 5) && n < tile ? n + 1 : n;
       k.x.set(x.subarray(t * cols, (t + n) * cols));
-      if (q4) {  // block-major for the kernels: token i's block b at b n + i
-        for (i = 0; i < n; i++) for (b = 0; b < nb; b++) k.xs[b * n + i] = XSUM[(t + i) * nb + b];
+      if (g > n) k.x.copyWithin(n * cols, (n - 1) * cols, n * cols);
+      if (q4) {  // block-major for the kernels: token i's block b at b g + i
+        for (i = 0; i < g; i++) for (b = 0, j = (t + Math.min(i, n - 1)) * nb; b < nb; b++) k.xs[b * g + i] = XSUM[j + b];
       }
-      if (n === 1) {
+      if (g === 1) {
         if (q4) k.e.q4(w.off, rows, nb, k.X, k.XS, k.Y); else k.e.q8(w.off, rows, nb, k.X, k.Y);
       } else {
-        (q4 ? k.e.q4t : k.e.q8t)(w.off, rows, nb, k.X, 4 * cols, n, k.XS, k.Y, 4 * rows, k.S);
+        (q4 ? k.e.q4t : k.e.q8t)(w.off, rows, nb, k.X, 4 * cols, g, k.XS, k.Y, 4 * rows, k.S);
       }
       y.set(k.y.subarray(0, n * rows), t * rows);
     }
@@ -479,10 +486,9 @@ function nexttokenRealEngine() {
   // layer's keys and values, copied in once a call): scores and the values' mix in float32 lanes, as
   // transformers computes them, four query positions at a time, and the softmax too (e^x by the
   // kernels' own float32 exponential, so a row's weights do not depend on how many queries came).
-  function attentionWasm(k, q, kc, vc, T, p0, H, hd, kvDim, group, off, lH, att, headsOut, h0, h1, full) {
+  function attentionWasm(k, q, src, T, p0, H, hd, kvDim, group, off, lH, att, headsOut, h0, h1, full) {
     var A = k.att, C = H * hd, Tk = p0 + T, scale = 1 / Math.sqrt(hd), i, j, e;
-    A.k.set(kc.subarray(0, Tk * kvDim));
-    A.v.set(vc.subarray(0, Tk * kvDim));
+    load(A, src, Tk, kvDim);
     for (var hh = h0 || 0; hh < (h1 === undefined ? H : h1); hh++) {
       var ko = 4 * Math.floor(hh / group) * hd, dead = off.indexOf(lH + hh) >= 0;
       for (var t = 0; t < T; t += 4) {
@@ -499,6 +505,26 @@ function nexttokenRealEngine() {
         k.e.mix(A.SC, 4 * A.cap, nq, A.V + ko, 4 * kvDim, n0, hd, A.O);
         for (i = 0; i < nq; i++) for (e = 0; e < hd; e++) att[base + i * C + e] = A.o[i * hd + e];
       }
+    }
+  }
+
+  // The keys and values of positions 0..Tk-1 into the kernels' attention room: from one array each
+  // (src.k, src.v: a message's), or page by page (src.pages), skipping a page whose same version is
+  // there already (the pages of a prompt that the rows of a batched step share are copied once a block).
+  function load(A, src, Tk, kvDim) {
+    if (!src.pages) {
+      A.k.set(src.k.subarray(0, Tk * kvDim));
+      A.v.set(src.v.subarray(0, Tk * kvDim));
+      A.held = [];
+      return;
+    }
+    if (!A.held) A.held = [];
+    for (var i = 0; i * PAGE < Tk; i++) {
+      var pg = src.pages[i], n = Math.min(PAGE, Tk - i * PAGE), h = A.held[i];
+      if (h && h.page === pg && h.ver === pg.ver && h.n >= n) continue;
+      A.k.set(pg.k.subarray(0, n * kvDim), i * PAGE * kvDim);
+      A.v.set(pg.v.subarray(0, n * kvDim), i * PAGE * kvDim);
+      A.held[i] = { page: pg, ver: pg.ver, n: n };
     }
   }
 
@@ -601,16 +627,22 @@ function nexttokenRealEngine() {
     Object.assign(this, this.fresh());
   }
 
-  // An empty slot. kCache, vCache: each block's keys and values, room positions of which `length`
-  // hold the text `ids`, computed with `knockout`. valid: the blocks whose cache is the knock-out's
+  // An empty slot. kv: each block's keys and values in pages (see Page), of which the first `length`
+  // positions hold the text `ids`, computed with `knockout`. valid: the blocks whose cache is the knock-out's
   // at every position (all but after a cancelled rerun, see run). With opts.keep (prefill): inputs,
   // each block's input at every position (block 0's, the embedding, is not kept); heads, the last
   // position's attention weights in every block; lens, the last lens ({at, rows}) or null.
   Model.prototype.fresh = function () {
-    return { kCache: [], vCache: [], room: 0, length: 0, ids: [], knockout: { heads: [], mlp: [] }, valid: this.config.n_layer,
-             inputs: null, heads: null, lens: null };
+    return { kv: [], length: 0, ids: [], knockout: { heads: [], mlp: [] }, valid: this.config.n_layer,
+             inputs: null, room: 0, heads: null, lens: null };
   };
-  var SLOT_FIELDS = ["kCache", "vCache", "room", "length", "ids", "knockout", "valid", "inputs", "heads", "lens"];
+  var SLOT_FIELDS = ["kv", "length", "ids", "knockout", "valid", "inputs", "room", "heads", "lens"];
+
+  // A slot's state: the current slot's is the model's own fields (see use), another's waits in slots.
+  Model.prototype.state = function (slot) {
+    if (slot === this.slot) return this;
+    return this.slots[slot] || (this.slots[slot] = this.fresh());
+  };
 
   Model.prototype.reset = function () { this.length = 0; };
 
@@ -627,24 +659,29 @@ function nexttokenRealEngine() {
     this.slot = slot;
   };
 
-  // Slot `to` becomes a copy of slot `from`: the same positions (copied, not shared: each then grows
-  // on its own) and knock-out; with opts.keep, also what `from` keeps for a rerun (see prefill), so
-  // that a sweep of knock-outs can run beside the slot it starts from. The current slot stays current.
+  // Slot `to` becomes a copy of slot `from`: the same positions (their pages shared, each slot then
+  // writing into its own copies, see Page) and knock-out; with opts.keep, also what `from` keeps for a
+  // rerun (see prefill, copied), so that a sweep of knock-outs can run beside the slot it starts from.
+  // The current slot stays current.
   Model.prototype.copySlot = function (from, to, opts) {
     var back = this.slot, keep = !!(opts && opts.keep);
     this.use(from);
-    var src = { k: this.kCache, v: this.vCache, n: this.length, knockout: this.knockout, valid: this.valid, ids: this.ids.slice(0, this.length),
+    var src = { kv: this.kv, n: this.length, knockout: this.knockout, valid: this.valid, ids: this.ids.slice(0, this.length),
                 inputs: keep ? this.inputs : null, heads: keep ? this.heads : null, lens: keep ? this.lens : null };
     this.use(to);
     if (to !== from) {
-      var n = src.n, kv = this.kvDim, C = this.config.n_embd;
-      Object.assign(this, this.fresh(), { kCache: this.kCache, vCache: this.vCache, room: this.room });  // nothing of the old text is kept, so growing the cache copies nothing
-      if (src.inputs) this.inputs = [];
-      this.reserve(n);
-      for (var l = 0; l < this.config.n_layer && n; l++) {
-        this.kCache[l].set(src.k[l].subarray(0, n * kv));
-        this.vCache[l].set(src.v[l].subarray(0, n * kv));
-        if (src.inputs && l > 0) this.inputs[l].set(src.inputs[l].subarray(0, n * C));
+      var n = src.n, C = this.config.n_embd, pages = Math.ceil(n / PAGE);
+      this.kv.forEach(function (list) { list.forEach(function (pg) { pg.refs--; }); });
+      Object.assign(this, this.fresh());
+      this.kv = src.kv.map(function (list) {
+        list = list.slice(0, pages);
+        list.forEach(function (pg) { pg.refs++; });
+        return list;
+      });
+      if (src.inputs) {
+        this.inputs = [];
+        this.reserve(n);
+        for (var l = 1; l < this.config.n_layer && n; l++) this.inputs[l].set(src.inputs[l].subarray(0, n * C));
       }
       this.length = n;
       this.ids = src.ids;
@@ -659,17 +696,14 @@ function nexttokenRealEngine() {
     return { length: src.n };
   };
 
-  // Room for n positions: the cache grows by doubling up to cap, and so do the kept inputs.
+  // Room for n positions in the kept inputs (the cache's pages come as they are written): it grows by
+  // doubling up to cap.
   Model.prototype.reserve = function (n) {
-    var kv = this.kvDim, C = this.config.n_embd, room = this.room;
+    if (!this.inputs) return;
+    var C = this.config.n_embd, room = this.room;
     if (n > room) room = Math.min(this.cap, Math.max(64, room * 2, Math.pow(2, Math.ceil(Math.log2(n)))));
-    for (var l = 0; l < this.config.n_layer; l++) {
-      if (room !== this.room) {
-        var k = new Float32Array(room * kv), v = new Float32Array(room * kv);
-        if (this.room) { k.set(this.kCache[l].subarray(0, this.length * kv)); v.set(this.vCache[l].subarray(0, this.length * kv)); }
-        this.kCache[l] = k; this.vCache[l] = v;
-      }
-      if (this.inputs && l > 0 && !(this.inputs[l] && this.inputs[l].length === room * C)) {
+    for (var l = 1; l < this.config.n_layer; l++) {
+      if (!(this.inputs[l] && this.inputs[l].length === room * C)) {
         var x = new Float32Array(room * C);
         if (this.inputs[l]) x.set(this.inputs[l].subarray(0, this.length * C));
         this.inputs[l] = x;
@@ -739,6 +773,97 @@ function nexttokenRealEngine() {
     if (this.inputs) this.heads = [];
     this.lens = null;
     return this.run(this.ids.slice(0, this.length).concat([id]), this.length, this.length, opts, tick, this.config.n_layer);
+  };
+
+  // One new token for each of several slots in one pass: list = [[slot, id], ...], each slot a
+  // different one holding a prefilled text. Every product runs the rows together (the prompt
+  // kernels read each weight once for all of them), attention runs each row over its own slot's
+  // cache under its own knock-out. Each row's outputs have the bits of decode(id, {slot}) on the
+  // wasm kernels (a prompt read at once has decode's bits); the plain-JS kernels sum several rows'
+  // products in another order, within their rounding. Returns [{logits, length}] in list's order;
+  // a cancelled or failed step leaves every slot as it was. The slots stop keeping inputs (see keep).
+  Model.prototype.step = async function (list, opts, tick) {
+    var c = this.config, C = c.n_embd, H = c.n_head, hd = this.hd, kvDim = this.kvDim, V = c.vocab_size, w = this.w, L = c.n_layer;
+    var n = list && list.length, S = [], seen = {}, ids = [], pos = [], i, t, l;
+    if (!Array.isArray(list) || !n) throw new Error("a step needs at least one [slot, token id]");
+    for (i = 0; i < n; i++) {
+      var e = list[i], slot = Array.isArray(e) ? e[0] : undefined;
+      if (typeof slot !== "number" || !(slot >= 0 && slot < SLOTS) || slot % 1) throw new Error("cache slot " + slot + " is not 0-" + (SLOTS - 1));
+      if (seen[slot]) throw new Error("cache slot " + slot + " is in the step twice");
+      seen[slot] = true;
+      var st = this.state(slot);
+      if (st.length === 0) throw new Error("decode needs a prefilled prompt first" + (slot ? " in cache slot " + slot : ""));
+      if (st.valid < L) throw new Error("cache slot " + slot + " holds a pass stopped halfway: prefill it again first");
+      if (st.length + 1 > this.cap) throw new Error("the prompt and continuation are " + (st.length + 1) + " tokens; the limit is " + this.cap);
+      if (!(e[1] >= 0 && e[1] < V) || e[1] % 1) throw new Error("token id " + e[1] + " is outside the vocabulary (0-" + (V - 1) + ")");
+      S.push(st); ids.push(e[1]); pos.push(st.length);
+    }
+    S.forEach(function (st) { st.inputs = st.heads = st.lens = null; });
+    var x = new Float32Array(n * C), h = new Float32Array(n * C), att = new Float32Array(n * C);
+    var q = new Float32Array(n * C), k = new Float32Array(n * kvDim), v = new Float32Array(n * kvDim);
+    var proj = new Float32Array(n * C), F = c.d_mlp, ff = new Float32Array(n * F), up = this.llama ? new Float32Array(n * F) : null;
+    var qkv = this.llama ? null : new Float32Array(n * 3 * C), turn = null;
+    x.set(await this.lookup("wte.weight", ids));
+    if (!this.llama) { var pe = await this.lookup("wpe.weight", pos); for (i = 0; i < n * C; i++) x[i] += pe[i]; }
+    if (this.llama) {
+      turn = new Float64Array(n * hd);
+      for (i = 0; i < n; i++) turn.set(this.turns(pos[i], 1), i * hd);
+    }
+    for (l = 0; l < L; l++) {
+      var pre = "h." + l + ".";
+      if (this.llama) {
+        rmsnorm(x, n, C, w[pre + "ln_1.weight"].f32, c.rms_eps, h);
+        await this.mul([[pre + "attn.q.weight", q], [pre + "attn.k.weight", k], [pre + "attn.v.weight", v]], h, n);
+        rope(q, n, C, H, hd, turn);
+        rope(k, n, kvDim, c.n_kv_heads, hd, turn);
+      } else {
+        layernorm(x, n, C, w[pre + "ln_1.weight"].f32, w[pre + "ln_1.bias"].f32, c.ln_eps, h);
+        await this.mul([[pre + "attn.c_attn.weight", qkv, w[pre + "attn.c_attn.bias"].f32]], h, n);
+        for (t = 0; t < n; t++) {
+          for (i = 0; i < C; i++) { q[t * C + i] = qkv[t * 3 * C + i]; k[t * C + i] = qkv[t * 3 * C + C + i]; v[t * C + i] = qkv[t * 3 * C + 2 * C + i]; }
+        }
+      }
+      for (i = 0; i < n; i++) {  // each row's key and value at its slot's next position, then its attention there
+        var row = att.subarray(i * C, (i + 1) * C), vals = S[i].knockout.values || {};
+        store(S[i], l, pos[i], k.subarray(i * kvDim, (i + 1) * kvDim), v.subarray(i * kvDim, (i + 1) * kvDim), 1, kvDim);
+        await this.attend(S[i], q.subarray(i * C, (i + 1) * C), 1, pos[i], l, row, null);
+        S[i].knockout.heads.forEach(function (idx) {  // a switched-off head's mean or patched z (see run)
+          var key = "h." + l + "." + (idx % H);
+          if (Math.floor(idx / H) === l && vals[key]) replace(vals[key], hd, row, C, (idx % H) * hd, pos[i], 1);
+        });
+      }
+      await this.mul([[pre + "attn.c_proj.weight", proj, this.llama ? null : w[pre + "attn.c_proj.bias"].f32]], att, n);
+      for (i = 0; i < n * C; i++) x[i] += proj[i];
+      var on = S.map(function (st) { return st.knockout.mlp.indexOf(l) < 0; });
+      if (on.some(Boolean)) {
+        if (this.llama) {
+          rmsnorm(x, n, C, w[pre + "ln_2.weight"].f32, c.rms_eps, h);
+          await this.mul([[pre + "mlp.gate.weight", ff], [pre + "mlp.up.weight", up]], h, n, true);
+          await this.mul([[pre + "mlp.c_proj.weight", proj]], ff, n);
+        } else {
+          layernorm(x, n, C, w[pre + "ln_2.weight"].f32, w[pre + "ln_2.bias"].f32, c.ln_eps, h);
+          await this.mul([[pre + "mlp.c_fc.weight", ff, w[pre + "mlp.c_fc.bias"].f32]], h, n);
+          for (i = 0; i < n * F; i++) { var u = ff[i]; ff[i] = 0.5 * u * (1 + Math.tanh(GELU_C * (u + 0.044715 * u * u * u))); }
+          await this.mul([[pre + "mlp.c_proj.weight", proj, w[pre + "mlp.c_proj.bias"].f32]], ff, n);
+        }
+        for (t = 0; t < n; t++) if (on[t]) for (i = t * C; i < (t + 1) * C; i++) x[i] += proj[i];
+      }
+      for (t = 0; t < n; t++) {  // an MLP switched off adds nothing, or its mean or patched output
+        var mv = !on[t] && S[t].knockout.values && S[t].knockout.values["m." + l];
+        if (!mv) continue;
+        var mo = new Float32Array(C);
+        replace(mv, C, mo, C, 0, pos[t], 1);
+        for (i = 0; i < C; i++) x[t * C + i] += mo[i];
+      }
+      if (tick) await tick();
+    }
+    var logits = await this.unembed(x, n), out = [];
+    for (i = 0; i < n; i++) {
+      S[i].ids = S[i].ids.slice(0, pos[i]).concat([ids[i]]);
+      S[i].length = pos[i] + 1;
+      out.push({ logits: logits.slice(i * V, (i + 1) * V), length: S[i].length });
+    }
+    return out;
   };
 
   function normaliseKnockout(k, c) {
@@ -834,7 +959,7 @@ function nexttokenRealEngine() {
     if (opts.kinds) out.kinds = [];
     try {
       for (l = 0; l < L; l++) {
-        var pre = "h." + l + ".", kc = this.kCache[l], vc = this.vCache[l];
+        var pre = "h." + l + ".";
         if (l === from && r > 0) {  // a rerun: every position from here, the kept ones from their kept input
           var all = new Float32Array(N * C);
           all.set(this.inputs[l].subarray(0, r * C));
@@ -860,7 +985,7 @@ function nexttokenRealEngine() {
             for (i = 0; i < C; i++) { q[t * C + i] = qkv[t * 3 * C + i]; k[t * C + i] = qkv[t * 3 * C + C + i]; v[t * C + i] = qkv[t * 3 * C + 2 * C + i]; }
           }
         }
-        kc.set(k.subarray(0, n * kvDim), r * kvDim); vc.set(v.subarray(0, n * kvDim), r * kvDim);
+        store(this, l, r, k, v, n, kvDim);
         // The last block's keys and values are cached for every position, but its output is read only
         // at the last position (and at `at` for the lens): the rows before them skip the rest of it.
         // Each row's arithmetic is the same either way (see attention), so no bit changes.
@@ -869,7 +994,7 @@ function nexttokenRealEngine() {
         var r0 = l === L - 1 && !opts.capture && !fullAt && !opts.every ? (out.residuals ? Math.min(at, N - 1) : N - 1) : r, m = N - r0;
         var xr = x.subarray((r0 - r) * C, n * C);
         var headsOut = out.heads || keep ? new Float32Array(H * N) : null, full = fullAt ? new Float32Array(H * m * N) : null;
-        await this.attend(q.subarray((r0 - r) * C), kc, vc, m, r0, l, att, headsOut, full);
+        await this.attend(this, q.subarray((r0 - r) * C), m, r0, l, att, headsOut, full);
         if (keep) this.heads[l] = headsOut;
         if (out.heads) out.heads.push(keep ? headsOut.slice() : headsOut);
         if (full && opts.kinds) out.kinds.push(kindShares(full, H, m, r0, ids));
@@ -972,13 +1097,18 @@ function nexttokenRealEngine() {
     return out;
   };
 
-  // Attention of heads m.h0..m.h1-1 ({q, k, v, T, p0, H, off, lH}, k and v the keys and values of
-  // positions 0..p0+T-1) into att (T x n_embd) and, when given, their weights for the last position
-  // and every query's (full: H x T x (p0 + T), head-major, zeros right of each query).
+  // Attention of heads m.h0..m.h1-1 ({q, k, v or pages, T, p0, H, off, lH}, k and v the keys and
+  // values of positions 0..p0+T-1, or the pages that hold them) into att (T x n_embd) and, when given,
+  // their weights for the last position and every query's (full: H x T x (p0 + T), head-major, zeros
+  // right of each query).
   function heads(on, m, att, weights, full) {
     var c = on.config, hd = c.n_embd / c.n_head, kvDim = hd * c.n_kv_heads, group = c.n_head / c.n_kv_heads;
-    if (on.att) attentionWasm(on.att, m.q, m.k, m.v, m.T, m.p0, m.H, hd, kvDim, group, m.off, m.lH, att, weights, m.h0, m.h1, full);
-    else attention(m.q, m.k, m.v, m.T, m.p0, m.H, hd, kvDim, group, m.off, m.lH, att, weights, m.h0, m.h1, full);
+    if (on.att) attentionWasm(on.att, m.q, m, m.T, m.p0, m.H, hd, kvDim, group, m.off, m.lH, att, weights, m.h0, m.h1, full);
+    else {
+      var kv = m.pages ? gather(m.pages, m.p0 + m.T, kvDim, KS, VS) : m;
+      if (m.pages) { KS = kv.k; VS = kv.v; }
+      attention(m.q, kv.k, kv.v, m.T, m.p0, m.H, hd, kvDim, group, m.off, m.lH, att, weights, m.h0, m.h1, full);
+    }
     var out = [att];
     if (weights) out.push(weights);
     if (full) out.push(full);
@@ -1022,17 +1152,56 @@ function nexttokenRealEngine() {
     return out;
   }
 
+  // A slot's keys and values, per block a list of pages of PAGE positions each. A copied slot shares
+  // its source's pages (page.refs counts the slots that hold one), and a slot about to write into a
+  // page that another also holds first makes its own copy of it: beams that fork share the prompt's
+  // cache and copy at most a page a block. page.ver counts the writes (see load).
+  var PAGE = 32;
+  function Page(kvDim) { this.k = new Float32Array(PAGE * kvDim); this.v = new Float32Array(PAGE * kvDim); this.refs = 1; this.ver = 0; }
+
+  // Keys and values k, v of n positions from p into block l's pages of slot state s.
+  function store(s, l, p, k, v, n, kvDim) {
+    var pages = s.kv[l] || (s.kv[l] = []);
+    for (var t = 0; t < n;) {
+      var at = p + t, i = Math.floor(at / PAGE), o = at - i * PAGE, m = Math.min(n - t, PAGE - o), pg = pages[i];
+      if (!pg) pg = pages[i] = new Page(kvDim);
+      else if (pg.refs > 1) {
+        var own = new Page(kvDim);
+        own.k.set(pg.k); own.v.set(pg.v);
+        pg.refs--;
+        pg = pages[i] = own;
+      }
+      pg.k.set(k.subarray(t * kvDim, (t + m) * kvDim), o * kvDim);
+      pg.v.set(v.subarray(t * kvDim, (t + m) * kvDim), o * kvDim);
+      pg.ver++;
+      t += m;
+    }
+  }
+
+  // Positions 0..Tk-1 of a block's pages as one array of keys and one of values (into k and v when
+  // they are long enough, else new ones): what the plain-JS attention and the other workers read.
+  var KS = new Float32Array(0), VS = new Float32Array(0);
+  function gather(pages, Tk, kvDim, k, v) {
+    if (!k || k.length < Tk * kvDim) { k = new Float32Array(Tk * kvDim); v = new Float32Array(Tk * kvDim); }
+    for (var i = 0; i * PAGE < Tk; i++) {
+      var n = Math.min(PAGE, Tk - i * PAGE);
+      k.set(pages[i].k.subarray(0, n * kvDim), i * PAGE * kvDim);
+      v.set(pages[i].v.subarray(0, n * kvDim), i * PAGE * kvDim);
+    }
+    return { k: k, v: v };
+  }
+
   // A prompt's attention over the workers: the heads are split between them (each head's arithmetic
   // the same wherever it runs, so no bit changes); one token's, or a model on one worker, runs here.
   var SPLIT_T = 16;  // tokens from which sending q, k and v to the others pays
-  Model.prototype.attend = async function (q, kc, vc, T, p0, l, att, headsOut, full) {
+  // s: the slot state whose block-l pages hold the keys and values; its knock-out's heads add nothing.
+  Model.prototype.attend = async function (s, q, T, p0, l, att, headsOut, full) {
     var c = this.config, H = c.n_head, n = this.peers.length + 1, Tk = p0 + T;
-    var m = { op: "attend", q: q, k: kc.subarray(0, Tk * this.kvDim), v: vc.subarray(0, Tk * this.kvDim), T: T, p0: p0, H: H,
-              off: this.knockout.heads, lH: l * H, h0: 0, h1: H, heads: !!headsOut, full: !!full };
+    var m = { op: "attend", q: q, pages: s.kv[l], T: T, p0: p0, H: H, off: s.knockout.heads, lH: l * H, h0: 0, h1: H, heads: !!headsOut, full: !!full };
     if (n === 1 || T < SPLIT_T) { heads(this, m, att, headsOut, full); return; }
-    var cut = function (p) { return Math.round(p * H / n); }, asks = [];
+    var cut = function (p) { return Math.round(p * H / n); }, asks = [], kv = gather(m.pages, Tk, this.kvDim);
     for (var p = 1; p < n; p++) {
-      var ask = Object.assign({}, m, { k: m.k.slice(), v: m.v.slice(), h0: cut(p), h1: cut(p + 1) });
+      var ask = Object.assign({}, m, { pages: null, k: kv.k, v: kv.v, h0: cut(p), h1: cut(p + 1) });
       asks.push(this.peers[p - 1].call(ask));
     }
     heads(this, Object.assign({}, m, { h1: cut(1) }), att, headsOut, full);

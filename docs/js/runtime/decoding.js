@@ -13,8 +13,12 @@
 //                  first writer's slot, so that only the tokens it lacks run (the engine's opts.reuse)
 //   opts.onUpdate(name, state) as soon as a writer picks a token (before the engine computes what
 //                  follows it), and again when its step is done
-// The prompt is run once, into the first writer's slot, and copied to the others' (session.copySlot).
-// Writers take turns, one engine call at a time, so stop() takes effect within one call.
+// The prompt is run once, into the first writer's slot, and copied to the others' (session.copySlot,
+// which shares the prompt's cache). Then each round every writer still writing picks its next token
+// (beam search its beams' next tokens) and one engine call, session.step, reads them all, each slot
+// over its own cache: the prompt kernels read each weight once for all the rows, so three writers cost
+// little more than one. stop() takes effect within one call. A writer's ms is the time of the rounds
+// it took part in (what the reader waited for its tokens).
 //
 // Beam search follows transformers' generate(num_beams=BEAMS, do_sample=False) with its defaults,
 // length_penalty = 1 and early_stopping = False: at each step the (1 + number of end tokens) x BEAMS
@@ -76,23 +80,23 @@ nexttoken.define("runtime.decoding", ["runtime.sampling"], function (sampling) {
     return { maxNew: maxNew, writers: writers };
   }
 
+  // A writer: pick(emit) -> the [slot, token] rows the engine must read next (none once it is done),
+  // after emit() has put its new tokens on the page; take(results) gets those rows' answers.
   // One token at a time from the top of the distribution (greedy) or a draw from it (sample).
-  function single(name, session, slot, o, logits, ends, pick) {
+  function single(name, slot, o, logits, ends, pick) {
     var st = { name: name, ids: [], probs: [], done: false, why: null, ms: 0 };
     return {
       state: st,
-      step: async function (stopped, emit) {
-        var t0 = now(), lp = logSoftmax(logits), id = pick(logits, lp);
+      pick: async function (emit) {
+        var lp = logSoftmax(logits), id = pick(logits, lp);
         st.ids.push(id);
         st.probs.push(Math.exp(lp[id]));
-        if (ends.indexOf(id) >= 0) { st.done = true; st.why = "end"; }
-        else if (st.ids.length >= o.maxNew) { st.done = true; st.why = "length"; }
-        else {
-          emit();  // the token is on the page while the engine reads it
-          logits = (await session.decode(id, { slot: slot })).logits;
-        }
-        st.ms += now() - t0;
+        if (ends.indexOf(id) >= 0) { st.done = true; st.why = "end"; return []; }
+        if (st.ids.length >= o.maxNew) { st.done = true; st.why = "length"; return []; }
+        emit();  // the token is on the page while the engine reads it
+        return [[slot, id]];
       },
+      take: function (got) { logits = got[0].logits; },
     };
   }
 
@@ -107,8 +111,8 @@ nexttoken.define("runtime.decoding", ["runtime.sampling"], function (sampling) {
     publish();
     return {
       state: st,
-      step: async function (stopped, emit) {
-        var t0 = now(), cands = [], i, j;
+      pick: async function (emit) {
+        var cands = [], i;
         running.forEach(function (b, bi) {
           var lp = logSoftmax(b.logits);
           topK(lp, keep).forEach(function (id) { cands.push({ parent: bi, id: id, sum: b.sum + lp[id] }); });
@@ -134,8 +138,7 @@ nexttoken.define("runtime.decoding", ["runtime.sampling"], function (sampling) {
           st.best = st.finished[0];
           if (next.length) running = next.map(function (b) { return { ids: b.ids, sum: b.sum, slot: null, logits: null }; });
           publish();
-          st.ms += now() - t0;
-          return;
+          return [];
         }
         // The first child of a beam keeps its cache slot; a second child gets a copy in the slot of
         // a beam that had none (copied before any child decodes, so every source is still intact).
@@ -152,19 +155,15 @@ nexttoken.define("runtime.decoding", ["runtime.sampling"], function (sampling) {
         running = next;
         publish();
         emit();  // the new beams are on the page while the engine reads their tokens
-        for (j = 0; j < next.length; j++) {
-          if (stopped()) break;
-          next[j].logits = (await session.decode(next[j].id, { slot: next[j].slot })).logits;
-        }
-        st.ms += now() - t0;
+        return next.map(function (b) { return [b.slot, b.id]; });
       },
+      take: function (got) { running.forEach(function (b, j) { b.logits = got[j].logits; }); },
     };
   }
 
   function write(session, ids, opts) {
     opts = opts || {};
     var stopFlag = false, handle = { stop: function () { stopFlag = true; } };
-    function stopped() { return stopFlag; }
     handle.done = (async function () {
       var o = checkOpts(opts), ends = opts.ends || [], slots = opts.slots || { greedy: 1, sample: 2, beam: [3, 4, 5] };
       var s = opts.sampling || {};
@@ -177,23 +176,32 @@ nexttoken.define("runtime.decoding", ["runtime.sampling"], function (sampling) {
         var name = o.writers[i], slot = name === "beam" ? slots.beam[0] : slots[name];
         if (slot !== first) await session.copySlot(first, slot);
         var w;
-        if (name === "greedy") w = single(name, session, slot, o, logits, ends, function (l) { return sampling.argmax(l); });
+        if (name === "greedy") w = single(name, slot, o, logits, ends, function (l) { return sampling.argmax(l); });
         else if (name === "sample") {
           var rng = sampling.mulberry32(s.seed === undefined ? 1 : s.seed);
           var cut = { temperature: s.T === undefined ? 1 : s.T, topK: s.k || 0, topP: s.p === undefined ? 1 : s.p, rng: rng };
-          w = single(name, session, slot, o, logits, ends, function (l) { return sampling.sample(l, cut).id; });
+          w = single(name, slot, o, logits, ends, function (l) { return sampling.sample(l, cut).id; });
         } else w = beam(session, slots.beam, o, logits, ends);
         w.state.prefillMs = prefillMs;
         states[name] = w.state;
         list.push(w);
       }
       while (!stopFlag && list.some(function (w) { return !w.state.done; })) {
+        var t1 = now(), rows = [], took = [];
         for (i = 0; i < list.length && !stopFlag; i++) {
           if (list[i].state.done) continue;
           var st = list[i].state, emit = opts.onUpdate ? opts.onUpdate.bind(null, st.name, st) : function () {};
-          await list[i].step(stopped, emit);
-          emit();
+          var want = await list[i].pick(emit);
+          took.push({ w: list[i], at: rows.length, n: want.length, emit: emit });
+          rows = rows.concat(want);
         }
+        var got = rows.length && !stopFlag ? await session.step(rows) : [];
+        var ms = now() - t1;
+        took.forEach(function (t) {
+          if (t.n && got.length) t.w.take(got.slice(t.at, t.at + t.n));
+          t.w.state.ms += ms;
+          t.emit();
+        });
       }
       list.forEach(function (w) {
         if (!w.state.done) { w.state.done = true; w.state.why = "stopped"; if (opts.onUpdate) opts.onUpdate(w.state.name, w.state); }

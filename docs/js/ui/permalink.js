@@ -1,4 +1,4 @@
-// A demo's state in the page's URL fragment, and the row of share controls under it (Copy link, Embed,
+// A demo's state in the page's URL fragment, and the row of share controls at its foot (Copy link, Embed,
 // Download CSV / JSON). A demo joins with a few lines at the end of its build:
 //
 //   permalink.join(root, live, { fields: {prompt: permalink.text(200), T: permalink.num(0, 2)},
@@ -67,7 +67,7 @@ nexttoken.define("ui.permalink", ["ui", "later:ui.share"], function (ui, loadSha
     item.box = ui.el("div", { class: "nt-share", role: "group", "aria-label": "Share this demo" }, [
       ui.button("Copy link", act("copyLink")), ui.button("Embed", act("embed")),
       spec.tables ? ui.button("Download CSV", act("csv")) : null, spec.tables ? ui.button("Download JSON", act("json")) : null]);
-    live.appendChild(item.box);
+    root.appendChild(item.box);  // after everything the demo draws, now or later (a Load's result): the row stays last
 
     var timer = null;
     function later(e) {

@@ -3,7 +3,9 @@
 pymdownx.arithmatex (generic mode) leaves each formula as `<span class="arithmatex">\\(...\\)</span>`
 or `<div class="arithmatex">\\[...\\]</div>`; this hook converts the LaTeX with the pure-Python
 latex2mathml, and browsers render MathML natively (Chromium 109+, Firefox, Safari), offline, with
-no JavaScript. A formula that fails to convert fails the build, naming the page.
+no JavaScript. A formula that fails to convert fails the build, naming the page. An inline formula and the
+punctuation right after it stay on one line (a browser may break between a formula and its comma, and
+", the causal mask" began a line).
 """
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ from latex2mathml.converter import convert
 from mkdocs.exceptions import PluginError
 
 FORMULA = re.compile(
-    r'<(?P<tag>span|div) class="arithmatex">\s*\\(?P<open>[(\[])(?P<tex>.*?)\\(?P<close>[)\]])\s*</(?P=tag)>', re.S)
+    r'<(?P<tag>span|div) class="arithmatex">\s*\\(?P<open>[(\[])(?P<tex>.*?)\\(?P<close>[)\]])\s*</(?P=tag)>'
+    r'(?P<after>[,.;:!?)\]’”]*)', re.S)
 
 LEAKED = re.compile(r">\\[A-Za-z]+<")
 
@@ -31,7 +34,10 @@ def to_mathml(markup: str, where: str = "a page") -> str:
         if LEAKED.search(mathml):  # latex2mathml passes unknown commands through as text
             raise PluginError(f"{where}: the formula {tex!r} uses a command MathML conversion does not know")
         mathml = mathml.replace("<math ", f'<math aria-label="{html.escape(tex, quote=True)}" ', 1)
-        return f'<div class="nt-math">{mathml}</div>' if display == "block" else mathml
+        after = m.group("after")
+        if display == "block":
+            return f'<div class="nt-math">{mathml}</div>{after}'
+        return f'<span class="nt-nobr">{mathml}{after}</span>' if after else mathml
 
     return FORMULA.sub(one, markup)
 
