@@ -66,7 +66,7 @@ nexttoken.define("demos.real-steps", ["ui", "store", "ui.real-badge", "ui.real-l
         : "Measured by the build with transformers (" + S.candidates.length + " questions; the menu holds them all).";
       ui.clear(picture);
       picture.appendChild(el("p", { class: "nt-lab-question" }, ["“" + view.question + "”, right answer ", el("code", { text: show(view.answer) })]));
-      var rows = [["asked directly", view.direct], ["after the steps", view.steps]];
+      var rows = [["directly", view.direct], ["after the steps", view.steps]];
       picture.appendChild(ui.bars(rows.map(function (r) {
         var a = r[1];
         return { label: r[0], value: a.prob, text: ui.pct(a.prob, 1), cls: a.top.id === view.answerId ? "nt-lab-right" : null,
@@ -81,7 +81,7 @@ nexttoken.define("demos.real-steps", ["ui", "store", "ui.real-badge", "ui.real-l
           el("td", { text: String(a.tokens) }), el("td", { text: macsText(lab.macs(a.tokens, cost)) })]));
       });
       picture.appendChild(el("div", { class: "nt-table-wrap", tabindex: "0", role: "region", "aria-label": "Each way's prompt, answer and cost" }, [
-        el("table", { class: "nt-table" }, [el("thead", {}, [el("tr", {}, ["", "the assistant's turn starts", "top token", "tokens read", "multiply-adds"].map(function (h) { return el("th", { text: h }); }))]), body])]));
+        el("table", { class: "nt-table" }, [el("thead", {}, [el("tr", {}, ["asked", "the assistant's turn starts", "top token", "tokens read", "multiply-adds"].map(function (h) { return el("th", { text: h }); }))]), body])]));
       costLine.textContent = "Every token costs the same " + macsText(cost.matrices) + " multiply-adds in the matrices, plus a little attention for each token before it. " +
         "The steps add " + (view.steps.tokens - view.direct.tokens) + " tokens: that is where the extra work goes.";
       modelReady();
