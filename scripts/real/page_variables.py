@@ -19,6 +19,8 @@ Keys of both models (prompt keys as in scripts/config/real_prompts.json: cat, ca
   temperatures        [{t, top_bars}]
   cat_head            {layer, head, weight, token}: the head sending most attention to " cat" (from 0)
   sink_heads          {count, of, threshold}: heads putting > threshold of the last token's attention on the first
+  sink_spread         {min, median, max, n, of, threshold}: that count (the same rule) over every measured prompt
+                      (published: unavailable, one prompt only)
   capital_top         {token, prob}: top pick after "The capital of France is"
   paris_rank          {rank, prob}: where " Paris" ranks there (1 = top)
   marseille_vs_paris  {piece?, marseille, paris}: first piece of " Marseille" (measured only; the
@@ -62,7 +64,7 @@ from scripts.core.io import CONFIG, SITE_DATA, StageError, read_json, rel
 from scripts.core.shapes import gpt2_param_breakdown
 
 KEYS = ["top_bars", "top8_mass", "top_k", "top_p_kept", "logit_range", "logit_mean", "logit_histogram",
-        "temperatures", "cat_head", "sink_heads", "capital_top", "paris_rank", "marseille_vs_paris",
+        "temperatures", "cat_head", "sink_heads", "sink_spread", "capital_top", "paris_rank", "marseille_vs_paris",
         "sampled_pick", "forward_ms", "n_params", "embedding"]
 
 
@@ -109,6 +111,7 @@ def from_measurements(m: dict, path: Path) -> dict:
             "temperatures": cat["temperatures"],
             "cat_head": cat.get("attends_most"),
             "sink_heads": cat["sink_heads"],
+            "sink_spread": sink_spread(m["prompts"]),
             "capital_top": {"token": capital["top_bars"][0]["token"], "prob": capital["top_bars"][0]["prob"]},
             "paris_rank": {"rank": paris["rank"], "prob": paris["prob"]},
             "marseille_vs_paris": {"piece": city_ranks[" Marseille"]["piece"], "marseille": city_ranks[" Marseille"]["prob"],
@@ -147,6 +150,7 @@ def gpt2_published(pub: dict, path: Path) -> dict:
             "temperatures": None,
             "cat_head": v["cat_head"] | {"token": " cat"},
             "sink_heads": {"count": v["sink_heads"], "of": v["sink_heads_of"], "threshold": v["sink_threshold"]},
+            "sink_spread": None,
             "capital_top": {"token": v["capital_top"]},
             "paris_rank": {"rank": v["paris_rank"]},
             "marseille_vs_paris": v["marseille_vs_paris"],
@@ -168,6 +172,16 @@ def gpt2_published(pub: dict, path: Path) -> dict:
     except (KeyError, TypeError, IndexError) as exc:
         raise StageError(f"{rel(path)}: missing or malformed entry ({exc!r})") from None
     return out
+
+
+def sink_spread(prompts: list[dict]) -> dict:
+    """The sink count (one rule: the last token gives the first more than the threshold) over every
+    measured prompt: its least, median and most."""
+    counts = sorted(p["sink_heads"]["count"] for p in prompts)
+    n = len(counts)
+    median = counts[n // 2] if n % 2 else (counts[n // 2 - 1] + counts[n // 2]) / 2
+    first = prompts[0]["sink_heads"]
+    return {"min": counts[0], "median": median, "max": counts[-1], "n": n, "of": first["of"], "threshold": first["threshold"]}
 
 
 def dtype_bits(dtype: str | None) -> int | None:

@@ -10,7 +10,7 @@ from scripts.site.demos import data_script
 
 SRC = SITE_DATA / "smollm2" / "knockout.json"
 OUT = ROOT / "docs" / "js" / "data" / "smollm2-knockout.js"
-KEEP = ("key", "text", "chat", "ids", "knockout", "part", "before", "after", "old_top_after", "searched")
+KEEP = ("key", "text", "chat", "ids", "knockout", "part", "before", "after", "old_top_after", "why", "searched")
 
 
 def build(rec: dict) -> str:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from tests.helpers.axe import AXE, violations
+from tests.helpers.tiny_page import use_yours
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "build" / "site"
@@ -272,6 +273,7 @@ def test_your_models_numbers_reproduce_from_your_weights(open_page, tmp_path):
         assert run_snippet(page, button, tmp_path) == last
         assert (tmp_path / file).is_file()
     page.goto(page.url.replace("training.html", "index.html"), wait_until="load")
+    use_yours(page)  # a page opens on the built model; its switch turns the reader's on
     ready(page)
     assert page.evaluate("nexttoken.store.get('model').yours === true")
     button = page.locator(".nt-bars-axis .nt-x-num").first
@@ -555,6 +557,7 @@ def test_every_sampled_number_reproduces_with_a_model_of_another_size(open_page,
     ran = 0
     for name in sorted(SAMPLES):
         page.goto(f"{base}/{name}", wait_until="load")
+        use_yours(page)
         ready(page)
         assert page.evaluate("nexttoken.store.get('model').yours === true"), name
         for sel in SAMPLES[name]:
@@ -571,6 +574,7 @@ def test_every_sampled_number_reproduces_with_a_model_of_another_size(open_page,
     assert ran >= 10
     # the embeddings map follows this model too: its lines are its own cosine list, its shares its own
     page.goto(f"{base}/embeddings.html", wait_until="load")
+    use_yours(page)
     ready(page)
     emb = page.locator('.nt-demo[data-demo="embeddings"]')
     listed = emb.locator("li[data-token]").evaluate_all("ls => ls.filter(l => Number(l.dataset.cos) >= 0.005).map(l => l.dataset.token)")

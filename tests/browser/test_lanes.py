@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from tests.helpers.axe import violations
+from tests.helpers.tiny_page import use_yours
 
 pytestmark = pytest.mark.browser
 
@@ -231,6 +232,7 @@ def check_sixteen(page, corpus):
     for width in (360, 1280):
         page.set_viewport_size({"width": width, "height": 900})
         page.goto(page.url.replace("training.html", "attention.html"), wait_until="load")
+        use_yours(page)  # a page opens on the built model; its switch turns the reader's on
         att = demo(page, "attention")
         for lane in ("a", "b"):
             enter(att.locator(f'[data-lane="{lane}"] input[type=text]'), long)
@@ -238,6 +240,7 @@ def check_sixteen(page, corpus):
         assert att.locator('[data-lane="a"] .nt-attn-tok').count() == 16
         assert page.evaluate(OUTSIDE, ['.nt-demo[data-demo="attention"]', TOKENS]) == [], width
         page.goto(page.url.replace("attention.html", "block.html"), wait_until="load")
+        use_yours(page)
         two = demo(page, "two-heads")
         enter(two.locator("input[type=text]"), long)
         page.wait_for_timeout(200)

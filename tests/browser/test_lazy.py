@@ -140,8 +140,8 @@ def test_a_later_demo_loads_its_scripts_only_when_it_nears(open_page):
     page = open_page("real-models.html", lazy=True)
     waiting_far_below(page, WRITERS)
     assert page.locator(INSIDE).get_attribute("data-later").split() == [
-        "explain.lines", "data.snippets", "explain.real", "data.smollm2-knockout", "demos.real-inside"]
-    assert page.locator(WRITERS).get_attribute("data-later").split() == ["runtime.decoding", "demos.real-writers"]
+        "explain.lines", "data.snippets", "explain.real", "data.smollm2-knockout", "data.smollm2-lab-index", "real.sweep", "real.lab", "demos.real-inside"]
+    assert page.locator(WRITERS).get_attribute("data-later").split() == ["runtime.decoding", "real.sweep", "demos.real-writers"]
     first = scripts_seen(page)
     assert "js/demos/real-writers.js" not in first and "js/runtime/decoding.js" not in first, first
     assert page.evaluate("() => !(nexttoken.demos && nexttoken.demos['real-writers'])")

@@ -28,7 +28,7 @@ def load(browser_context, base):
     page.goto(base + PAGE, wait_until="load")
     page.wait_for_function(DONE)
     page.click('.nt-demo[data-demo="real-copying"] [data-role=lab-load]')
-    page.wait_for_function("() => nexttoken.store.get('real.lab')")
+    page.wait_for_function("() => nexttoken.store.get('real.loaded')")
     page.nt_problems = problems
     return page
 

@@ -1,7 +1,9 @@
 """Inside SmolLM2 on the real-models page (docs/js/demos/real-inside.js): the stored pass's lens and
-grid, the grid by keyboard alone, and, with the real model loaded in the page, a head switched off
-against transformers with that head zeroed, the build-found example changing the answer as its data
-says, and the last step's arithmetic equal to the pass's logit and reproduced by its Python snippet.
+grid, the grid by keyboard alone, the lab's stored numbers in each colouring (where heads look, a
+sweep's effect, a patched pair, direct shares) and a head's whole pattern, and, with the real model
+loaded in the page, a head switched off against transformers with that head zeroed, the build-found
+example changing the answer as its data says, and the last step's arithmetic equal to the pass's
+logit and reproduced by its Python snippet.
 
 Until the panel that loads the model is on the page, the slow tests load it as that panel does
 (nexttoken.real.workers.open, the tokenizer) and play its part of the store's contract: run the pass for
@@ -54,15 +56,19 @@ def test_stored_lens_and_grid(open_page, mode):
     threshold = next(p for p in rule["prompts"] if p["key"] == "cat")["sink_heads"]["threshold"] if isinstance(rule.get("prompts"), list) else 0.5
     sinks = sum(f > threshold for layer in att["layers"] for f in layer["first"])
     assert page.text_content(f'{DEMO} [data-role="sinks"]').startswith(f"{sinks} of {att['n_layer'] * att['n_head']} heads put more than {threshold:.0%} of the last token's attention on the first token")
+    # in the strongest-attention colouring the sinks are grey, and every cell's name is its head, its
+    # top weight and token (from the stored data), and its state
+    page.get_by_label("the last token's strongest attention").check()
     assert page.locator(f'{DEMO} [data-role="heads"] button.nt-sink').count() == sinks
-    # every cell's name is its head, its top weight and token (from the stored data), and its state
     l, h = 2, 4
     pos, w = att["layers"][l]["top_pos"][h], att["layers"][l]["top_weight"][h]
     name = page.get_attribute(f'{DEMO} button[data-layer="{l}"][data-head="{h}"]', "aria-label")
     assert name == f"block {l + 1}, head {h + 1}: {w:.1%} on {rec['tokens'][pos].replace(' ', '·')} (position {pos}), on", name
-    # the example offers itself with the data's numbers, and says why it waits for the model
+    # the example offers itself with the data's numbers and why it teaches, and says why it waits for the model
     text = page.text_content(f'{DEMO} [data-role="example"]')
-    assert f"“{EXAMPLE['text']}”" in text and f"{EXAMPLE['searched']['parts_tried']:,} parts" in text
+    why = EXAMPLE["why"]
+    assert f"“{EXAMPLE['text']}”" in text and f"{why['looks_at']['weight']:.1%}" in text and f"heads, it ranks {why['rank']}" in text
+    assert f"{EXAMPLE['before'][0]['prob']:.1%} to {EXAMPLE['old_top_after']['prob']:.1%}" in text
     assert page.is_disabled(f'{DEMO} [data-role="example-run"]')
     assert "load it" in page.text_content(f'{DEMO} [data-role="example"] .nt-why')
     assert not page.nt_problems, page.nt_problems
@@ -222,9 +228,60 @@ def test_one_sink_rule_on_both_pages(open_page):
     rule = next(p for p in cat["prompts"] if p["key"] == "cat")["sink_heads"]
     page = open_page(PAGE)
     stored(page, "cat")
+    page.get_by_label("the last token's strongest attention").check()
     grey = page.locator(f'{DEMO} [data-role="heads"] button.nt-sink').count()
     assert grey == rule["count"], (grey, rule)
     assert page.text_content(f'{DEMO} [data-role="sinks"]').startswith(f"{rule['count']} of {rule['of']} heads put more than {rule['threshold']:.0%}")
     attention = open_page("attention.html").text_content("article")
     assert f"{rule['count']} of SmolLM2's {rule['of']} heads are\nsinks" in attention or f"{rule['count']} of SmolLM2's {rule['of']} heads are sinks" in attention
     assert f"more than {rule['threshold']:.0%} of its attention" in attention
+
+
+def cell(page, l: int, h: int):
+    return page.locator(f'{DEMO} button[data-layer="{l}"][data-head="{h}"]')
+
+
+def test_stored_lab_colourings_and_pattern(open_page):
+    """The repeated letters, stored: each colouring shows the lab's numbers (transformers), and head 19.7's
+    whole pattern has its induction stripe."""
+    lab = read_json(SITE_DATA / "smollm2" / "lab" / "repeat.json")
+    index = read_json(SITE_DATA / "smollm2" / "lab.json")
+    page = open_page(PAGE)
+    stored(page, "repeat")
+    page.wait_for_selector(f'{DEMO}[data-target="{lab["target"]["ids"][0]}"]')
+    assert page.text_content(f'{DEMO} [data-role="target-line"]').startswith(f"Following ·M {lab['base']['prob']:.1%} (rank 1")
+    # where heads look: the stored kinds, with a key that counts them
+    kinds = index["kinds"]
+    for l, h in ((18, 6), (16, 0), (0, 0)):
+        assert f"nt-kind-{kinds[lab['kinds']['kind'][l][h]]}" in cell(page, l, h).get_attribute("class")
+    assert kinds[lab["kinds"]["kind"][18][6]] == "induction"
+    n_ind = sum(k == kinds.index("induction") for row in lab["kinds"]["kind"] for k in row)
+    assert f"induction ({n_ind})" in page.text_content(f'{DEMO} [data-role="grid-key"]')
+    # switch off (zero), then mean: each cell's change is the stored sweep's against the base
+    page.get_by_label("a sweep: what removing it does to your token").check()
+    H = index["parts"]["n_head"]
+    for method, label in (("zero", "switch off (zero)"), ("mean", "mean")):
+        page.locator(f'{DEMO} [data-role="method"]').get_by_label(label, exact=True).check()
+        got = float(cell(page, 18, 6).get_attribute("data-value"))
+        assert got == pytest.approx(lab["sweeps"][method][18 * H + 6] - lab["base"]["value"], abs=1e-7), method
+        assert "Largest drops:" in page.text_content(f'{DEMO} [data-role="sweep-top"]')
+    # patched from the shuffled copy: the pair's noising row
+    page.locator(f'{DEMO} [data-role="method"]').get_by_label("patch from another prompt").check()
+    page.select_option(f'{DEMO} [data-role="copy-from"]', "shuffled")
+    pair = next(p for p in index["pairs"] if p["clean"] == "repeat" and p["corrupt"] == "shuffled")
+    got = float(cell(page, 18, 6).get_attribute("data-value"))
+    assert got == pytest.approx(pair["noising"][18 * H + 6] - pair["clean_base"]["value"], abs=1e-7)
+    # direct shares: the stored ones, and the key says they add up to the logit
+    page.get_by_label("its direct share of your token's logit").check()
+    assert float(cell(page, 18, 6).get_attribute("data-value")) == pytest.approx(lab["direct"]["heads"][18][6], abs=1e-6)
+    assert f"{lab['direct']['logit']:.2f}" in page.text_content(f'{DEMO} [data-role="colour-note"]')
+    # the head's whole pattern: every query row up to itself, the last row's top on ·M (position 5)
+    page.get_by_label("where each head looks").check()
+    cell(page, 18, 6).click()
+    T = len(lab["ids"])
+    heat = page.locator(f'{DEMO} [data-role="heat-map"]')
+    assert heat.locator("rect").count() == T * (T + 1) // 2
+    last = [float(heat.locator(f'rect[data-q="{T - 1}"][data-k="{k}"]').get_attribute("data-w")) for k in range(T)]
+    assert max(range(T), key=lambda k: last[k]) == lab["tokens"].index(" M")
+    assert "induction" in page.text_content(f'{DEMO} [data-role="head-kind"]')
+    assert not page.nt_problems, page.nt_problems

@@ -42,6 +42,7 @@ def test_the_inside_views_downloads_read_back_to_site_data(open_page):
     rec = stored("bank")
     page = open_page(PAGE + "#nt=1&d=real-inside&key=bank&head=2.4")
     page.wait_for_selector(f'{INSIDE}[data-view="stored:bank"]')
+    page.wait_for_selector(f'{INSIDE} [data-role="heat-map"]')  # the lab's record of the prompt is in
     text, name = download(page, INSIDE, "CSV")
     assert "# demo: real-inside" in text and "# table: lens" in text and "-lens-" in name
     rows = read_csv(text)
@@ -64,15 +65,23 @@ def test_the_inside_views_downloads_read_back_to_site_data(open_page):
     assert [a[1] for a in answer] == rec["head"]["ids"][:len(answer)]
     assert [a[3] for a in answer] == rec["head"]["probs"][:len(answer)]
     assert [a[4] for a in answer] == rec["head"]["logits"][:len(answer)]
-    att = rec["attention"]
+    att, lab = rec["attention"], read_json(SITE_DATA / "smollm2" / "lab" / "bank.json")
+    kinds = read_json(SITE_DATA / "smollm2" / "lab.json")["kinds"]
     heads = got["tables"]["heads"]["rows"]
     assert len(heads) == att["n_layer"] * att["n_head"]
-    for layer, head, top_pos, _, top_weight, first, _, off in heads:
+    for layer, head, kind, top_pos, _, top_weight, first, _, off, after, direct in heads:
         assert first == att["layers"][layer]["first"][head] and top_weight == att["layers"][layer]["top_weight"][head]
         assert top_pos == att["layers"][layer]["top_pos"][head] and off == 0
-    weights = {r[2]: r[4] for r in got["tables"]["head_weights"]["rows"]}
-    assert weights[0] == att["layers"][2]["first"][4]
-    assert weights[att["layers"][2]["top_pos"][4]] == att["layers"][2]["top_weight"][4]
+        assert kind == kinds[lab["kinds"]["kind"][layer][head]]
+        assert after == lab["sweeps"]["zero"][layer * att["n_head"] + head] and direct == lab["direct"]["heads"][layer][head]
+    assert got["target"]["ids"] == lab["target"]["ids"] and got["target"]["metric"]["value"] == lab["base"]["value"]
+    # the open head's whole pattern: every query's row; the last one is the stored last-position row
+    T = len(rec["tokens"])
+    rows = got["tables"]["head_weights"]["rows"]
+    assert len(rows) == T * (T + 1) // 2
+    weights = {r[4]: r[6] for r in rows if r[2] == T - 1}
+    assert weights[0] == pytest.approx(att["layers"][2]["first"][4], abs=1 / 65535)
+    assert weights[att["layers"][2]["top_pos"][4]] == pytest.approx(att["layers"][2]["top_weight"][4], abs=1 / 65535)
     assert page.nt_problems == [], page.nt_problems
 
 
@@ -234,10 +243,11 @@ def test_a_live_inside_link_loads_smollm2_applies_its_knockout_and_lens_and_its_
     shown = page.locator(f'{INSIDE} [data-role="answer"] li').evaluate_all("l => l.map(x => [Number(x.dataset.id), Number(x.dataset.prob), Number(x.dataset.logit)])")
     assert [[a[1], a[3], a[4]] for a in got["tables"]["answer"]["rows"]] == shown
     bars = page.locator(f'{INSIDE} [data-role="head-weights"] li[data-pos]').evaluate_all("l => l.map(x => [Number(x.dataset.pos), Number(x.dataset.weight)])")
-    assert [[r[2], r[4]] for r in got["tables"]["head_weights"]["rows"]] == bars
+    # the open head's whole pattern, one row per query: the last query's row is the bars drawn
+    assert [[r[4], r[6]] for r in got["tables"]["head_weights"]["rows"] if r[2] == len(bars) - 1] == bars
     assert len(bars) == len(got["prompt"]["tokens"]) and sum(w for _, w in bars) == pytest.approx(1, abs=1e-4)
     # the state's own link keeps it all
-    page.locator(f"{INSIDE} .nt-radios input").nth(1).check()
+    page.locator(INSIDE).get_by_label("switches it off or on").check()
     page.wait_for_timeout(700)
     frag = page.evaluate("location.hash")
     for part in ("live=1", "text=" + quote(prompt), "off=4.2", "mlp=9", "at=2", "head=4.2", "click=off"):

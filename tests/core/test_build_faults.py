@@ -224,6 +224,17 @@ def test_the_journal_is_flushed_to_disk_before_the_first_move(tmp_path, monkeypa
     assert dst.read_text() == "{}" and not stage.JOURNAL.exists()
 
 
+def test_a_stage_s_first_output_in_a_new_folder_is_committed(tmp_path, monkeypatch):
+    """A stage whose outputs live in a folder not yet in site_data/ (the lab's per-prompt files) moves
+    them in all the same, making the folder."""
+    monkeypatch.setattr(stage, "JOURNAL", tmp_path / "staging" / "commit.json")
+    (tmp_path / "staging").mkdir()
+    src, dst = tmp_path / "staging" / "a.json", tmp_path / "site" / "new" / "a.json"
+    src.write_text("{}")
+    stage.commit([(src, dst)])
+    assert dst.read_text() == "{}" and not stage.JOURNAL.exists()
+
+
 # ---- node is asked for only by what runs it -------------------------------------------------------------
 def _path_without(bin_root: Path, *hidden: str) -> str:
     """os.environ's PATH with `hidden` commands gone: each folder holding one is mirrored without them."""

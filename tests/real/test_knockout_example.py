@@ -27,34 +27,34 @@ def test_bad_settings_are_one_line(tmp_path, monkeypatch, cfg, line):
         ke.settings()
 
 
-def test_record_is_where_the_search_order_puts_it():
+def test_record_is_the_copying_head_that_costs_most():
     validate(REC, "real_knockout", "knockout.json")
     cfg = ke.settings()
     assert REC["searched"]["prompts"] == cfg["prompts"]
-    per = REC["searched"]["parts_per_prompt"]
-    part, at = REC["part"], cfg["prompts"].index(REC["key"])
-    if part["kind"] == "head":
-        n_head = per["head"] // per["mlp"]
-        expect = at * per["head"] + part["layer"] * n_head + part["head"] + 1
-    else:
-        expect = len(cfg["prompts"]) * per["head"] + at * per["mlp"] + part["layer"] + 1
-    assert REC["searched"]["parts_tried"] == expect
-    assert REC["before"][0]["id"] != REC["after"][0]["id"] == max(REC["after"], key=lambda t: t["prob"])["id"]
-    assert REC["old_top_after"]["id"] == REC["before"][0]["id"] and REC["old_top_after"]["prob"] < REC["after"][0]["prob"]
+    part, why = REC["part"], REC["why"]
+    assert part["kind"] == "head" and REC["knockout"] == {"heads": [[part["layer"], part["head"]]], "mlp": []}
+    chosen = min(REC["searched"]["copying"], key=lambda c: c["prob_after"])
+    assert (chosen["key"], chosen["layer"], chosen["head"]) == (REC["key"], part["layer"], part["head"])
+    # it copies: its strongest attention from the last position is on an earlier copy of the answer
+    assert why["looks_at"]["piece"] == REC["before"][0]["piece"] and REC["ids"][why["looks_at"]["position"]] == REC["before"][0]["id"]
+    assert why["looks_at"]["position"] < len(REC["ids"]) - 1
+    assert REC["old_top_after"]["id"] == REC["before"][0]["id"] and REC["old_top_after"]["prob"] < REC["before"][0]["prob"]
+    assert len(why["above"]) == why["rank"] - 1 and all(a["prob"] <= REC["old_top_after"]["prob"] for a in why["above"])
+    assert why["kind"] in why["kinds"] and len(why["shares"]) == len(why["kinds"])
 
 
 @pytest.mark.slow
 def test_transformers_agrees():
     pytest.importorskip("torch", reason="the check needs the pipeline dependencies")
+    from scripts.real import ablation as A
     from scripts.real.loading import load
-    from scripts.real.measurements import prompt_ids
     cfg = ke.settings()
     model, tok, _, _ = load("smollm2", read_json(ke.MODELS_FILE)["models"]["smollm2"])
     prompt = next(p for p in cfg["prompt_specs"] if p["key"] == REC["key"])
-    assert prompt_ids(tok, prompt) == REC["ids"]
-    part = (REC["part"]["kind"], REC["part"]["layer"], REC["part"].get("head", 0))
-    for logits, want in ((ke.last_logits(model, REC["ids"], None), REC["before"]), (ke.last_logits(model, REC["ids"], part), REC["after"])):
-        got = ke.top(tok, logits, len(want))
+    assert ke.prompt_ids(tok, prompt) == REC["ids"]
+    part = ("head", REC["part"]["layer"], REC["part"]["head"])
+    for ab, want in ((None, REC["before"]), (A.Ablation([part]), REC["after"])):
+        got = ke.top(tok, A.last_logits(model, REC["ids"], ab), len(want))
         assert [t["id"] for t in got] == [t["id"] for t in want]
         for g, w in zip(got, want):
             assert g["prob"] == pytest.approx(w["prob"], rel=1e-5)

@@ -19,9 +19,10 @@ nexttoken.define("demos.generate", ["ui", "runtime.kernels", "runtime.active", "
     var prompt = ui.textInput("Prompt", prompts.pick(root.getAttribute("data-prompt") || "the cat"), function () { prepare(); });
     var maxSlider = ui.slider("max_new_tokens", 1, nCtx, 1, maxNew, function (v) { maxNew = v; prepare(); }, String);
     var speed = ui.select("Speed", SPEEDS, delay, function (v) { delay = Number(v); if (timer) { clearTimeout(timer); timer = setTimeout(tick, delay); } });
-    var playBtn = ui.button("Play", function () { if (timer) pause(); else play(); }, { primary: true });
+    // Play and Next step bring the two lanes' rows on screen with the buttons: the rows are what they animate
+    var playBtn = ui.button("Play", function () { if (timer) pause(); else { play(); ui.reveal(lanesEl, playBtn); } }, { primary: true });
     playBtn.setAttribute("data-role", "play");
-    var stepBtn = ui.button("Next step", function () { pause(); reveal(shown + 1); });
+    var stepBtn = ui.button("Next step", function () { pause(); reveal(shown + 1); ui.reveal(lanesEl, stepBtn); });
     var resetBtn = ui.button("Reset", function () { pause(); reveal(0); });
     var lanesEl = ui.el("div", { class: "nt-lanes nt-gen-lanes" });
     var status = ui.el("p", { class: "nt-small", "aria-live": "polite" });

@@ -255,7 +255,7 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
     // (at position `at`, the last when null) and every head's weights; no view, none of them.
     function insideWanted() {
       var want = store.get("real.inside");
-      return want ? { at: want.at === null || want.at === undefined ? null : want.at } : null;
+      return want ? { at: want.at === null || want.at === undefined ? null : want.at, kinds: !!want.kinds, direct: !!want.direct, pattern: want.pattern || null } : null;
     }
     function run(text, enc) {
       var gen = state.gen += 1, t0 = performance.now(), knockout = state.knockout, ids = enc.ids, inside = insideWanted();
@@ -266,7 +266,13 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
       root.setAttribute("data-busy", "");
       say(badge.of({ knockout: knockout }), "Running " + NAMES[state.model] + " on " + ids.length + " tokens…");
       var opts = { final: true, knockout: knockout, reuse: true, keep: true };  // keep: a knock-out reruns only its blocks
-      if (inside) { opts.lens = true; opts.heads = true; if (inside.at !== null) opts.lensAt = inside.at; }
+      if (inside) {
+        opts.lens = true; opts.heads = true;
+        if (inside.at !== null) opts.lensAt = inside.at;
+        if (inside.kinds) opts.kinds = true;
+        if (inside.direct && state.model !== "gpt2") opts.direct = true;
+        if (inside.pattern) opts.pattern = inside.pattern;
+      }
       state.session.prefill(ids, opts).then(function (result) {
         if (gen !== state.gen) { ended(); return; }  // a newer prompt replaced it
         state.flight = null;
@@ -279,7 +285,7 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
         state.last = { text: text, enc: enc };
         store.set("real.pass", { text: text, chat: chat.input.checked, ids: ids, pieces: enc.pieces, result: result,
           knockout: knockout, model: state.model, name: NAMES[state.model], ms: ms, asked: asked,
-          inside: inside ? { at: inside.at === null ? ids.length - 1 : inside.at } : null });
+          inside: inside ? { at: inside.at === null ? ids.length - 1 : inside.at, kinds: inside.kinds, direct: inside.direct, pattern: inside.pattern } : null });
         insideChanged(store.get("real.inside"));  // the inside view opened or moved while this pass ran
         root.setAttribute("data-pass", String(gen));
       }, function (err) {
@@ -316,7 +322,8 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
       var pass = store.get("real.pass");
       if (!want || !state.session || !pass || state.flight || state.timer) return;
       var at = want.at === null || want.at === undefined || want.at >= pass.ids.length ? pass.ids.length - 1 : want.at;  // as run() clamps it
-      if (pass.inside && pass.inside.at === at) return;
+      var has = pass.inside;
+      if (has && has.at === at && (has.kinds || !want.kinds) && (has.direct || !want.direct) && (!want.pattern || JSON.stringify(has.pattern) === JSON.stringify(want.pattern))) return;
       if (state.last) run(state.last.text, state.last.enc);
     }
     store.subscribe("real.knockout", setKnockout);

@@ -73,14 +73,14 @@ nexttoken.define("demos.real-copying", ["ui", "store", "ui.real-badge", "ui.real
       gridBox, topList]));
 
     function modelReady() {
-      var why = store.get("real.lab") ? "" : "Load the model first: a new sequence runs in it.";
+      var why = store.get("real.loaded") ? "" : "Load the model first: a new sequence runs in it.";
       ui.setDisabled(runShown, why);  // one line says why for the row: the reroll and the box wait too
       reroll.disabled = typed.disabled = !!why;
       reroll.setAttribute("aria-describedby", runShown.getAttribute("aria-describedby"));
-      ui.setDisabled(offTop, view.live && !store.get("real.lab") ? why : "");
-      ui.setDisabled(offRandom, view.live && !store.get("real.lab") ? why : "");
+      ui.setDisabled(offTop, view.live && !store.get("real.loaded") ? why : "");
+      ui.setDisabled(offRandom, view.live && !store.get("real.loaded") ? why : "");
     }
-    store.subscribe("real.lab", modelReady);
+    store.subscribe("real.loaded", modelReady);
 
     // ---- drawing --------------------------------------------------------------------------------
     function drawSource(text) {
@@ -233,7 +233,7 @@ nexttoken.define("demos.real-copying", ["ui", "store", "ui.real-badge", "ui.real
     }
 
     function run(seq, seed, words) {
-      var model = store.get("real.lab");
+      var model = store.get("real.loaded");
       if (!model) return;
       var my = ++gen, ids = lab.copyPrompt(C.start_id, seq), n = seq.length, sl = lab.copySlices(n);
       msg.clear();
@@ -261,8 +261,8 @@ nexttoken.define("demos.real-copying", ["ui", "store", "ui.real-badge", "ui.real
     }
 
     function runSeed(seed) {
-      if (!store.get("real.lab")) return;
-      var model = store.get("real.lab");
+      if (!store.get("real.loaded")) return;
+      var model = store.get("real.loaded");
       var seq = lab.sequence(lab.pool(model.tokenizer.tokens || tokensOf(model.tokenizer), C.pool.pattern), seed, C.length);
       typed.value = "";
       run(seq, seed, null);
@@ -278,7 +278,7 @@ nexttoken.define("demos.real-copying", ["ui", "store", "ui.real-badge", "ui.real
       return vocab;
     }
     function runTyped(text) {
-      var model = store.get("real.lab");
+      var model = store.get("real.loaded");
       if (!model) return;
       var enc = model.tokenizer.encode(text.trim() ? " " + text.trim() : text);
       if (!enc.ok) { msg.show(enc.error.message, "error"); return; }
@@ -295,7 +295,7 @@ nexttoken.define("demos.real-copying", ["ui", "store", "ui.real-badge", "ui.real
         draw();
         return;
       }
-      var model = store.get("real.lab");
+      var model = store.get("real.loaded");
       if (!model) return;
       var k = C.knockout.heads.length, heads;
       if (which === "top") heads = view.top;
@@ -326,7 +326,7 @@ nexttoken.define("demos.real-copying", ["ui", "store", "ui.real-badge", "ui.real
       set: function (s) {
         var wantsLive = (s.seed !== undefined && s.seed !== C.seed) || s.words;
         if (!wantsLive) { if (s.off && s.off !== "none") knock(s.off); return ""; }
-        if (!store.get("real.lab")) {
+        if (!store.get("real.loaded")) {
           if (s.words) typed.value = s.words;
           return "This link runs " + (s.words ? "your words" : "the sequence of seed " + s.seed) + " live, which needs the model: press Load above; the stored sequence shows meanwhile.";
         }

@@ -4,6 +4,8 @@
 // (data.smollm2-dist-index with the page, data.smollm2-dist-<key> loaded on demand by nexttoken's
 // loader: no fetch from file://; the head exact, the tail from rank buckets) or the live pass that
 // demos.real-ask publishes as the store's "real.pass" (every logit, from the model in the page).
+// The token the inside view follows ("real.target") gets a line under the list: its probability at the
+// temperature shown, its rank and logit (a pair: their logit difference).
 // Store (keys declared in js/nexttoken.js): it writes "real.stored" (the stored prompt's whole record,
 // once shown: real-inside draws its lens and heads; with the model loaded, real-ask runs it live) and
 // "real.sampling" ({T, k, p, seed}, whenever a control moves), and "real.linked" (a link's live prompt, for
@@ -118,6 +120,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
     drawButton.setAttribute("data-role", "draw-button");
     var drawLine = el("p", { class: "nt-readout", "data-role": "draw", "aria-live": "polite" });
     var topList = el("ol", { class: "nt-top-list", "data-role": "top", "aria-label": "The most likely tokens" });
+    var targetLine = el("p", { class: "nt-readout", "data-role": "target-line", "aria-live": "polite", hidden: true });
     var survivors = el("p", { class: "nt-survivors", "data-role": "survivors", "aria-live": "polite" });
     var canvas = el("canvas", { class: "nt-dist-canvas", tabindex: "0", role: "img",
       "aria-label": "Every token's probability, most likely first. Arrow keys move along the ranks (Shift: 100 at a time, Home and End)." });
@@ -132,7 +135,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
     live.appendChild(ui.section("All the bars", [canvas, axes,
       el("div", { class: "nt-controls" }, [tSlider.wrap, kSlider.wrap, pSlider.wrap, scale]), survivors,
       el("div", { class: "nt-controls nt-draw-row" }, [ui.field("Seed", seedInput), drawButton]), drawLine, readout,
-      el("p", { class: "nt-note", text: "The most likely tokens (after the temperature; cut ones are marked):" }), topList]));
+      el("p", { class: "nt-note", text: "The most likely tokens (after the temperature; cut ones are marked):" }), topList, targetLine]));
     live.appendChild(shape);
     live.appendChild(tokensLine);
     live.appendChild(provenance);
@@ -228,6 +231,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
       report();
       reportDraw();
       renderTop();
+      renderTarget();
       publish();
       root.setAttribute("data-drawn", String(++drawCount));  // for tests and bench_ask: bars redrawn
     }
@@ -266,6 +270,26 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
           ui.pct(probs[r], 2) + (kept ? "" : " (cut)") + (r === state.drawn ? " ← drawn" : "")]));
       }
     }
+
+    // The followed token: its rank here (live: every rank's id is known; stored: the exact head only).
+    function rankOf(id) {
+      if (lp) { for (var r = 0; r < V; r++) if (lp.order[r] === id) return r; return -1; }
+      return d ? d.head.ids.indexOf(id) : -1;
+    }
+    function renderTarget() {
+      var t = store.get("real.target");
+      targetLine.hidden = !t;
+      if (!t) return;
+      var r = t.ids.map(rankOf), names = t.pieces.map(show);
+      if (r.some(function (x) { return x < 0; })) {
+        targetLine.textContent = "Your token " + names.join(" and ") + ": below rank " + ui.count(d.head.ids.length) + " here; the build stored the top " + ui.count(d.head.ids.length) + " exactly (load the model for every rank).";
+        return;
+      }
+      targetLine.textContent = t.ids.length === 1
+        ? "Your token " + names[0] + ": " + ui.pct(probs[r[0]], 2) + (state.T === 1 ? "" : " at this temperature") + ", rank " + ui.count(r[0] + 1) + " of " + ui.count(V) + ", logit " + ui.fix(logits[r[0]], 2) + "."
+        : "Your pair " + names[0] + " − " + names[1] + ": logit difference " + ui.fix(logits[r[0]] - logits[r[1]], 2) + " (ranks " + ui.count(r[0] + 1) + " and " + ui.count(r[1] + 1) + ").";
+    }
+    store.subscribe("real.target", function () { if (logits && probs) renderTarget(); });
 
     // The plot's box inside the canvas (device pixels): room on the left and below for the axes.
     var box = { x0: 0, x1: 1, y0: 0, y1: 1 };

@@ -50,8 +50,8 @@ nexttoken.define("demos.real-fact", ["ui", "store", "ui.real-badge", "ui.real-lo
     live.appendChild(readout);
     live.appendChild(el("div", { class: "nt-controls" }, [ui.field("Your prompt", promptIn), ui.field("Its answer (the first token counts)", answerIn), runButton, stop, progress]));
 
-    function modelReady() { ui.setDisabled(runButton, store.get("real.lab") ? "" : "Load the model first: the parts are switched off in it."); }
-    store.subscribe("real.lab", modelReady);
+    function modelReady() { ui.setDisabled(runButton, store.get("real.loaded") ? "" : "Load the model first: the parts are switched off in it."); }
+    store.subscribe("real.loaded", modelReady);
 
     function drawPicture() {
       // on a narrow screen each row's name goes above it, so the cells keep the whole width
@@ -115,7 +115,7 @@ nexttoken.define("demos.real-fact", ["ui", "store", "ui.real-badge", "ui.real-lo
     }
 
     function runLive() {
-      var model = store.get("real.lab");
+      var model = store.get("real.loaded");
       if (!model) return;
       var tk = model.tokenizer, enc = tk.encode(promptIn.value), ans = tk.encode(answerIn.value);
       if (!enc.ok) { msg.show(enc.error.message, "error"); return; }
@@ -173,7 +173,7 @@ nexttoken.define("demos.real-fact", ["ui", "store", "ui.real-badge", "ui.real-lo
         if (s.text === undefined) return "";
         promptIn.value = s.text;
         if (s.answer !== undefined) answerIn.value = s.answer;
-        if (store.get("real.lab")) { runLive(); return ""; }
+        if (store.get("real.loaded")) { runLive(); return ""; }
         return "This link runs its prompt live, which needs the model: press Load above; a stored prompt shows meanwhile.";
       },
       tables: function () {

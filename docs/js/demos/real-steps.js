@@ -50,8 +50,8 @@ nexttoken.define("demos.real-steps", ["ui", "store", "ui.real-badge", "ui.real-l
     live.appendChild(el("details", { class: "nt-fold nt-lab-edit" }, [el("summary", { text: "Edit the question, the steps or the answer (runs live)" }),
       fields.question.wrap, fields.direct.wrap, fields.steps.wrap, fields.answer.wrap, el("div", { class: "nt-controls" }, [runButton])]));
 
-    function modelReady() { ui.setDisabled(runButton, store.get("real.lab") ? "" : "Load the model first: your question runs in it."); }
-    store.subscribe("real.lab", modelReady);
+    function modelReady() { ui.setDisabled(runButton, store.get("real.loaded") ? "" : "Load the model first: your question runs in it."); }
+    store.subscribe("real.loaded", modelReady);
 
     function fill(c) {
       fields.question.input.value = c.question;
@@ -107,7 +107,7 @@ nexttoken.define("demos.real-steps", ["ui", "store", "ui.real-badge", "ui.real-l
     }
 
     function runLive() {
-      var model = store.get("real.lab");
+      var model = store.get("real.loaded");
       if (!model) return;
       var q = fields.question.input.value, d = fields.direct.input.value, s = fields.steps.input.value, a = fields.answer.input.value;
       if (!q.trim()) { msg.show("Type a question first.", "error"); return; }
@@ -146,7 +146,7 @@ nexttoken.define("demos.real-steps", ["ui", "store", "ui.real-badge", "ui.real-l
         if (s.steps !== undefined) fields.steps.input.value = s.steps;
         if (s.answer !== undefined) fields.answer.input.value = s.answer;
         live.querySelector(".nt-lab-edit").open = true;
-        if (store.get("real.lab")) { runLive(); return ""; }
+        if (store.get("real.loaded")) { runLive(); return ""; }
         return "This link runs its question live, which needs the model: press Load above; a stored question shows meanwhile.";
       },
       tables: function () {

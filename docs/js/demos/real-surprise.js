@@ -47,8 +47,8 @@ nexttoken.define("demos.real-surprise", ["ui", "store", "ui.real-badge", "ui.rea
     live.appendChild(ui.field("Your text (Enter runs it; Shift+Enter for a new line)", box));
     live.appendChild(el("div", { class: "nt-controls" }, [runButton]));
 
-    function modelReady() { ui.setDisabled(runButton, store.get("real.lab") ? "" : "Load the model first: your text runs in it."); box.disabled = !store.get("real.lab"); }
-    store.subscribe("real.lab", modelReady);
+    function modelReady() { ui.setDisabled(runButton, store.get("real.loaded") ? "" : "Load the model first: your text runs in it."); box.disabled = !store.get("real.loaded"); }
+    store.subscribe("real.loaded", modelReady);
 
     function draw() {
       state.set(view.live ? "live" : "stored");
@@ -88,7 +88,7 @@ nexttoken.define("demos.real-surprise", ["ui", "store", "ui.real-badge", "ui.rea
     }
 
     function runLive() {
-      var model = store.get("real.lab");
+      var model = store.get("real.loaded");
       if (!model) return;
       var enc = model.tokenizer.encode(box.value);
       if (!enc.ok) { msg.show(enc.error.message, "error"); return; }
@@ -121,7 +121,7 @@ nexttoken.define("demos.real-surprise", ["ui", "store", "ui.real-badge", "ui.rea
         if (s.key) { key = s.key; showStored(); }
         if (s.text === undefined) return "";
         box.value = s.text;
-        if (store.get("real.lab")) { runLive(); return ""; }
+        if (store.get("real.loaded")) { runLive(); return ""; }
         return "This link runs its text live, which needs the model: press Load above; a stored text shows meanwhile.";
       },
       tables: function () {

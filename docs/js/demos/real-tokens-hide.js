@@ -56,8 +56,8 @@ nexttoken.define("demos.real-tokens-hide", ["ui", "store", "ui.real-badge", "ui.
     live.appendChild(ui.section("Languages: the same sentence, other costs", [langBox, ui.field("Add your own sentence", sentenceIn)]));
     live.appendChild(ui.section("Numbers, one token per digit", [ui.field("A number or a sentence with numbers (Enter)", numberIn), numberChips, numberNote]));
 
-    function modelReady() { ui.setDisabled(ask, store.get("real.lab") ? "" : "Load the model first: it answers in this page."); }
-    store.subscribe("real.lab", modelReady);
+    function modelReady() { ui.setDisabled(ask, store.get("real.loaded") ? "" : "Load the model first: it answers in this page."); }
+    store.subscribe("real.loaded", modelReady);
 
     function drawLetters() {
       chips(wordChips, letters.wordPieces);
@@ -105,7 +105,7 @@ nexttoken.define("demos.real-tokens-hide", ["ui", "store", "ui.real-badge", "ui.
     function labels(tk, ids) { return tk.pieces(ids).map(function (p) { return p.text === null ? "[" + p.label + "]" : p.text; }); }
 
     function askLetters() {
-      var model = store.get("real.lab");
+      var model = store.get("real.loaded");
       if (!model) return;
       var word = wordIn.value.trim(), letter = letterIn.value;
       if (!word || /\s/.test(word)) { msg.show("Type one word, without spaces.", "error"); return; }
@@ -176,7 +176,7 @@ nexttoken.define("demos.real-tokens-hide", ["ui", "store", "ui.real-badge", "ui.
         if (s.word === undefined) return "";
         wordIn.value = s.word;
         if (s.letter !== undefined) letterIn.value = s.letter;
-        if (store.get("real.lab")) { askLetters(); return ""; }
+        if (store.get("real.loaded")) { askLetters(); return ""; }
         return "This link asks the model about “" + s.word + "”, which needs the model: press Load above; the stored answer shows meanwhile.";
       },
       tables: function () {

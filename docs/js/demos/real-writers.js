@@ -7,11 +7,16 @@
 // the cuts and seed, and whether it wrote; a link's prompt, cuts and seed reach the bars through
 // "real.writers-link" (they take them as a link to them would), and a link that wrote writes again
 // once the model has run its prompt. Its downloads: each step's token and probability, the beams.
-nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime.decoding", "ui.permalink"], function (ui, store, badge, decoding, permalink) {
+// Every written token opens its step (one tab stop per text, arrow keys between its tokens, Enter):
+// the model run again on the text up to it (cache slot STEP_SLOT), that step's top 10 at temperature 1
+// before any cut, the chosen token's probability and rank, the token the inside view follows
+// ("real.target") at that step, and the logit lens there.
+nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime.decoding", "real.sweep", "ui.permalink"], function (ui, store, badge, decoding, sweep, permalink) {
   "use strict";
 
   var el = ui.el;
   var SLOTS = { greedy: 1, sample: 2, beam: [3, 4, 5] };  // slot 0 stays the panel's own pass
+  var STEP_SLOT = 6;  // a written token's step, run again (real.sweep runs in 7)
   var END_TEXTS = ["<|im_end|>", "<|endoftext|>"];
   var NAMES = { greedy: "Greedy", sample: "Sampling", beam: "Beam search" };
 
@@ -27,28 +32,29 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
     return out;
   }
 
-  // A continuation as spans: a run of tokens that repeats earlier text is one tinted span whose
-  // tooltip names what it repeats; an end token is a chip; other text is plain (tokens that end
-  // mid-character joined until the text is whole).
+  // A continuation as spans, one per written token (tokens that end mid-character joined until the
+  // text is whole), each naming its step (data-step, from 0): a token that repeats earlier text is
+  // tinted, its tooltip naming what it repeats; an end token is a chip.
   function spans(tok, promptIds, ids, ends) {
-    var all = promptIds.concat(ids), marks = decoding.repeats(all, promptIds.length), out = [], group = [], rep = false, first = 0;
+    var all = promptIds.concat(ids), marks = decoding.repeats(all, promptIds.length), out = [], group = [], first = 0;
     function flush(i) {
       if (!group.length) return;
-      var text = tok.decode(group);
-      if (rep) {  // the run's tokens, with the NGRAM - 1 before its first: the text seen before
-        var from = Math.max(0, promptIds.length + first - decoding.NGRAM + 1), seen = tok.decode(all.slice(from, promptIds.length + i));
-        out.push(el("span", { class: "nt-wtok nt-repeat", title: "repeats “" + seen.replace(/\n/g, "↵") + "”, written before", text: text }));
-      } else out.push(el("span", { class: "nt-wtok", text: text }));
+      var text = tok.decode(group), rep = marks[first], attrs = { class: "nt-wtok" + (rep ? " nt-repeat" : ""), text: text, "data-step": String(first), tabindex: "-1" };
+      if (rep) {  // the NGRAM tokens ending here: the text seen before
+        var from = Math.max(0, promptIds.length + first - decoding.NGRAM + 1);
+        attrs.title = "repeats “" + tok.decode(all.slice(from, promptIds.length + i)).replace(/\n/g, "↵") + "”, written before";
+      }
+      out.push(el("span", attrs));
       group = [];
     }
     ids.forEach(function (id, i) {
       if (ends.indexOf(id) >= 0) {
         flush(i);
-        out.push(el("span", { class: "nt-chip nt-end", title: "end of text: the writer stops here" }, [el("code", { text: tok.pieces([id])[0].token })]));
+        out.push(el("span", { class: "nt-chip nt-end nt-wtok", title: "end of text: the writer stops here", "data-step": String(i), tabindex: "-1" }, [el("code", { text: tok.pieces([id])[0].token })]));
         return;
       }
-      if (group.length && marks[i] !== rep && tok.decode(group).indexOf("\uFFFD") < 0) flush(i);
-      if (!group.length) { rep = marks[i]; first = i; }
+      if (group.length && tok.decode(group).indexOf("\uFFFD") < 0) flush(i);
+      if (!group.length) first = i;
       group.push(id);
     });
     flush(ids.length);
@@ -63,6 +69,7 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
   }
 
   var WHY = { length: "reached the length", end: "wrote an end-of-text token", stopped: "stopped", settled: "no running beam could beat the finished ones" };
+  var SEARCH_WHY = { length: "it reached the length", stopped: "you pressed Stop", settled: "no running beam could beat the finished ones", end: "every beam ended" };
 
   ui.start("real-writers", function (root, live) {
     var msg = ui.message();
@@ -83,10 +90,13 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
     ["greedy", "sample", "beam"].forEach(function (n) {
       var rule = { greedy: "the most likely token, every time", sample: "a seeded draw from the cut distribution",
         beam: decoding.BEAMS + " beams ranked by summed log-probability; the answer divides by the length" }[n];
-      var c = { text: el("p", { class: "nt-wtext", "data-role": "text" }), stat: el("p", { class: "nt-hint", "data-role": "stat" }) };
+      var c = { text: el("p", { class: "nt-wtext", "data-role": "text", role: "group", "aria-label": NAMES[n] + "'s text: each token opens its step (arrow keys, Enter)" }),
+        stat: el("p", { class: "nt-hint", "data-role": "stat" }), step: el("div", { class: "nt-wstep", "data-role": "step", "aria-live": "polite" }) };
       c.box = el("section", { class: "nt-writer", "data-writer": n, "aria-label": NAMES[n] }, [
         el("h3", { text: NAMES[n] }), el("p", { class: "nt-hint", text: rule }), c.text, c.stat]);
+      tokens(c, n, c.text, function () { return held[n] ? held[n].ids : []; });
       if (n === "beam") { c.beams = el("ol", { class: "nt-beams", "data-role": "beams" }); c.box.appendChild(c.beams); }
+      c.box.appendChild(c.step);
       cols[n] = c;
       grid.appendChild(c.box);
     });
@@ -139,12 +149,14 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
       var c = cols[name];
       ui.clear(c.text);
       spans(ctx.tok, ctx.ids, st.ids, ctx.ends).forEach(function (s) { c.text.appendChild(s); });
-      var n = name === "beam" ? st.steps : st.ids.length, secs = st.ms / 1000;
-      var parts = [n + " token" + (n === 1 ? "" : "s")];
-      if (n && secs > 0) parts.push((n / secs).toFixed(2) + " tokens/s");  // the rounds it took part in (the writers share each engine call)
+      rovingStart(c.text);
+      var n = name === "beam" ? st.steps : st.ids.length, secs = st.ms / 1000, answer = name === "beam" && st.done && st.finished.length ? st.finished[0] : null;
+      var parts = answer ? ["the answer, the beam kept: " + answer.ids.length + " token" + (answer.ids.length === 1 ? "" : "s") + ", " + (answer.why === "end" ? "ended by an end-of-text token" : "cut at the length"),
+        "the search ran " + n + " step" + (n === 1 ? "" : "s") + " and stopped because " + (SEARCH_WHY[st.why] || st.why)] : [n + " token" + (n === 1 ? "" : "s")];
+      if (n && secs > 0) parts.push((n / secs).toFixed(2) + " " + (name === "beam" ? "steps" : "tokens") + "/s");  // the rounds it took part in (the writers share each engine call)
       var tail = loopTail(ctx.ids, st.ids);
       if (tail >= decoding.NGRAM * 2) parts.push("the last " + tail + " tokens repeat earlier text: a loop");
-      if (st.done) parts.push(WHY[st.why] || st.why);
+      if (st.done && !answer) parts.push(WHY[st.why] || st.why);
       c.stat.textContent = parts.join(" · ") + ".";
       c.box.setAttribute("data-tokens", String(n));
       c.box.setAttribute("data-ms", st.ms.toFixed(1));
@@ -162,6 +174,8 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
         var li = el("li", { class: "nt-beam", "data-sum": b.sum.toFixed(4) }, [
           el("span", { class: "nt-beam-score", text: "running " + (i + 1) + ": Σ log p = " + b.sum.toFixed(2).replace("-", "−") + " " })]);
         spans(ctx.tok, ctx.ids, b.ids, ctx.ends).forEach(function (s) { li.appendChild(s); });
+        tokens(c, "beam", li, function () { return b.ids; });
+        rovingStart(li);
         c.beams.appendChild(li);
       });
       st.finished.forEach(function (b, i) {
@@ -170,8 +184,88 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
           el("span", { class: "nt-beam-score", text: (best ? "answer" : "finished") + ": Σ log p = " + b.sum.toFixed(2).replace("-", "−") +
             ", ÷ " + b.ids.length + " tokens = " + b.score.toFixed(3).replace("-", "−") + " " })]);
         spans(ctx.tok, ctx.ids, b.ids, ctx.ends).forEach(function (s) { li.appendChild(s); });
+        tokens(c, "beam", li, function () { return b.ids; });
+        rovingStart(li);
         c.beams.appendChild(li);
       });
+    }
+
+    // A text's tokens as one tab stop: arrow keys move between them, Enter or a click opens the step.
+    // idsOf() -> the ids the text shows (a beam's own, for the beams' list).
+    function tokens(c, name, host, idsOf) {
+      host.addEventListener("click", function (e) {
+        var t = e.target.closest ? e.target.closest("[data-step]") : null;
+        if (t && host.contains(t)) { focusToken(host, t); openStep(c, name, idsOf(), Number(t.getAttribute("data-step"))); }
+      });
+      host.addEventListener("keydown", function (e) {
+        var all = Array.prototype.slice.call(host.querySelectorAll("[data-step]")), at = all.indexOf(document.activeElement);
+        if (!all.length) return;
+        if (e.key === "Enter" || e.key === " ") { if (at >= 0) { e.preventDefault(); openStep(c, name, idsOf(), Number(all[at].getAttribute("data-step"))); } return; }
+        var next = e.key === "ArrowRight" ? at + 1 : e.key === "ArrowLeft" ? at - 1 : e.key === "Home" ? 0 : e.key === "End" ? all.length - 1 : null;
+        if (next === null) return;
+        e.preventDefault();
+        focusToken(host, all[Math.max(0, Math.min(all.length - 1, next))]);
+      });
+    }
+    function focusToken(host, t) {
+      Array.prototype.forEach.call(host.querySelectorAll("[data-step]"), function (x) { x.setAttribute("tabindex", "-1"); });
+      t.setAttribute("tabindex", "0");
+      t.focus();
+    }
+    function rovingStart(host) {
+      var first = host.querySelector("[data-step]");
+      if (first && !host.querySelector('[data-step][tabindex="0"]')) first.setAttribute("tabindex", "0");
+    }
+    function topOf(logits, n) {
+      var mx = -Infinity, z = 0, i, best = [];
+      for (i = 0; i < logits.length; i++) if (logits[i] > mx) mx = logits[i];
+      for (i = 0; i < logits.length; i++) z += Math.exp(logits[i] - mx);
+      for (i = 0; i < logits.length; i++) {
+        if (best.length < n || logits[i] > logits[best[best.length - 1]]) {
+          best.push(i);
+          best.sort(function (a, b) { return logits[b] - logits[a]; });
+          if (best.length > n) best.pop();
+        }
+      }
+      return best.map(function (id) { return { id: id, prob: Math.exp(logits[id] - mx) / z }; });
+    }
+    // Step s of a text: the model run on the prompt and the text's first s tokens, in its own cache slot.
+    var stepGen = 0;
+    function openStep(c, name, ids, s) {
+      var m = model(), ctx = heldCtx, p = pass();
+      if (!m || !ctx || s >= ids.length) return;
+      var gen = ++stepGen, chosen = ids[s], tok = ctx.tok;
+      function piece(id) { return tok.decode([id]).replace(/ /g, "·").replace(/\n/g, "↵"); }
+      ui.clear(c.step);
+      c.step.appendChild(el("p", { class: "nt-note", text: "Step " + (s + 1) + ": running the model on the prompt and the " + s + " token" + (s === 1 ? "" : "s") + " before “" + piece(chosen) + "”…" }));
+      m.session.prefill(ctx.ids.concat(ids.slice(0, s)), { slot: STEP_SLOT, lens: true, knockout: (p && p.knockout) || null }).then(function (r) {
+        if (gen !== stepGen) return;
+        var mine = sweep.metric(r.logits, { ids: [chosen] }), top = topOf(r.logits, 10), t = store.get("real.target");
+        ui.clear(c.step);
+        c.step.setAttribute("data-step", String(s));
+        c.step.appendChild(el("p", { class: "nt-x-title", text: NAMES[name] + ", step " + (s + 1) + ": “" + piece(chosen) + "”" }));
+        c.step.appendChild(el("p", { class: "nt-readout", "data-role": "step-chosen", "data-prob": String(mine.prob), "data-rank": String(mine.rank),
+          text: "It had " + ui.pct(mine.prob, 2) + " in the model's distribution (rank " + ui.count(mine.rank) + ", at temperature 1 before any cut)" +
+            (name === "sample" ? "; the sampler drew it after the panel's temperature and cuts." : name === "beam" ? "; beam search keeps sums of log-probabilities, not single picks." : ".") }));
+        c.step.appendChild(ui.bars(top.map(function (x) {
+          return { label: piece(x.id), value: x.prob, text: ui.pct(x.prob, 1), cls: x.id === chosen ? "nt-bar-target" : null, data: { id: x.id, prob: x.prob } };
+        }), { label: "The top 10 at step " + (s + 1) }));
+        if (t) {
+          var tm = sweep.metric(r.logits, t), names = t.pieces.map(piece);
+          c.step.appendChild(el("p", { class: "nt-readout", "data-role": "step-target", text: t.ids.length === 1 ? "Your token " + names[0] + " here: " + ui.pct(tm.prob, 2) + " (rank " + ui.count(tm.rank) + ")." :
+            "Your pair " + names[0] + " − " + names[1] + " here: logit difference " + ui.fix(tm.diff, 2) + "." }));
+        }
+        var body = el("tbody");
+        (r.lens || []).forEach(function (lg, l) {
+          var b = topOf(lg, 1)[0], tr = el("tr", null, [el("th", { scope: "row", text: "block " + (l + 1) }), el("td", null, [el("code", { text: piece(b.id) }), " " + ui.pct(b.prob, 1)])]);
+          tr.appendChild(el("td", { text: ui.pct(sweep.metric(lg, { ids: [chosen] }).prob, 1) }));
+          body.appendChild(tr);
+        });
+        var det = el("details", { class: "nt-fold" }, [el("summary", { text: "The logit lens at this step" }),
+          el("div", { class: "nt-table-wrap" }, [el("table", { class: "nt-table nt-lens-table" }, [el("thead", null, [el("tr", null, [el("th", { scope: "col", text: "after" }),
+            el("th", { scope: "col", text: "top guess" }), el("th", { scope: "col", text: "“" + piece(chosen) + "”" })])]), body])])]);
+        c.step.appendChild(det);
+      }, function (err) { if (gen === stepGen) { ui.clear(c.step); msg.show(err.message, "error"); } });
     }
 
     function start() {
@@ -201,6 +295,7 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
       key.hidden = false;
       var t0 = performance.now();
       said = "";
+      ["greedy", "sample", "beam"].forEach(function (n) { ui.clear(cols[n].step); });
       var started = sig(p);
       var mine = run = decoding.write(m.session, ctx.ids, {
         writers: writers, maxNew: maxNew, sampling: sampling(), ends: ctx.ends, slots: SLOTS, from: 0,  // the panel's pass is in slot 0

@@ -1,6 +1,6 @@
 // One SmolLM2 for a whole page that has no "Ask the real model" panel (the experiments page and its
 // embeds): every demo gets a Load button, and whichever the reader presses loads the model once for
-// all of them. The session goes to the store's "real.lab" ({session, tokenizer, config, model,
+// all of them. The session goes to the store's "real.loaded" ({session, tokenizer, config, model,
 // name}, the shape of the panel's "real.model"), which the page's demos follow.
 //
 // realLoad.control(root) -> {node, ready()}: the button, a progress bar and one status line, for a
@@ -31,7 +31,7 @@ nexttoken.define("ui.real-load", ["ui", "store", "later:real.workers", "later:re
   }
 
   function open(base) {
-    var have = store.get("real.lab");
+    var have = store.get("real.loaded");
     if (have) return Promise.resolve(have);
     if (!loading) {
       loading = Promise.all([loadWorkers(), tokenizer()]).then(function (got) {
@@ -39,7 +39,7 @@ nexttoken.define("ui.real-load", ["ui", "store", "later:real.workers", "later:re
           onProgress: function (done, total) { progress = { done: done, total: total }; tell(); } })
           .then(function (session) {
             var model = { session: session, tokenizer: got[1], config: session.config, model: "smollm2", name: NAME };
-            store.set("real.lab", model);
+            store.set("real.loaded", model);
             return model;
           });
       }).then(function (model) { tell(); return model; }, function (err) { loading = null; tell(); throw err; });
@@ -61,7 +61,7 @@ nexttoken.define("ui.real-load", ["ui", "store", "later:real.workers", "later:re
     var msg = ui.message();
     var node = ui.el("div", { class: "nt-lab-load" }, [ui.el("div", { class: "nt-controls" }, [button, bar, line]), msg.node]);
     function draw() {
-      var model = store.get("real.lab");
+      var model = store.get("real.loaded");
       if (!copy) {
         button.textContent = "The model is not in this copy of the site";
         button.disabled = true;
@@ -86,9 +86,9 @@ nexttoken.define("ui.real-load", ["ui", "store", "later:real.workers", "later:re
       }
     }
     listeners.push(draw);
-    store.subscribe("real.lab", draw);
+    store.subscribe("real.loaded", draw);
     draw();
-    return { node: node, ready: function () { return !!store.get("real.lab"); }, available: !!copy };
+    return { node: node, ready: function () { return !!store.get("real.loaded"); }, available: !!copy };
   }
 
   return { control: control, open: open, tokenizer: tokenizer };
