@@ -23,7 +23,7 @@
 // head's summary (kind, attention, effect, direct share), the open head's pattern, the sweep.
 nexttoken.define("demos.real-inside", ["ui", "store", "ui.real-badge", "explain.real", "data.smollm2-knockout",
   "data.smollm2-dist-index", "later:data.smollm2-dist-*", "data.smollm2-lab-index", "later:data.smollm2-lab-*",
-  "later:data.smollm2-means", "real.sweep", "real.loaded", "ui.permalink"],
+  "later:data.smollm2-means", "real.sweep", "real.lab", "ui.permalink"],
 function (ui, store, badge, real, example, index, loadPrompt, labIndex, loadLab, loadMeans, sweep, lab, permalink) {
   "use strict";
   var el = ui.el;
