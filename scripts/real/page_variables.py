@@ -46,6 +46,9 @@ settings              scripts/config/real_models.json and real_prompts.json as t
 llama3                vocab_size, n_layer, n_params of Llama 3's largest model and n_ctx (its longest window),
                       published (published.json's "llama3" record); each badge links to the sources page's
                       #published-llama-3
+smollm2 also has
+  experiments         site_data/smollm2/experiments.json's five experiments (copying, same_work, surprise,
+                      tokens, facts) and config, one wrapped value (scripts/real/experiments.py)
 Both models also have `released` (the year, published), SmolLM2 `pretraining_tokens` and `post_training`
 (its model card), and GPT-2 `training_text_gb` ({about}: the walk-through's "about 40 GB of web text") and
 `paper_top_k` (the k of the GPT-2 paper's top-k samples, cited to the paper, which the walk-through quotes);
@@ -252,6 +255,19 @@ def distribution_shape(d: dict, n: int = 10) -> dict:
     return {"kind": kind, "text": text, "plain": plain, "top": probs[0], "top_n_mass": mass}
 
 
+def experiments(path: Path) -> dict:
+    """The experiments page's numbers (scripts/real/experiments.py), one wrapped value: its marks name
+    the file, the model and the transformers that measured it."""
+    rec = _object(path)
+    try:
+        p = rec["provenance"]
+        src = f"{rel(path)} ({p['model_id']}, transformers {p['libraries']['transformers']}, {p['compute_dtype']})"
+        value = {k: rec[k] for k in ("config", "copying", "same_work", "surprise", "tokens", "facts")}
+    except (KeyError, TypeError) as exc:
+        raise StageError(f"{rel(path)}: missing or malformed entry ({exc!r}); rerun its stage") from None
+    return wrap(value, "measured", src)
+
+
 def _object(path: Path) -> dict:
     data = read_json(path)
     if not isinstance(data, dict):
@@ -276,6 +292,7 @@ def load_real_models(site_data: Path = SITE_DATA) -> dict:
         raise StageError(f"{rel(facts_path)}: missing entry {exc}") from None
     smol = site_data / "smollm2" / "measurements.json"
     smollm2 = from_measurements(_object(smol), smol)
+    smollm2["experiments"] = experiments(site_data / "smollm2" / "experiments.json")
     for model, extra in facts_published(published, pub).items():
         {"gpt2": gpt2, "smollm2": smollm2}[model].update(extra)
     return {"gpt2": gpt2, "smollm2": smollm2, "llama3": llama3_published(published, pub),

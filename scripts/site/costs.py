@@ -41,6 +41,8 @@ def macs(c: dict, n_params: int) -> dict:
     matrices = c["n_layer"] * layer + c["vocab_size"] * c["n_embd"]
     attn_full = c["n_layer"] * 2 * c["n_ctx"] * c["n_head"] * c["d_head"]
     return {"matrices": matrices, "per_weight": matrices / n_params, "flops": 2 * matrices,
+            # a token's attention over one earlier position (or itself), every block and head
+            "attention_per_key": c["n_layer"] * 2 * c["n_head"] * c["d_head"],
             "attention_full": attn_full, "attention_share_full": attn_full / (matrices + attn_full),
             "attention_outweighs": attn_full > matrices}
 

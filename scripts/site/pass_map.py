@@ -57,6 +57,8 @@ DEMO_PARTS = {
     "smollm2": {
         "real-ask": "all", "real-distribution": "logits softmax pick", "real-inside": "block",
         "real-writers": "pick loop", "one-roll": "softmax pick",
+        "real-copying": "attn", "real-steps": "all", "real-surprise": "logits softmax",
+        "real-tokens-hide": "text tokens", "real-fact": "block",
     },
     "gpt2": {"gpt2-tokenizer": "text tokens"},
 }

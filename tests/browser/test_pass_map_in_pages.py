@@ -36,7 +36,7 @@ def _front(name: str) -> str:
 # then plays the tiny model's pass); none where the page says `map: none` or has no demo.
 NO_MAP = {n for n in PAGES if re.search(r"^map: none$", _front(n), re.M) or not re.search(r"^demos:", _front(n), re.M)}
 MAPS_OF = {"index.html": ["smollm2", "tiny"], "sampling.html": ["tiny", "smollm2"], "tokens.html": ["tiny", "gpt2"],
-           "real-models.html": ["smollm2"]}
+           "real-models.html": ["smollm2"], "real-experiments.html": ["smollm2"]}
 MAP_OF = {n: (None if n in NO_MAP else MAPS_OF.get(n, ["tiny"])[0]) for n in PAGES}  # the map shown first
 TINY = [n for n in PAGES if MAP_OF[n] == "tiny"]
 WITH_MAP = [n for n in PAGES if MAP_OF[n]]

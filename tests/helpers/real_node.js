@@ -5,7 +5,8 @@
 // workers (engine.layout), the shares answering in this thread (tests/js/random-llama.js).
 // FOLDER holds MODEL/manifest.js and its chunks; the chunks are read as a page reads them (each
 // script run, its base64 decoded and checked by loader.js's accept). REQUESTS.json is a list of
-// {ids, opts, decode: [id, ...]}; OUT_PREFIX.json indexes the float32 arrays in OUT_PREFIX.f32.
+// {ids, opts, decode: [id, ...]}; OUT_PREFIX.json indexes the float32 arrays in OUT_PREFIX.f32 (opts.every's
+// arrays as float32 too: lse rounded, the top ids exact).
 "use strict";
 const fs = require("node:fs");
 const path = require("node:path");
@@ -55,6 +56,7 @@ async function main() {
       residuals: out.residuals ? out.residuals.map(put) : null,
       heads: out.heads ? out.heads.map(put) : null,
       lens: out.lens ? out.lens.map(put) : null,
+      every: out.every ? ["lse", "next", "top", "topLogits"].reduce((o, k) => Object.assign(o, { [k]: put(Float32Array.from(out.every[k])) }), {}) : null,
     });
   }
   fs.writeFileSync(outPrefix + ".f32", Buffer.concat(parts));

@@ -37,6 +37,7 @@ def run_node(folder: Path, model: str, requests: list[dict], work: Path, timeout
             "residuals": None if r["residuals"] is None else [get(a) for a in r["residuals"]],
             "heads": None if r["heads"] is None else [get(a) for a in r["heads"]],
             "lens": None if r["lens"] is None else [get(a) for a in r["lens"]],
+            "every": None if r.get("every") is None else {k: get(a) for k, a in r["every"].items()},
             "ms": r["ms"],
         })
     return index, results

@@ -22,6 +22,12 @@
 //   opts.lensAt: the prompt position (from 0) whose residuals and lens are kept, the last by default
 //   opts.heads: every head's attention weights from the last position ([layer] -> n_head x T)
 //   opts.final: the last position's residual after ln_f, the vector the unembedding multiplies
+//   opts.every = k (1-16): every position's logits, summed up where they are made (a whole row per
+//     position would be T x vocab floats): out.every = {lse, next, top, topLogits} for the positions
+//     the call runs (a prefill asking for it keeps nothing: all of them): lse[t] the log of the
+//     softmax's sum (float64), next[t] the logit of the token after t (NaN at the last), top (Int32)
+//     and topLogits the k largest, t-major. A token's loss is lse[t] - next[t]. The last block then
+//     runs at every position
 //   opts.knockout = {heads: [[layer, head], ...], mlp: [layer, ...], values}, set at prefill and kept by
 //     the cache: a head's output is zeroed before c_proj, a block's MLP adds nothing; values (optional)
 //     gives a part something else instead: {"h.<layer>.<head>": its z (head size numbers, or that many
@@ -717,7 +723,9 @@ function nexttokenRealEngine() {
       if (!ids || !ids.length) throw new Error("the prompt is empty: type at least one character");
       at = opts.lensAt === undefined || opts.lensAt === null ? ids.length - 1 : opts.lensAt;
       if (!(at >= 0 && at < ids.length) || at % 1) throw new Error("lensAt " + opts.lensAt + " is not a position of the prompt (0-" + (ids.length - 1) + ")");
-      plan = opts.reuse ? this.plan(ids, knockout, opts, at) : { keep: 0, from: c.n_layer };
+      if (opts.every && !(opts.every >= 1 && opts.every <= 16 && opts.every % 1 === 0)) throw new Error("every " + opts.every + " is not a whole number of top tokens from 1 to 16");
+      // every position's logits are made by the positions that run: a prefill asking for them runs them all
+      plan = opts.reuse && !opts.every ? this.plan(ids, knockout, opts, at) : { keep: 0, from: c.n_layer };
     } catch (err) {
       return Promise.reject(err);
     }
@@ -1002,7 +1010,7 @@ function nexttokenRealEngine() {
         // Each row's arithmetic is the same either way (see attention), so no bit changes.
         // Capturing, the heads' kinds and a head's pattern read every row (r is 0 then: see plan).
         var fullAt = opts.kinds || (pat && pat[0] === l);
-        var r0 = l === L - 1 && !opts.capture && !fullAt ? (out.residuals ? Math.min(at, N - 1) : N - 1) : r, m = N - r0;
+        var r0 = l === L - 1 && !opts.capture && !fullAt && !opts.every ? (out.residuals ? Math.min(at, N - 1) : N - 1) : r, m = N - r0;
         var xr = x.subarray((r0 - r) * C, n * C);
         var headsOut = out.heads || keep ? new Float32Array(H * N) : null, full = fullAt ? new Float32Array(H * m * N) : null;
         await this.attend(this, q.subarray((r0 - r) * C), m, r0, l, att, headsOut, full);
@@ -1053,6 +1061,7 @@ function nexttokenRealEngine() {
       }
       var last = x.subarray((N - 1 - r) * C, (N - r) * C);
       out.logits = await this.unembed(last, 1);
+      if (opts.every) out.every = await this.everyPosition(x, ids.slice(r), N - r, opts.every);
       if (opts.final) out.final = this.normed(last);
       if (out.direct) {  // the final norm's scale at the last position and its weights: logit share = part . (gamma scale row)
         var ss = 0;
@@ -1305,6 +1314,37 @@ function nexttokenRealEngine() {
     else layernorm(x, T, c.n_embd, this.w["ln_f.weight"].f32, this.w["ln_f.bias"].f32, c.ln_eps, n);
     await this.mul([[this.w["lm_head.weight"] ? "lm_head.weight" : "wte.weight", logits]], n, T);
     return logits;
+  };
+
+  // opts.every: each position's logits made EVERY_ROWS positions at a time and summed up at once (see
+  // the header). A row's logits have the bits unembed gives it alone (a prompt read at once has
+  // decode's bits), so the last row's summary reads out.logits' numbers. x: the T positions' residuals,
+  // ids: their tokens.
+  var EVERY_ROWS = 8;
+  Model.prototype.everyPosition = async function (x, ids, T, k) {
+    var C = this.config.n_embd, V = this.config.vocab_size;
+    var out = { lse: new Float64Array(T), next: new Float32Array(T), top: new Int32Array(T * k), topLogits: new Float32Array(T * k) };
+    for (var t0 = 0; t0 < T; t0 += EVERY_ROWS) {
+      var n = Math.min(EVERY_ROWS, T - t0), logits = await this.unembed(x.subarray(t0 * C, (t0 + n) * C), n);
+      for (var r = 0; r < n; r++) {
+        var t = t0 + r, o = r * V, mx = -Infinity, z = 0, i, best = [];
+        for (i = 0; i < V; i++) {
+          var v = logits[o + i];
+          if (v > mx) mx = v;
+          if (best.length < k || v > logits[o + best[best.length - 1]]) {  // ties keep the lower id, as a stable sort
+            var at = best.length;
+            while (at > 0 && v > logits[o + best[at - 1]]) at--;
+            best.splice(at, 0, i);
+            if (best.length > k) best.pop();
+          }
+        }
+        for (i = 0; i < V; i++) z += Math.exp(logits[o + i] - mx);
+        out.lse[t] = mx + Math.log(z);
+        out.next[t] = t + 1 < T ? logits[o + ids[t + 1]] : NaN;
+        for (i = 0; i < k; i++) { out.top[t * k + i] = best[i]; out.topLogits[t * k + i] = logits[o + best[i]]; }
+      }
+    }
+    return out;
   };
 
   // ln_f of one residual vector, as unembed applies it (the arithmetic of a logit starts here).
