@@ -25,7 +25,8 @@ REAL = {k: v["value"] for k, v in load_real_models(SITE_DATA)["smollm2"]["config
 PAGES = sorted(p.name for p in SITE.glob("*.html") if p.name != "404.html")
 WITH_DEMOS = [n for n in PAGES if 'data-pass-parts="' in (SITE / n).read_text(encoding="utf-8")]
 # The model each page's map draws: the one its demos run; none where no pass is on show.
-MAP_OF = {"real-models.html": "smollm2", "around.html": None, "left-out.html": None, "sources.html": None}
+MAP_OF = {"real-models.html": "smollm2", "around.html": None, "fast.html": None, "weights.html": None, "making.html": None,
+          "left-out.html": None, "numbers.html": None, "sources.html": None}
 TINY = [n for n in PAGES if MAP_OF.get(n, "tiny") == "tiny"]
 WITH_MAP = [n for n in PAGES if MAP_OF.get(n, "tiny")]
 FOX = ["a fox ran.", "the fox ate a hen.", "a hen ran to the den.", "the fox saw the hen.", "a hen saw a fox."]

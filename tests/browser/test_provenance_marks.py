@@ -61,7 +61,7 @@ def test_a_mark_is_reached_by_keyboard_described_by_its_popover_and_axe_clean(op
 
 
 def test_a_tap_on_a_phone_pins_the_popover_inside_the_screen(open_page):
-    page = open_page("around.html", width=360, height=740, lazy=True)
+    page = open_page("fast.html", width=360, height=740, lazy=True)
     marks = page.locator(".nt-mark-btn")
     for i in (0, marks.count() - 1):
         b = marks.nth(i)
@@ -101,7 +101,7 @@ def test_the_auditors_view_shows_every_mark_and_is_remembered(open_page, mode):
     assert [labels.nth(i).inner_text() for i in range(n)] == page.evaluate(
         "() => [...document.querySelectorAll('.nt-mark-btn')].map(b => b.getAttribute('aria-controls'))"
         ".map(id => document.getElementById(id).querySelector('a').textContent.match(/\\(([a-z]+\\d+)\\)/)[1])")
-    other = open_page("around.html", mode=mode, lazy=True)  # another page: the choice holds
+    other = open_page("fast.html", mode=mode, lazy=True)  # another page: the choice holds
     assert other.evaluate(SHOWN) == other.evaluate(VISIBLE) > 5
     assert other.locator(".nt-audit").get_attribute("aria-pressed") == "true"
     open_where(other)

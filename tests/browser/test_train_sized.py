@@ -155,7 +155,7 @@ def test_every_tiny_model_page_uses_the_fox_and_hen_model(open_page):
     page.goto(page.url.replace("embeddings.html", "context.html"), wait_until="load")
     root = demo(page, "context-window")
     assert f" of {n_ctx})" in root.locator(".nt-window-info").inner_text()
-    for name, demos in {"index.html": ["one-token"], "attention.html": ["attention", "knockout"],
+    for name, demos in {"index.html": ["one-token"], "attention.html": ["attention"],
                         "block.html": ["two-heads", "knockout", "lens"], "sampling.html": ["temperature"],
                         "generation.html": ["generate"]}.items():
         page.goto(re.sub(r"[^/]+\.html(#.*)?$", name, page.url), wait_until="load")  # a demo may have put its state in the link
