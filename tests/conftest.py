@@ -7,6 +7,7 @@ and not slow"`) collects nothing that imports torch, and runs where torch is not
 from __future__ import annotations
 
 import ast
+import os
 import sys
 from pathlib import Path
 
@@ -73,3 +74,13 @@ def torch_as_imported():
         threads, deterministic = _torch_defaults(torch)
         torch.set_num_threads(threads)
         torch.use_deterministic_algorithms(deterministic)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Say plainly how many browser tests an explicit BROWSER=skip left out. The hook lives here, not in
+    tests/browser/conftest.py: under pytest-xdist (`make test` runs `-n 2`) the controller that writes the
+    summary collects nothing, so it loads only this conftest, and the workers' summaries are not printed."""
+    if os.environ.get("NEXTTOKEN_BROWSER") != "skip":
+        return
+    skipped = {r.nodeid for r in terminalreporter.stats.get("skipped", []) if r.nodeid.startswith("tests/browser/")}
+    terminalreporter.write_line(f"BROWSER=skip: {len(skipped)} browser tests skipped (chromium not used)")

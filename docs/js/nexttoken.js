@@ -67,6 +67,7 @@
     // the tiny model's runtime
     "model": "{config, tokenizer, weights, summary, yours}: the active tiny model. Writer runtime.active; readers runtime.model, runtime.tokenizer, explain.lines",
     "model.sizes": "the active tiny model's config.model (its sizes, for the map of the pass). Writer runtime.active; reader ui.pass-map-sizes",
+    "model.yours": "the reader's model just saved ({config, tokenizer, weights, summary, trained}). Writer runtime.active; reader ui.model-switch",
     "knockout": "{heads: [[layer, head]...], mlp}: the tiny model's parts switched off. Writer demos.knockout; readers demos.attention, demos.lens, demos.two-heads",
     // the real model (SmolLM2 or GPT-2, in the page), one family: real.*
     "real.model": "null, or {session, tokenizer, config, model, name} once loaded. Writer demos.real-ask; readers demos.real-distribution, demos.real-inside, demos.real-writers",

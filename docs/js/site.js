@@ -56,4 +56,12 @@
   }).observe(content, { childList: true, subtree: true });
   window.addEventListener("resize", queue);
   queue();
+
+  // Printed, a closed fold prints open (its figures and tables are part of the page), then closes again.
+  // css/print.css does it by CSS where the browser styles ::details-content; this is for the others.
+  var opened = [];
+  window.addEventListener("beforeprint", function () {
+    opened = Array.prototype.filter.call(document.querySelectorAll(".md-content details:not([open])"), function (d) { d.open = true; return true; });
+  });
+  window.addEventListener("afterprint", function () { opened.forEach(function (d) { d.open = false; }); opened = []; });
 })();

@@ -216,7 +216,7 @@ STAGES: tuple[Stage, ...] = (
     ),
     Stage(
         name="vendor", kind="generator",
-        does="third-party browser files copied from node_modules (the iframe-worker shim)",
+        does="third-party browser files copied from node_modules (the iframe-worker shim, the fonts and their @font-face rules)",
         steps=("scripts.site.vendor",), extra=("node_modules/.package-lock.json",),
         outputs={"docs/assets/vendor/": None}, stamp="docs/assets/vendor/.stamp",
     ),

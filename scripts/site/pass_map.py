@@ -1,13 +1,15 @@
 """The whole pass as SVG, drawn from a model's config, so the map stays true to the model on show.
 
-Two shapes (SHAPES): the tiny model's (`site_data/tiny/config.json`'s `model` block) and SmolLM2's (its
-config as the real-model stage recorded it: RMSNorm, grouped-query attention, rotary positions, a gated MLP).
+Three shapes (SHAPES): the tiny model's (`site_data/tiny/config.json`'s `model` block), SmolLM2's (its
+config as the real-model stage recorded it: RMSNorm, grouped-query attention, rotary positions, a gated MLP)
+and GPT-2 small's (the tiny model's shape with GPT-2's recorded config, beside GPT-2's tokenizer).
 Pure functions of that config, the shape's name and the page being built:
   parts(model) / smollm2_parts(model)  the stages in order: {key, name, code, does, page, group}
   side_nav(model, page, shape)   the compact map: a vertical SVG whose parts are links, in a <nav> that names
                                  the model, with a text alternative; the parts the page is about are lit
                                  (aria-current)
-  phone_nav(model, page, shape)  the same map folded into a <details> strip, for narrow screens
+  phone_nav(model, page, shape)  the same map folded into a <details> strip above the text, for narrow screens
+  shape_of_demo(demo)        the model a demo runs: the map that stands beside it
   block_figure(model)        the large drawing of one block: the residual stream as the line every part adds
                              onto, each arrow as wide as the vector it carries
   demo_parts(model, demo, shape)  what a demo shows, as the words of its container's `data-pass-parts`
@@ -46,7 +48,7 @@ GROUPS = {
 # own data-pass-parts wins, and a demo may change it as it runs (docs/js/ui/pass-map.js follows).
 DEMO_PARTS = {
     "tiny": {
-        "one-token": "all", "tokenize": "text tokens", "gpt2-tokenizer": "text tokens", "embeddings": "embed",
+        "one-token": "all", "tokenize": "text tokens", "embeddings": "embed",
         "attention": "ln_1 attn", "two-heads": "heads join", "knockout": "heads mlp",
         "lens": "add_1 add_2 ln_f logits", "temperature": "logits softmax pick", "generate": "loop",
         "context-window": "embed loop", "snapshots": "all", "train-yours": "all",
@@ -56,7 +58,13 @@ DEMO_PARTS = {
         "real-ask": "all", "real-distribution": "logits softmax pick", "real-inside": "block",
         "real-writers": "pick loop", "one-roll": "softmax pick",
     },
+    "gpt2": {"gpt2-tokenizer": "text tokens"},
 }
+
+
+def shape_of_demo(demo: str) -> str | None:
+    """The model a demo runs, as the name of its map's shape (None: a demo no map follows)."""
+    return next((shape for shape, demos in DEMO_PARTS.items() if demo in demos), None)
 
 
 def fill(template: str, m: dict) -> str:
@@ -74,12 +82,17 @@ def marked(template: str, m: dict, tag: str = "tspan") -> str:
     return "".join(out)
 
 
-def parts(m: dict) -> list[dict]:
+def parts(m: dict, heads_as_one: bool = False) -> list[dict]:
     """The pass, stage by stage; `group` "block" marks the parts inside a transformer block. Each part's
-    name, code and does are plain text; `tpl` holds the same three as templates of the config's fields."""
-    heads = [{"key": f"head{i}", "name": f"head {i + 1}", "code": "attn ({d_head} wide)",
-              "does": f"head {i + 1} of {{n_head}}: mixes earlier tokens' values", "page": "attention.md",
-              "group": "block", "head": i} for i in range(m["n_head"])]
+    name, code and does are plain text; `tpl` holds the same three as templates of the config's fields.
+    heads_as_one: the heads as one part (GPT-2 small's twelve would not fit the map one box each)."""
+    if heads_as_one:
+        heads = [{"key": "heads", "name": "{n_head} heads", "code": "attn, {d_head} wide each",
+                  "does": "{n_head} heads, each mixing earlier tokens' values", "page": "attention.md", "group": "block"}]
+    else:
+        heads = [{"key": f"head{i}", "name": f"head {i + 1}", "code": "attn ({d_head} wide)",
+                  "does": f"head {i + 1} of {{n_head}}: mixes earlier tokens' values", "page": "attention.md",
+                  "group": "block", "head": i} for i in range(m["n_head"])]
     ps = [
         {"key": "text", "name": "text", "code": "prompt", "does": "the words you type", "page": "tokens.md"},
         {"key": "tokens", "name": "tokens", "code": "tokenizer (BPE)", "does": "pieces from a vocabulary of {vocab_size}, as ids",
@@ -113,6 +126,12 @@ def parts(m: dict) -> list[dict]:
          "does": "the pick joins the text; the pass runs again on the last {n_ctx} tokens", "page": "generation.md"},
     ]
     return filled(ps, m)
+
+
+def gpt2_parts(m: dict) -> list[dict]:
+    """GPT-2 small's pass: the tiny model's shape (the tiny model is GPT-2-shaped), with its own sizes and its
+    heads drawn as one part."""
+    return parts(m, heads_as_one=True)
 
 
 def smollm2_parts(m: dict) -> list[dict]:
@@ -229,26 +248,32 @@ def _text(m: dict, part: dict, key: str) -> str:
     return marked(part["tpl"][key], m)
 
 
-def _box(m: dict, part: dict, page: str, x: float, y: float, w: float, h: float, *, describe: bool = False) -> str:
-    """One part: a link holding its box, its plain name and its code name small beneath."""
+def _box(m: dict, part: dict, page: str, x: float, y: float, w: float, h: float, *, describe: bool = False,
+         code: bool = True) -> str:
+    """One part: a link holding its box, its plain name and (code) its code name small beneath."""
     cls = "nt-map-part nt-map-lit" if lit(part, page) else "nt-map-part"
     cx = x + w / 2
-    lines = [f'<text class="nt-map-name" text-anchor="middle" x="{cx:g}" y="{y + 12.5:g}">{_text(m, part, "name")}</text>',
-             f'<text class="nt-map-code" text-anchor="middle" x="{cx:g}" y="{y + 23.5:g}">{_text(m, part, "code")}</text>']
+    lines = [f'<text class="nt-map-name" text-anchor="middle" x="{cx:g}" y="{y + (h / 2 - 1.5 if code else h / 2 + 3.7):g}">'
+             f'{_text(m, part, "name")}</text>']
+    if code:
+        lines.append(f'<text class="nt-map-code" text-anchor="middle" x="{cx:g}" y="{y + h / 2 + 9.5:g}">{_text(m, part, "code")}</text>')
     if describe:
         lines.append(f'<text class="nt-map-does" text-anchor="middle" x="{cx:g}" y="{y + 35:g}">{_text(m, part, "does")}</text>')
     return (f'<a class="{cls}" href="{_href(part)}"{_current(part, page)}{_on(part)}{_label(m, part)}>'
             f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="4"/>' + " ".join(lines) + "</a>")
 
 
-def _arrow(x1: float, y1: float, x2: float, y2: float, width: float = 1.2, cls: str = "nt-pa") -> str:
+def _arrow(x1: float, y1: float, x2: float, y2: float, ident: str, width: float = 1.2, cls: str = "nt-pa") -> str:
     return (f'<line class="{cls}" x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke-width="{width:g}" '
-            'marker-end="url(#nt-arrow)"/>')
+            f'marker-end="url(#nt-arrow-{ident})"/>')
 
 
-ARROW_DEF = ('<defs><marker id="nt-arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="5" markerHeight="5" '
-             'orient="auto-start-reverse" markerUnits="userSpaceOnUse"><path d="M0 0L8 4L0 8z" class="nt-pa-head"/>'
-             '</marker></defs>')
+def arrow_def(ident: str) -> str:
+    """The arrowhead, one per drawing: a page holds several (the side map, the phone's, a map per model), and
+    a marker found inside a hidden one would not be drawn."""
+    return (f'<defs><marker id="nt-arrow-{ident}" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="5" markerHeight="5" '
+            'orient="auto-start-reverse" markerUnits="userSpaceOnUse"><path d="M0 0L8 4L0 8z" class="nt-pa-head"/>'
+            '</marker></defs>')
 
 
 # The text alternative: the whole pass in one sentence, sizes included.
@@ -274,6 +299,7 @@ def flow_sentence(m: dict) -> str:
 SHAPES = {
     "tiny": {"parts": parts, "flow": FLOW, "name": "the tiny model", "sized": True},
     "smollm2": {"parts": smollm2_parts, "flow": FLOW_SMOLLM2, "name": "SmolLM2-135M", "sized": False},
+    "gpt2": {"parts": gpt2_parts, "flow": FLOW, "name": "GPT-2 small", "sized": False},
 }
 _SIZED = re.compile(r'<(tspan|span) data-size-of="\w+">([^<]*)</\1>')
 
@@ -283,10 +309,13 @@ def _unsized(markup: str) -> str:
     return re.sub(r' data-size-label="[^"]*"', "", _SIZED.sub(r"\2", markup))
 
 
-def map_svg(m: dict, page: str, width: float = 240, shape: str = "tiny") -> str:
-    """The compact vertical map: one box per part, the block's parts in a dashed frame, the loop back."""
+def map_svg(m: dict, page: str, width: float = 240, shape: str = "tiny", ident: str = "map", short: bool = False) -> str:
+    """The compact vertical map: one box per part, the block's parts in a dashed frame, the loop back. short:
+    each part's name alone on a low row (the code names stay in the links' names), for a laptop's screen,
+    where the map shares the sidebar with the page's contents."""
     ps = SHAPES[shape]["parts"](m)
-    row, gap, x0, x1 = 28, 9, 26, width - 6
+    ident = f"{ident}-{shape}" + ("-short" if short else "")
+    (row, gap), x0, x1 = ((17, 6) if short else (24, 7)), 26, width - 6
     ix0, ix1 = x0 + 8, x1 - 8
     y, out, prev_bottom = 6.0, [], None
     heads = [p for p in ps if p["key"].startswith("head")]
@@ -298,19 +327,19 @@ def map_svg(m: dict, page: str, width: float = 240, shape: str = "tiny") -> str:
         inside = p.get("group") == "block"
         if inside and block_top is None:
             block_top = y
-            y += 16  # room for the frame's label
+            y += 14  # room for the frame's label
         if not inside and block_top is not None and block_bottom is None:
-            block_bottom = y - gap + 6
-            y += 8
+            block_bottom = y - gap + 5
+            y += 6
         if prev_bottom is not None:
-            out.append(_arrow((x0 + x1) / 2, prev_bottom, (x0 + x1) / 2, y - 1))
+            out.append(_arrow((x0 + x1) / 2, prev_bottom, (x0 + x1) / 2, y - 1, ident))
         if p is heads[0] if heads else False:
             hw = (ix1 - ix0 - 6 * (len(heads) - 1)) / len(heads)
             for i, hp in enumerate(heads):
-                out.append(_box(m, hp, page, ix0 + i * (hw + 6), y, hw, row))
+                out.append(_box(m, hp, page, ix0 + i * (hw + 6), y, hw, row, code=not short))
         else:
             l, r = (ix0, ix1) if inside else (x0, x1)
-            out.append(_box(m, p, page, l, y, r - l, row))
+            out.append(_box(m, p, page, l, y, r - l, row, code=not short))
         if p["key"] == "text":
             text_y = y + row / 2
         if p["key"] == "loop":
@@ -322,10 +351,10 @@ def map_svg(m: dict, page: str, width: float = 240, shape: str = "tiny") -> str:
              f'<text class="nt-pblock-name" x="{x0 + 6:g}" y="{block_top + 11:g}">'
              f'{"block" if m["n_layer"] == 1 else marked("block, × {n_layer}", m)}</text>')
     loop = (f'<path class="nt-pa nt-ploop" d="M{x0:g} {loop_y:g}H10V{text_y:g}H{x0 - 1:g}" '
-            'marker-end="url(#nt-arrow)"/>')
+            f'marker-end="url(#nt-arrow-{ident})"/>')
     height = y - gap + 6
-    return (f'<svg class="nt-map-svg" viewBox="0 0 {width:g} {height:g}" width="{width:g}" height="{height:g}" '
-            f'focusable="false">{ARROW_DEF}{frame}{loop}' + "".join(out) + "</svg>")
+    return (f'<svg class="nt-map-svg{" nt-map-short" if short else ""}" viewBox="0 0 {width:g} {height:g}" width="{width:g}" '
+            f'height="{height:g}" focusable="false">{arrow_def(ident)}{frame}{loop}' + "".join(out) + "</svg>")
 
 
 def _here_names(m: dict, page: str, ps: list[dict]) -> list[str]:
@@ -349,30 +378,37 @@ def _title(shape: str) -> str:
     return f'The whole pass <span class="nt-map-model">of {SHAPES[shape]["name"]}</span>'
 
 
-def side_nav(m: dict, page: str, shape: str = "tiny") -> str:
-    """The map for the sidebar beside the text (wide screens), naming the model it draws."""
-    out = (f'<nav class="nt-map nt-map-side" data-model="{shape}" aria-label="The whole pass, part by part">'
+def _hidden(hidden: bool) -> str:
+    return " hidden" if hidden else ""
+
+
+def side_nav(m: dict, page: str, shape: str = "tiny", hidden: bool = False) -> str:
+    """The map for the sidebar beside the text (wide screens), naming the model it draws, drawn twice: whole, and
+    short (names only) for a screen too low for both it and the page's contents (docs/css/pass-map.css shows
+    one). A page with demos of two models has a map of each; docs/js/ui/pass-map.js shows the one of the demo
+    on screen (hidden: not the first)."""
+    out = (f'<nav class="nt-map nt-map-side" data-model="{shape}" aria-label="The whole pass, part by part"{_hidden(hidden)}>'
            f'<p class="nt-map-title">{_title(shape)}</p>'
-           f'<p class="nt-sr">{marked(SHAPES[shape]["flow"], m, "span")}</p>{map_svg(m, page, shape=shape)}</nav>')
+           f'<p class="nt-sr">{marked(SHAPES[shape]["flow"], m, "span")}</p>{map_svg(m, page, shape=shape, ident="side")}'
+           f'{map_svg(m, page, shape=shape, ident="side", short=True)}</nav>')
     return out if SHAPES[shape]["sized"] else _unsized(out)
 
 
-def phone_nav(m: dict, page: str, shape: str = "tiny") -> str:
-    """The same map, folded: a slim bar (one tick per part, this page's lit) that opens to it; on a phone it
-    stays under the header, and docs/js/ui/pass-map.js names in it the parts lit as the reader scrolls."""
+def phone_nav(m: dict, page: str, shape: str = "tiny", hidden: bool = False) -> str:
+    """The same map, folded: a slim bar above the text (one tick per part, this page's lit) that opens to it.
+    It stays where it is, at the top of the text, so it never covers a demo being read."""
     ps = SHAPES[shape]["parts"](m)
     ticks = "".join(f'<rect class="nt-ptick{" nt-ptick-lit" if lit(p, page) else ""}"{_on(p)} x="{i * 9:g}" y="0" '
                     f'width="7" height="10" rx="1.5"/>' for i, p in enumerate(ps))
     here = _here_names(m, page, ps)
     said = ("this page: " + ", ".join(here)) if here and not whole(ps, page) else (
         "this page: all of it" if here else "where each part is explained")
-    out = (f'<details class="nt-map-phone" data-model="{shape}"><summary><span class="nt-map-phone-title">'
+    out = (f'<details class="nt-map-phone" data-model="{shape}"{_hidden(hidden)}><summary><span class="nt-map-phone-title">'
            f'{_title(shape)}</span> '
            f'<svg class="nt-pstrip" viewBox="0 0 {len(ps) * 9 - 2} 10" width="{len(ps) * 9 - 2}" height="10" '
            f'aria-hidden="true" focusable="false">{ticks}</svg> <span class="nt-map-phone-here">{said}</span>'
-           f'<span class="nt-map-phone-now" hidden></span>'
            f'</summary><nav class="nt-map" aria-label="The whole pass, part by part">'
-           f'<p class="nt-sr">{marked(SHAPES[shape]["flow"], m, "span")}</p>{map_svg(m, page, shape=shape)}</nav></details>')
+           f'<p class="nt-sr">{marked(SHAPES[shape]["flow"], m, "span")}</p>{map_svg(m, page, shape=shape, ident="phone")}</nav></details>')
     return out if SHAPES[shape]["sized"] else _unsized(out)
 
 
@@ -450,7 +486,7 @@ def block_figure(m: dict, page: str = "") -> str:
     # the residual stream: one line, every branch adds onto it
     bottom = add2 + 40
     out.insert(0, f'<path class="nt-pstream" d="M{sx:g} 4V{bottom:g}" stroke-width="{d * k * 1.6:g}" '
-                  'marker-end="url(#nt-arrow)"/>')
+                  'marker-end="url(#nt-arrow-block)"/>')
     for key, yy in (("add_1", add1), ("add_2", add2)):
         p = ps[key]
         out.append(f'<a class="nt-map-part{" nt-map-lit" if lit(p, page) else ""}" href="{_href(p)}"{_current(p, page)}{_on(p)}'
@@ -461,7 +497,7 @@ def block_figure(m: dict, page: str = "") -> str:
     out.append(f'<text class="nt-pnote" x="{sx + 12:g}" y="{12:g}">from the embedding</text>')
     out.append(f'<text class="nt-pnote" x="{sx + 14:g}" y="{bottom - 4:g}">to the next block, or ln_f</text>')
     svg = (f'<svg class="nt-block-svg" viewBox="0 0 {W} {bottom + 6:g}" width="{W}" height="{bottom + 6:g}" '
-           f'focusable="false">{ARROW_DEF}' + "".join(out) + "</svg>")
+           f'focusable="false">{arrow_def("block")}' + "".join(out) + "</svg>")
     rows = [ps[k] for k in ("ln_1", *[f"head{i}" for i in range(h)], "join", "attn_proj", "add_1", "ln_2", "mlp", "add_2")]
     key = "".join(f'<li><strong>{marked(p["tpl"]["name"], m, "span")}</strong> <code>{marked(p["tpl"]["code"], m, "span")}'
                   f'</code>: {marked(p["tpl"]["does"], m, "span")}</li>' for p in rows)

@@ -5,6 +5,9 @@ is watched: console errors, page errors, failed requests, and any request to a h
 site's own are recorded on `page.nt_problems`. Other hosts never answer: Chromium's resolver finds no
 name but 127.0.0.1's (NO_DNS), which costs nothing per request, where a Playwright route made every
 request a round trip through Python (about 0.1 s a page).
+
+Chromium runs under the tests' own fontconfig (fonts.conf beside this file: DejaVu alone, as on a bare
+Debian), so a layout test measures the site's web fonts, never the faces of the machine it runs on.
 """
 from __future__ import annotations
 
@@ -23,6 +26,7 @@ from tests.helpers.network import own_address
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "build" / "site"
 SHOTS = ROOT / "build" / "screenshots"
+FONTS_CONF = Path(__file__).resolve().with_name("fonts.conf")
 CHROMIUM = os.environ.get("NEXTTOKEN_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync",
         "--disable-gpu",
@@ -65,6 +69,7 @@ def browser_context(tmp_path_factory):
     with sync_playwright() as pw:
         ctx = pw.chromium.launch_persistent_context(
             str(profile), executable_path=CHROMIUM, headless=True, args=ARGS,
+            env={**os.environ, "FONTCONFIG_FILE": str(FONTS_CONF)},
             viewport={"width": 1280, "height": 900})
         yield ctx
         ctx.close()
@@ -106,6 +111,7 @@ def open_page(browser_context, server, site):
                 if r.url not in outside else None)
         page.on("response", lambda r: problems.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
         page.goto(base + name, wait_until="load")
+        page.evaluate("() => document.fonts.ready.then(() => true)")  # measure the site's faces, not their stand-ins
         if not lazy:
             page.wait_for_function(DONE, timeout=60_000)
         page.wait_for_timeout(150)
@@ -116,10 +122,3 @@ def open_page(browser_context, server, site):
     for p in opened:
         p.close()
 
-
-def pytest_terminal_summary(terminalreporter):
-    """Say plainly how many browser tests an explicit BROWSER=skip left out."""
-    if os.environ.get("NEXTTOKEN_BROWSER") != "skip":
-        return
-    skipped = [r for r in terminalreporter.stats.get("skipped", []) if "tests/browser/" in r.nodeid]
-    terminalreporter.write_line(f"BROWSER=skip: {len(skipped)} browser tests skipped (chromium not used)")

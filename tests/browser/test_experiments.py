@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.tiny_page import KEY, clean, demo, forget
+from tests.helpers.tiny_page import KEY, clean, demo, forget, use_yours
 
 ROOT = Path(__file__).resolve().parents[2]
 SUMMARY = json.loads((ROOT / "site_data" / "tiny" / "summary.json").read_text())
@@ -128,19 +128,19 @@ def test_training_a_new_sentence_moves_the_prediction_and_survives_reload(open_p
     yours = float(row.get_attribute("data-yours"))
     built = float(row.get_attribute("data-built") or 0)
     assert yours > built + 0.2, (yours, built)
-    # The choice and the model survive a reload and a move to another page, from file://.
+    # The model survives a reload and a move to another page, from file://; each page opens on the built model,
+    # with the switch under its title, and the reader's model runs where it is switched on.
     page.reload(wait_until="load")
-    assert page.locator('.nt-model-switch[data-active-model="yours"]').count() == 1
+    assert page.locator('.nt-model-switch[data-active-model="built"]').count() == 1
     # the bar sits under the title, not above it
     assert page.evaluate("document.querySelector('.md-content__inner h1').nextElementSibling.classList.contains('nt-model-switch')")
     page.goto(page.url.replace("training.html", "attention.html"), wait_until="load")
-    assert page.locator('.nt-model-switch[data-active-model="yours"]').count() == 1
+    assert page.locator('.nt-model-switch[data-active-model="built"]').count() == 1
+    use_yours(page)
     assert page.evaluate("nexttoken.store.get('model').yours === true && nexttoken.store.get('model').config.corpus.includes('the cow sat on the rug.')")
     demo(page, "attention")
     # Back to the built model with the switch.
-    with page.expect_navigation():
-        page.locator(".nt-model-switch input[value=built]").check()
-    assert page.locator('.nt-model-switch[data-active-model="built"]').count() == 1
+    use_yours(page, on=False)
     assert page.evaluate("!nexttoken.store.get('model').yours")
     forget(page)
     clean(page)
@@ -191,7 +191,7 @@ def test_the_embeddings_page_follows_your_model(open_page):
     moved = [t for i, t in enumerate(vocab) if t in built_vocab and built_vocab.index(t) != i]
     assert moved, "the edited corpus gives every shared token the built id: the test could not tell the models apart"
     page.goto(page.url.replace("training.html", "embeddings.html"), wait_until="load")
-    assert page.locator('.nt-model-switch[data-active-model="yours"]').count() == 1
+    use_yours(page)
     root = demo(page, "embeddings")
     options = dict(o.rsplit(" (id ", 1) for o in root.locator("select option").all_inner_texts())
     assert all(int(options[t].rstrip(")")) == vocab.index(t) for t in moved), [(t, options[t], vocab.index(t)) for t in moved]

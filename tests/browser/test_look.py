@@ -3,6 +3,7 @@ pictures that were broken stay whole: every cell of the pass's strips inside its
 sideways scroll), the context window's starting text in its strip at 1280 px without a scroll of a few px."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -77,17 +78,97 @@ def test_a_real_model_demo_lights_smollm2s_map_by_event_or_by_its_own_words(open
     """The contract for the real-model page's demos: an nt:pass-light event lights the parts it names until
     the same owner clears it; a container's changed data-pass-parts is followed at once."""
     page = open_page("real-models.html", width=1280, height=900)
-    lit = "() => [...document.querySelectorAll('.nt-map-side a.nt-map-on .nt-map-name')].map(t => t.textContent)"
+    lit = "() => [...document.querySelectorAll('.nt-map-side a.nt-map-on .nt-map-name')].filter(t => t.getClientRects().length).map(t => t.textContent)"
     demo = page.locator('.nt-demo[data-demo="real-distribution"]')
     demo.evaluate("d => d.scrollIntoView({block: 'center'})")
     page.wait_for_function(f"() => ({lit})().join() === 'logits,softmax,pick'.replace('logits', document.querySelector("
                            "'.nt-map-side a[data-pass-part^=\"logits\"] .nt-map-name').textContent)", timeout=3000)
     page.evaluate("() => document.dispatchEvent(new CustomEvent('nt:pass-light', {detail: {owner: 'run', parts: 'block'}}))")
-    block = page.evaluate("() => [...document.querySelectorAll('.nt-map-side a[data-pass-part~=\"block\"] .nt-map-name')].map(t => t.textContent)")
+    block = page.evaluate("() => [...document.querySelectorAll('.nt-map-side a[data-pass-part~=\"block\"] .nt-map-name')]"
+                          ".filter(t => t.getClientRects().length).map(t => t.textContent)")
     assert "gated MLP" in block and page.evaluate(lit) == block
     page.evaluate("() => document.dispatchEvent(new CustomEvent('nt:pass-light', {detail: {owner: 'other', parts: ''}}))")
     assert page.evaluate(lit) == block  # only its owner gives the map back
     page.evaluate("() => document.dispatchEvent(new CustomEvent('nt:pass-light', {detail: {owner: 'run', parts: ''}}))")
     demo.evaluate("d => d.setAttribute('data-pass-parts', 'rope')")
     page.wait_for_function(f"() => ({lit})().join() === 'rotary positions'", timeout=3000)
+    assert not page.nt_problems, page.nt_problems
+
+
+# ---- type (STYLE.md, Type): our own faces, under the tests' DejaVu-only fontconfig (conftest.py) ---------
+
+def _faces(page, selector: str) -> dict[str, dict[str, int]]:
+    """{text of each element matching selector: {face: glyphs drawn with it, "*" marking a web font}},
+    as Chromium reports the fonts it really used (CSS.getPlatformFontsForNode, the element's own text)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    out = {}
+    for node in cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": selector})["nodeIds"]:
+        text = cdp.send("DOM.resolveNode", {"nodeId": node})["object"]["objectId"]
+        text = cdp.send("Runtime.callFunctionOn", {"objectId": text, "functionDeclaration": "function () { return this.textContent; }",
+                                                   "returnByValue": True})["result"]["value"]
+        fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+        out[text] = {f["familyName"] + ("*" if f["isCustomFont"] else ""): f["glyphCount"] for f in fonts}
+    cdp.detach()
+    return out
+
+
+@pytest.mark.parametrize("mode", ["http", "file"])
+def test_text_titles_and_code_are_drawn_in_our_own_faces_served_and_from_disk(open_page, mode):
+    """Every page draws with the faces it ships (not the machine's): Inter for text, Source Serif 4 for
+    titles, JetBrains Mono for code, and the symbols face for the arrows those lack; the text face is
+    preloaded, and the same holds printed."""
+    page = open_page("block.html", mode=mode, lazy=True)
+    loaded = page.evaluate("() => [...document.fonts].filter(f => f.status === 'loaded').map(f => f.family)")
+    assert {"Inter Variable", "Source Serif 4 Variable", "JetBrains Mono Variable"} <= set(loaded), loaded
+    if mode == "http":  # (file:// loads leave no resource timing)
+        assert page.evaluate("() => performance.getEntriesByType('resource').some(r => r.initiatorType === 'link'"
+                             " && r.name.endsWith('/inter-latin-wght-normal.woff2'))"), "the text face is not preloaded"
+    for media in ("screen", "print"):
+        page.emulate_media(media=media)
+        for selector, face in (("h1", "Source Serif 4*"), (".md-typeset > p", "Inter*"), (".md-typeset p code", "JetBrains Mono*")):
+            drawn = {t: f for t, f in _faces(page, selector).items() if f}
+            # all of it in our faces (a paragraph's code in the code face, an arrow in the symbols face), most in this one
+            assert drawn and all(max(f, key=f.get) == face and all(n.endswith("*") for n in f) for f in drawn.values()), \
+                (media, selector, drawn)
+    page.emulate_media(media="screen")
+    arrows = {t: f for t, f in _faces(page, ".nt-map-side text").items() if "→" in t}  # the map's "mlp 8 → 32 → 8"
+    assert arrows and all(f.get("DejaVu Sans*") == t.count("→") for t, f in arrows.items()), arrows  # nexttoken symbols
+    assert not page.nt_problems, page.nt_problems
+
+
+def test_an_embedded_demo_draws_in_our_faces(open_page):
+    page = open_page("embed/attention.html", lazy=True)
+    assert set(_faces(page, "h1")) and all(set(f) == {"Source Serif 4*"} for f in _faces(page, "h1").values())
+    assert page.evaluate("() => [...document.fonts].some(f => f.family === 'Inter Variable' && f.status === 'loaded')")
+    assert not page.nt_problems, page.nt_problems
+
+
+def test_scripts_our_faces_leave_out_fall_through_to_the_systems_fonts(open_page):
+    """The tokenizer demo's chips: Latin in our code face; Hebrew and Arabic from the system's fonts (here
+    DejaVu, the only ones the tests' fontconfig has), never blanks of ours; CJK and emoji are claimed by
+    none of our faces, so a system that has such fonts shows them."""
+    page = open_page("tokens.html", lazy=True)
+    root = page.locator('.nt-demo[data-demo="gpt2-tokenizer"]')
+    root.scroll_into_view_if_needed()
+    root.get_by_role("button", name=re.compile("Load GPT-2's tokenizer")).click()
+    box = root.locator("input[data-role=text]")
+    page.wait_for_function("e => !e.disabled", arg=box.element_handle(), timeout=20_000)
+    box.fill("Hello שלום مرحبا 你好 😀")
+    box.press("Enter")
+    page.wait_for_function("r => r.querySelector('.nt-byte-runs')", arg=root.element_handle(), timeout=10_000)
+    chips = _faces(page, '.nt-demo[data-demo="gpt2-tokenizer"] .nt-tokens code, .nt-demo[data-demo="gpt2-tokenizer"] .nt-byte-runs li > code')
+    assert chips["Hello"] == {"JetBrains Mono*": 5}, chips
+    for text in ("ל", "ו", "·ש", "ر", "ب"):  # Hebrew and Arabic: every glyph from a system face
+        system = {f: n for f, n in chips[text].items() if not f.endswith("*")}
+        assert sum(system.values()) == len(text.strip("·")) and all(f.startswith("DejaVu") for f in system), (text, chips[text])
+    assert chips["你好·😀"].get("DejaVu Sans") == 1, chips["你好·😀"]  # the emoji, from the system
+    # CJK (which this DejaVu-only machine cannot draw at all) and emoji: no face of ours claims them
+    claimed = page.evaluate("""cps => [...document.fonts].filter(f => f.unicodeRange.split(',').some(r => {
+        const [a, b] = r.trim().slice(2).split('-').map(h => parseInt(h, 16));
+        return cps.some(c => c >= a && c <= (b || a));
+    })).map(f => f.family)""", [ord(c) for c in "你好😀שمد"])
+    assert claimed == [], claimed
     assert not page.nt_problems, page.nt_problems

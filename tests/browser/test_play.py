@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from tests.helpers.axe import violations
+from tests.helpers.tiny_page import use_yours
 
 ROOT = Path(__file__).resolve().parents[2]
 MODEL = json.loads((ROOT / "site_data" / "tiny" / "config.json").read_text())["model"]
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.browser
 STAGES = [("tokens", {"text", "tokens"}), ("lookup", {"embedding + position"}), ("attention", {"LayerNorm"} | HEADS),
           ("values mixed", HEADS | {"join heads", "output projection", "add"}), ("MLP", {"LayerNorm", "MLP", "add"}),
           ("compare", {"final LayerNorm", f"{MODEL['vocab_size']} logits"}), ("softmax", {"softmax"}), ("pick", {"pick"})]
-LIT = "() => [...document.querySelectorAll('.nt-map-side .nt-map-part.nt-map-on .nt-map-name')].map(t => t.textContent)"
+LIT = "() => [...document.querySelectorAll('.nt-map-side:not([hidden]) .nt-map-part.nt-map-on .nt-map-name')].map(t => t.textContent)"
 # Every animation or transition running on the player or the map, gathered on each frame.
 WATCH = """() => { window.ntSeen = []; const look = () => {
   for (const a of document.getAnimations()) { const t = a.effect && a.effect.target;
@@ -81,7 +82,7 @@ def test_step_walks_every_stage_and_each_lights_its_part(open_page):
     page = open_page("index.html", width=1280, height=900)
     box = player(page)
     assert box.get_attribute("data-stage") is None
-    page.wait_for_function("() => document.querySelector('.nt-map-side .nt-map-part.nt-map-on')", timeout=3000)
+    page.wait_for_function("() => document.querySelector('.nt-map-side:not([hidden]) .nt-map-part.nt-map-on')", timeout=3000)
     assert len(lit(page)) > len(STAGES)  # before: the demo on screen lights the whole pass
     step = box.get_by_role("button", name="Step", exact=True)
     seen = set()
@@ -92,7 +93,7 @@ def test_step_walks_every_stage_and_each_lights_its_part(open_page):
         assert page.evaluate("() => document.activeElement.getAttribute('data-role')") == "step"  # focus stays
         seen |= lit(page)
         assert box.locator(".nt-play-live").get_attribute("aria-live") == "polite"
-    names = set(page.evaluate("() => [...document.querySelectorAll('.nt-map-side .nt-map-name')].map(t => t.textContent)"))
+    names = set(page.evaluate("() => [...document.querySelectorAll('.nt-map-side:not([hidden]) .nt-map-name')].map(t => t.textContent)"))
     assert names - seen == {"append and repeat"}  # every part of one pass is played; the loop is Append's
     # a stage can be reached directly, and Back to start puts the map back under the reader's scrolling
     box.get_by_role("list", name="Stages of the pass").get_by_role("button", name="3 attention").click()
@@ -172,7 +173,7 @@ def test_the_map_follows_the_reader_to_each_demo(open_page):
         d.evaluate("e => e.scrollIntoView({block: 'center'})")
         words = set(d.get_attribute("data-pass-parts").split())
         page.wait_for_timeout(250)
-        want = set(page.evaluate("""w => [...document.querySelectorAll('.nt-map-side .nt-map-part[data-pass-part]')]
+        want = set(page.evaluate("""w => [...document.querySelectorAll('.nt-map-side:not([hidden]) .nt-map-part[data-pass-part]')]
             .filter(a => a.getAttribute('data-pass-part').split(' ').some(x => w.includes(x)))
             .map(a => a.querySelector('.nt-map-name').textContent)""", sorted(words)))
         assert want and lit(page) == want, (d.get_attribute("data-demo"), lit(page), want)
@@ -218,7 +219,7 @@ def test_the_played_pass_takes_its_sizes_from_the_readers_model(open_page):
     sizes = json.loads(page.evaluate("localStorage.getItem('nexttoken.yourModel.v1')"))["config"]["model"]
     assert (sizes["vocab_size"], sizes["n_ctx"]) != (MODEL["vocab_size"], MODEL["n_ctx"])
     page.goto(page.url.replace("training.html", "index.html"), wait_until="load")
-    assert page.locator('.nt-model-switch[data-active-model="yours"]').count() == 1
+    use_yours(page)
     box = player(page)
     box.locator(".nt-play-jump[data-stage='tokens']").click()
     assert box.locator(".nt-play-live").text_content().endswith(f"the vocabulary of {sizes['vocab_size']}.")

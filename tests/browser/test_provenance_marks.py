@@ -43,9 +43,14 @@ def test_a_mark_is_reached_by_keyboard_described_by_its_popover_and_axe_clean(op
     pop = page.locator("#" + btn.get_attribute("aria-describedby"))
     assert pop.is_visible()  # focus shows it, without a click
     said = btn.evaluate(DESCRIBED)
-    assert said.split(":")[0] in ("Measured by this build", "Computed by this build from a config or file",
-                                  "Published", "Read from the model's config"), said
-    assert "Data key: " in said and btn.evaluate("b => b.textContent.trim()").startswith("where this number comes from")
+    reader = pop.locator(".nt-pop-reader").inner_text()
+    assert said.startswith(reader) and "site_data" not in reader and "Data key" not in reader, said  # the reader's words first
+    auditor = said[len(reader):].strip()
+    assert auditor.split(":")[0] in ("Measured by this build", "Computed by this build from a config or file",
+                                     "Published", "Read from the model's config"), said
+    assert "Data key: " in auditor and btn.evaluate("b => b.textContent.trim()").startswith("where this number comes from")
+    key = page.locator(".nt-mark-key")
+    assert key.count() == 1 and key.is_visible() and key.inner_text().startswith("A mark after a number says where it comes from")
     page.keyboard.press("Enter")  # pinned open
     assert btn.get_attribute("aria-expanded") == "true"
     page.wait_for_timeout(300)

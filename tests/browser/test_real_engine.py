@@ -210,8 +210,30 @@ def test_worker_crash_is_one_line_and_reopening_works(harness, page):
       again.close();
       return {first, after, n: r.logits.length};
     }""")
-    line = "the model's worker stopped (out of memory): load the model again to retry"
+    line = "the model's worker stopped on a fault in the engine (out of memory): load the model again to retry"
     assert got == {"first": line, "after": line, "n": 49152}
+
+
+@pytest.mark.parametrize("fails,expect", [(1, "started"), (3, "the browser did not start the model's worker (tried 3 times): load the model again to retry")])
+def test_a_worker_the_browser_failed_to_start_is_started_again(harness, page, fails, expect):
+    """On a busy machine Chromium sometimes fails to fetch a new worker's script (a plain error event, no
+    message: the root of issue 41's "worker stopped (it crashed)"). Such a start is tried again, up to 3
+    times; past that, one line says so, and opening again works. (Served: from file:// a missing script
+    throws at once instead.)"""
+    page.goto(harness["http"])
+    got = page.evaluate("""async (fails) => {
+      const made = [], Real = Worker;  // a script that is not there: the same plain error event, later
+      window.Worker = function (url) { made.push(url); return new Real(made.length <= fails ? "no-such-script.js" : url); };
+      let first;
+      try { const s = await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2"}); await s.prefill([504, 3575], {}); s.close(); first = "started"; }
+      catch (e) { first = e.message; }
+      window.Worker = Real;
+      const again = await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2"});
+      const r = await again.prefill([504, 3575, 282], {});
+      again.close();
+      return {first, made: made.length, n: r.logits.length};
+    }""", fails)
+    assert got == {"first": expect, "made": min(fails + 1, 3), "n": 49152}
 
 
 SPLIT = """async ([ids, kernels, opts]) => {
@@ -281,7 +303,7 @@ def test_a_helper_worker_crashing_is_one_line_and_reopening_works(harness, page)
       again.close();
       return {made: made.length, stopped: stopped.sort(), first, after, workers: again.workers, n: r.logits.length};
     }""")
-    line = "the model's worker stopped (out of memory): load the model again to retry"
+    line = "the model's worker stopped on a fault in the engine (out of memory): load the model again to retry"
     assert got == {"made": 3, "stopped": [0, 1, 2], "first": line, "after": line, "workers": 3, "n": 49152}
 
 
@@ -344,3 +366,37 @@ def test_the_default_kernels_are_simd_loaded_beside_the_workers(harness, page, m
     assert got["top"] == json.loads((DIST / "capital.json").read_text())["head"]["ids"][0]
     assert got["bad"] == 'kernels must be "wasm" or "js", not gpu'
     assert page.nt_external == []
+
+
+RERUN = """async ([ids, options]) => {
+  const s = await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2", ...options});
+  const show = {final: true, lens: true, heads: true}, keep = {...show, keep: true, reuse: true};
+  const bytes = (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  const same = (a, b) => a.length === b.length && bytes(a).every((x, i) => x === bytes(b)[i]);
+  const all = (a, b) => a.length === b.length && a.every((x, i) => same(x, b[i]));
+  const base = await s.prefill(ids, keep), out = {kernels: s.kernels, fma: s.fma, workers: s.workers};
+  for (const knockout of [{heads: [[15, 2]]}, {heads: [[15, 2]], mlp: [29]}]) {
+    const re = await s.prefill(ids, {...keep, knockout});
+    const whole = await s.prefill(ids, {...show, knockout, slot: 1});  // a full pass in another slot
+    out[JSON.stringify(knockout)] = {from: re.from, logits: same(re.logits, whole.logits), final: same(re.final, whole.final),
+      lens: all(re.lens, whole.lens), heads: all(re.heads, whole.heads), changed: !same(re.logits, base.logits)};
+  }
+  s.close();
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("options", [{"workers": 2}, {"fma": False, "workers": 1}], ids=["default kernels, 2 workers", "plain SIMD, 1 worker"])
+def test_a_knock_out_reruns_only_its_blocks_with_the_bits_of_a_full_pass(harness, page, options):
+    """SmolLM2 in its workers: with the panel's opts.keep, a knock-out in block 15 (then one more part
+    in block 29) reruns from that block, and its logits, final residual, lens and every head's weights
+    have the bits of a full pass with that knock-out (engine.js, opts.keep; the plain-JS kernels and
+    the other kernel and worker counts: tests/js/real-rerun.test.js)."""
+    d = json.loads((DIST / "capital.json").read_text())
+    page.goto(harness["file"])
+    got = page.evaluate(RERUN, [(d["ids"] * 7)[:40], options])
+    result = {"from": None, "logits": True, "final": True, "lens": True, "heads": True, "changed": True}
+    assert got == {"kernels": "wasm", "fma": got["fma"], "workers": options["workers"],
+                   '{"heads":[[15,2]]}': {**result, "from": 15}, '{"heads":[[15,2]],"mlp":[29]}': {**result, "from": 29}}
+    if options.get("fma") is False:
+        assert got["fma"] is False

@@ -1,7 +1,9 @@
 """Share, embed, export (docs/js/ui/permalink.js, docs/js/ui/export.js, scripts/site/hooks/share.py): a demo's
 state set by its controls is in the page's link, and the link opened in a fresh page (served and from disk)
-shows the same numbers; a hostile or malformed link changes nothing, runs nothing and says so in one line;
-a download reads back to site_data's numbers; a demo's embed page builds inside a frame of another origin."""
+shows the same numbers; every demo has the share row; a hostile or malformed link changes nothing, runs nothing
+and says so in one line, and a link's largest values cost the page one picture; a download reads back to
+site_data's numbers and its link is its own demo's state; a demo's embed page builds inside a frame of another
+origin; printed, closed folds show their figures."""
 from __future__ import annotations
 
 import csv
@@ -166,6 +168,41 @@ def set_real_writers(page, sel):
     page.locator(f"{sel} .nt-check input").nth(2).uncheck()
 
 
+def set_attention_steps(page, sel):
+    page.locator(f"{sel} .nt-radios input").nth(0).check()
+    for _ in range(3):
+        page.locator(f"{sel} button[data-role=step]").click()
+
+
+def set_kv_cache(page, sel):
+    page.locator(f"{sel} .nt-radios input").nth(0).check()
+    page.locator(f"{sel} input[type=range]").fill("300")
+
+
+def set_moe_router(page, sel):
+    page.locator(f"{sel} .nt-radios input").nth(1).check()
+
+
+def set_one_roll(page, sel):
+    page.wait_for_selector(f"{sel}[data-loaded]")
+    page.locator(f"{sel} button[data-role=roll]").click()
+    page.locator(f"{sel} button[data-role=roll-many]").click()
+
+
+def set_spec_decode(page, sel):
+    page.locator(f"{sel} button", has_text="Draft one token").click()
+    page.locator(f"{sel} button", has_text="Draft 1,000").click()
+
+
+# the five demos that had no share row (issue 43): one round trip each, served (the link's reading is the same from disk)
+SHARED_LATER = {
+    "attention-steps": ("attention.html", set_attention_steps),
+    "kv-cache": ("around.html", set_kv_cache),
+    "moe-router": ("around.html", set_moe_router),
+    "one-roll": ("index.html", set_one_roll),
+    "spec-decode": ("around.html", set_spec_decode),
+}
+
 DEMOS = {  # demo: (page, how the test sets a state through the controls)
     "generate": ("generation.html", set_generate),
     "two-heads": ("block.html", set_two_heads),
@@ -186,7 +223,15 @@ DEMOS = {  # demo: (page, how the test sets a state through the controls)
 @pytest.mark.parametrize("mode", ["http", "file"])
 @pytest.mark.parametrize("name", sorted(DEMOS))
 def test_each_demos_state_set_by_its_controls_comes_back_from_its_link(open_page, name, mode):
-    where, act = DEMOS[name]
+    round_trip(open_page, name, mode, *DEMOS[name])
+
+
+@pytest.mark.parametrize("name", sorted(SHARED_LATER))
+def test_the_five_demos_that_gained_a_share_row_come_back_from_their_links(open_page, name):
+    round_trip(open_page, name, "http", *SHARED_LATER[name])
+
+
+def round_trip(open_page, name, mode, where, act):
     sel = demo(name)
     page = open_page(where, mode=mode)
     default = page.evaluate(SHOWN, sel)
@@ -201,6 +246,8 @@ def test_each_demos_state_set_by_its_controls_comes_back_from_its_link(open_page
     again.wait_for_timeout(500)  # a stored prompt's data loads on demand
     if name == "snapshots":
         again.wait_for_selector(f"{sel}[data-snapshots=loaded]")
+    if name == "one-roll":
+        again.wait_for_selector(f"{sel}[data-loaded]")
     assert again.evaluate(SHOWN, sel) == want
     assert page.nt_problems == [] and again.nt_problems == [], page.nt_problems + again.nt_problems
 
@@ -213,6 +260,10 @@ HOSTILE = {
     "unknown setting": "#nt=1&d=temperature&eval=alert(1)",
     "out of range": "#nt=1&d=temperature&T=1e309",
     "no such demo": "#nt=1&d=no-such-demo&T=0.5",
+    # names every plain object inherits: a map with no prototype reads them as unknown settings, not as "twice"
+    "constructor": "#nt=1&d=temperature&constructor=",
+    "toString": "#nt=1&d=temperature&toString=1",
+    "hasOwnProperty": "#nt=1&d=temperature&hasOwnProperty=1&T=0.5",
 }
 
 
@@ -230,8 +281,34 @@ def test_a_bad_link_leaves_the_defaults_runs_nothing_and_says_so_in_one_line(ope
     assert "\n" not in text and text.startswith("This link's settings were not used ("), text
     if name not in ("no such demo",):
         assert page.locator(f"{TEMP} .nt-live > .nt-msg:visible", has_text="not used").count() == 1
+    if name in ("constructor", "toString", "hasOwnProperty"):
+        assert f"(this demo has no setting “{name}”)" in text, text
     assert shown_temperature_defaults(page) == want
     assert page.locator(f"{TEMP} img").count() == 0
+    assert page.nt_problems == [], page.nt_problems
+
+
+def mulberry32(seed, n):
+    """The n-th number (from 1) of the site's one draw stream (docs/js/runtime/sampling.js's mulberry32)."""
+    a = seed & 0xFFFFFFFF
+    for _ in range(n):
+        a = (a + 0x6D2B79F5) & 0xFFFFFFFF
+        t = ((a ^ (a >> 15)) * (1 | a)) & 0xFFFFFFFF
+        t = (t + (((t ^ (t >> 7)) * (61 | t)) & 0xFFFFFFFF)) & 0xFFFFFFFF ^ t
+        u = ((t ^ (t >> 14)) & 0xFFFFFFFF) / 4294967296
+    return u
+
+
+def test_a_link_at_the_most_draws_shows_that_draw_without_a_redraw_per_draw(open_page):
+    """draws=100000 took the page 30-96 s (one picture per draw); now the stream steps to the last draw and draws once."""
+    import time
+    start = time.monotonic()
+    page = open_page("sampling.html#nt=1&d=temperature&seed=3&draws=100000", lazy=True)
+    page.wait_for_selector(f"{TEMP}[data-ready]")
+    pick = page.locator(f"{TEMP} .nt-pick").inner_text()
+    took = time.monotonic() - start
+    assert pick.startswith("Draw 100000 with seed 3: u = " + f"{mulberry32(3, 100000):.3f}"), pick
+    assert took < 20, f"the page took {took:.0f} s to show the link's state"  # a hang check, not a speed target
     assert page.nt_problems == [], page.nt_problems
 
 
@@ -277,6 +354,18 @@ def test_the_temperature_csv_reads_back_to_site_datas_probabilities(open_page):
     assert len(rows) - 1 == len(probs)
     for r in rows[1:]:
         assert float(r[3]) == pytest.approx(probs[int(r[0])], abs=1e-6)
+
+
+def test_a_download_names_its_own_demos_state_not_the_last_one_changed(open_page):
+    page = open_page("sampling.html")
+    page.locator(f"{TEMP} input[type=range]").nth(0).fill("0.5")
+    settle(page)
+    assert "d=temperature" in fragment(page)  # the page's address now holds the temperature demo's state
+    page.wait_for_selector(f"{REAL}[data-loaded]")
+    text, _ = download(page, REAL, "CSV")
+    link = [ln for ln in text.split("\n") if ln.startswith("# link: ")]
+    assert len(link) == 1 and "#nt=1&d=real-distribution&" in link[0] and "key=cat" in link[0] and "T=0.5" not in link[0], link
+    assert page.nt_problems == [], page.nt_problems
 
 
 def test_an_export_of_a_state_that_no_longer_exists_says_so_in_one_line(open_page):
@@ -435,6 +524,21 @@ def test_a_gpt2_tokenizer_link_puts_its_text_in_the_box_until_the_tokenizer_load
     assert page.nt_problems == [], page.nt_problems
 
 
+def test_printed_a_closed_fold_shows_its_figures(open_page):
+    page = open_page("real-models.html", lazy=True)
+    folded = page.locator("details:not([open]) .nt-figure")
+    assert folded.count() >= 1 and not any(f.is_visible() for f in folded.all())  # closed on screen
+    page.evaluate("() => document.querySelectorAll('img[loading=lazy]').forEach(i => { i.loading = 'eager'; })")  # as printing does
+    page.emulate_media(media="print")
+    try:
+        for f in folded.all():
+            img = f.locator("img:visible")
+            img.wait_for()
+            assert f.is_visible() and img.bounding_box()["height"] > 100, img.bounding_box()
+    finally:
+        page.emulate_media(media="screen")
+
+
 def test_printed_a_page_keeps_its_figures_and_the_demos_fallbacks_and_drops_the_controls(open_page):
     page = open_page("sampling.html")
     assert page.locator(f"{TEMP} .nt-live").is_visible()
@@ -476,6 +580,8 @@ def test_every_embed_page_opened_from_disk_with_no_fragment_builds_its_demo_with
     sel = demo(name)
     page.locator(f"{sel}[data-ready]").wait_for(timeout=30_000)
     assert page.locator(f"{sel} .nt-msg.nt-error:visible, {sel} .nt-msg.nt-warn:visible").count() == 0
+    # every demo shares: its state declared to js/ui/permalink.js gives it Copy link and Embed
+    assert page.locator(f"{sel} .nt-share button").all_inner_texts()[:2] == ["Copy link", "Embed"]
     assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 1
     assert page.nt_problems == [], page.nt_problems
 

@@ -2,7 +2,8 @@
 
 The corpora the issue found refused now train; the preview shows each line's tokens before Train;
 bad corpora are refused in one line and leave the previous model as it was; Stop saves nothing; after
-training on the fox-and-hen corpus, the tiny-model demos on every page use its vocabulary and context.
+training on the fox-and-hen corpus, every tiny-model page opens on the built model, and where the reader switches
+it on its demos use the fox model's vocabulary and context, and name its heads from its own passes.
 Sizes expected here are the ones the trained model saved, checked against the page, never typed.
 """
 from __future__ import annotations
@@ -13,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.tiny_page import KEY, clean, demo, forget
+from tests.helpers.axe import violations
+from tests.helpers.tiny_page import KEY, clean, demo, forget, use_yours
 
 pytestmark = pytest.mark.browser
 
@@ -129,19 +131,40 @@ def test_bad_corpora_are_refused_in_one_line_and_the_previous_model_stays(open_p
     assert page.evaluate(f"localStorage.getItem('{KEY}')") == before
     assert "nothing was saved" in root.locator(".nt-train-status").inner_text()
     page.reload(wait_until="load")
-    assert page.evaluate("nexttoken.store.get('model').config.corpus") == saved["config"]["corpus"]
+    assert page.evaluate("nexttoken.runtime.active.yours.config.corpus") == saved["config"]["corpus"]
     clean(page)
 
 
-def test_every_tiny_model_page_uses_the_fox_and_hen_model(open_page):
+SUMMARY = json.loads((ROOT / "site_data" / "tiny" / "summary.json").read_text())
+# the head whose last position attends most to position 1 in the knock-out's pass, from the page's own model
+SUBJECT_HEAD = """() => {
+  const root = document.querySelector('.nt-demo[data-demo="knockout"]'), a = nexttoken.runtime.active;
+  const t = a.tiny(nexttoken.runtime.model), r = t.tk.encode(root.querySelector('input[data-role=prompt]').value);
+  const w = t.model.forward(r.ids).h[0].attn_weights, last = r.ids.length - 1;
+  let best = 0; for (let h = 1; h < w.length; h++) if (w[h][last][1] > w[best][last][1]) best = h;
+  return {head: best, token: t.tk.show(r.ids[1]), which: a.which};
+}"""
+
+
+def knockout_labels(page):
+    return demo(page, "knockout").locator("fieldset label").all_inner_texts()
+
+
+def test_the_fox_and_hen_model_runs_only_where_the_reader_switches_it_on(open_page):
     page = open_page("training.html", "file")
     forget(page)
     _, saved = train(page, FOX)
+    # the page it was trained on keeps the built model, and now shows the switch, off
+    assert page.locator('.nt-model-switch[data-active-model="built"] input[data-role=use-yours]').is_checked() is False
+    assert page.evaluate("nexttoken.store.get('model').yours") is None
     marker = saved["tokenizer"]["space_marker"]
     vocab = [t.replace(" ", marker) for t in saved["tokenizer"]["vocab"]]
     n_ctx = saved["config"]["model"]["n_ctx"]
     page.goto(page.url.replace("training.html", "tokens.html"), wait_until="load")
+    assert page.locator('.nt-model-switch[data-active-model="built"]').count() == 1  # another page: the built model first
+    use_yours(page)
     root = demo(page, "tokenize")
+    assert root.locator("[data-role=yours-note]").is_visible()  # said where the reader looks: the text is the built model's
     shown = root.locator('[data-role="vocab"] .nt-chip code').all_inner_texts()
     assert shown == [t.replace("\n", "\\n") for t in vocab]
     assert root.locator("input[type=range]").input_value() == "0"  # it opens at merge 0
@@ -149,18 +172,55 @@ def test_every_tiny_model_page_uses_the_fox_and_hen_model(open_page):
     assert root.locator(".nt-final-token").count() >= 1  # the starting word is one the fox model reads
     assert root.locator(".nt-merge-list li").count() == len(saved["tokenizer"]["merges"])  # the fox model's own merges
     page.goto(page.url.replace("tokens.html", "embeddings.html"), wait_until="load")
+    use_yours(page)
     root = demo(page, "embeddings")
     options = sorted(o.rsplit(" (id ", 1)[0] for o in root.locator("select option").all_inner_texts())
     assert options == sorted(vocab)
     page.goto(page.url.replace("embeddings.html", "context.html"), wait_until="load")
+    use_yours(page)
     root = demo(page, "context-window")
     assert f" of {n_ctx})" in root.locator(".nt-window-info").inner_text()
+    # the knock-out names the head that looks at the subject from the pass of the model in use (issue 43: it said
+    # the built model's "head 2 (the head that looks at ·cat)" while the reader's head 1 did)
+    page.goto(re.sub(r"[^/]+\.html(#.*)?$", "block.html", page.url), wait_until="load")
+    demo(page, "knockout")  # built once near the view
+    built = page.evaluate(SUBJECT_HEAD)
+    assert built["which"] == "built" and built["head"] == SUMMARY["subject_head"]["head"]
+    assert f"head {built['head'] + 1} (the head that looks most at {built['token']})" in knockout_labels(page)
+    use_yours(page)
+    demo(page, "knockout")
+    own = page.evaluate(SUBJECT_HEAD)
+    assert own["which"] == "yours" and own["token"] in vocab
+    labels = knockout_labels(page)
+    assert f"head {own['head'] + 1} (the head that looks most at {own['token']})" in labels, labels
+    assert sum("looks most at" in x for x in labels) == 1
+    page.reload(wait_until="load")  # the page's choice holds on reload and on going back to it; another page starts built
+    assert page.locator('.nt-model-switch[data-active-model="yours"]').count() == 1
+    page.goto(re.sub(r"[^/]+\.html(#.*)?$", "sampling.html", page.url), wait_until="load")
+    assert page.locator('.nt-model-switch[data-active-model="built"]').count() == 1
+    page.go_back(wait_until="load")
+    assert page.locator('.nt-model-switch[data-active-model="yours"]').count() == 1
     for name, demos in {"index.html": ["one-token"], "attention.html": ["attention"],
                         "block.html": ["two-heads", "knockout", "lens"], "sampling.html": ["temperature"],
                         "generation.html": ["generate"]}.items():
         page.goto(re.sub(r"[^/]+\.html(#.*)?$", name, page.url), wait_until="load")  # a demo may have put its state in the link
-        assert page.locator('.nt-model-switch[data-active-model="yours"]').count() == 1, name
+        use_yours(page)
         for d in demos:
             root = demo(page, d)
             assert root.locator(".nt-msg.nt-error:visible").count() == 0, (name, d, root.locator(".nt-msg.nt-error").all_inner_texts())
+            assert root.locator("[data-role=yours-note]").count() == 1, (name, d)
     clean(page)
+    # axe, served (its stylesheet reads fail from disk), on the switch and the demos' notes in both schemes
+    web = open_page("attention.html", lazy=True)
+    try:
+        web.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY, json.dumps(saved)])
+        web.reload(wait_until="load")
+        use_yours(web)
+        demo(web, "knockout")
+        for scheme in ("default", "slate"):  # set in place: a reload with in_scheme's cleared storage forgets the model
+            web.evaluate("s => document.body.setAttribute('data-md-color-scheme', s)", scheme)
+            found = violations(web)
+            assert found == [], f"{scheme}: " + "; ".join(found)
+    finally:
+        web.evaluate("localStorage.clear()")
+    clean(web)

@@ -214,10 +214,27 @@ def test_missing_chromium_fails_the_browser_tests():
     assert proc.returncode != 0 and "chromium not found" in proc.stdout
 
 
-def test_browser_skip_is_explicit_and_says_what_it_skipped():
-    proc = _browser_pytest({"NEXTTOKEN_BROWSER": "skip"})
+@pytest.mark.slow  # three pytest runs, each collecting the browser tests
+@pytest.mark.parametrize("jobs", ["2", "0"])
+def test_browser_skip_is_explicit_and_says_what_it_skipped(jobs):
+    """`make test BROWSER=skip` runs pytest as the Makefile does (`-n JOBS --dist loadfile`, in two processes or,
+    with JOBS=0, in one): its summary names the number of browser tests it left out, counted, not just printed."""
+    # `tests` as the Makefile passes it (a file named on the command line would load its folder's conftest in
+    # the controller too, which `make test` does not), narrowed to two browser files
+    files = ["tests", "-m", "browser", "-k", "test_site.py or test_lazy.py"]
+    env = os.environ | {"NEXTTOKEN_CHROMIUM": "/nonexistent/chromium", "NEXTTOKEN_BROWSER": "skip"}
+    collected = subprocess.run([PY, "-m", "pytest", "-q", "--collect-only", "-p", "no:cacheprovider", *files],
+                               cwd=ROOT, env=env, capture_output=True, text=True, check=True).stdout
+    expected = int(re.search(r"(\d+)(?:/\d+)? tests? collected", collected).group(1))
+    proc = subprocess.run([PY, "-m", "pytest", "-q", "-n", jobs, "--dist", "loadfile", "-p", "no:cacheprovider", *files],
+                          cwd=ROOT, env=env, capture_output=True, text=True)
     print(proc.stdout[-1500:])
-    assert proc.returncode == 0 and re.search(r"BROWSER=skip: \d+ browser tests skipped", proc.stdout)
+    assert proc.returncode == 0
+    said = re.findall(r"BROWSER=skip: (\d+) browser tests skipped", proc.stdout)
+    skipped = int(re.search(r"(\d+) skipped", proc.stdout).group(1))
+    passed = int(m.group(1)) if (m := re.search(r"(\d+) passed", proc.stdout)) else 0
+    # every test of these files ran or was skipped, and the line counts exactly the skipped ones
+    assert said == [str(skipped)] and skipped + passed == expected and skipped > 10
 
 
 # ---- one registry: the Makefile's rules and site_data/README.md's tables come from it ----------------

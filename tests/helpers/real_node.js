@@ -61,4 +61,5 @@ async function main() {
   fs.writeFileSync(outPrefix + ".json", JSON.stringify({ loadMs, results: index }));
 }
 
-main().catch((err) => { console.error("error: " + (err && err.message)); process.exit(1); });
+if (require.main === module) main().catch((err) => { console.error("error: " + (err && err.message)); process.exit(1); });
+module.exports = { open };

@@ -22,3 +22,13 @@ def forget(page):
 
 def clean(page):
     assert page.nt_problems == [], "\n".join(page.nt_problems)
+
+
+def use_yours(page, on=True):
+    """Switch this page's demos to the reader's model (or back): the switch under the title reloads the page."""
+    was, now = ("built", "yours") if on else ("yours", "built")
+    box = page.locator(f'.nt-model-switch[data-active-model="{was}"] input[data-role=use-yours]')
+    assert box.is_checked() is (not on)
+    with page.expect_navigation(wait_until="load"):
+        box.click()  # not check(): the page reloads, so the box it clicked is gone when check() would look
+    page.locator(f'.nt-model-switch[data-active-model="{now}"]').wait_for()

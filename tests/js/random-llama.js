@@ -1,4 +1,4 @@
-// A random 2-block llama with grouped-query attention (4 query heads, 2 key/value heads) in the
+// A random llama (2 blocks unless asked) with grouped-query attention (4 query heads, 2 key/value heads) in the
 // engine's own format: the model the slot, decoding and split tests run without any file. Its
 // tensors are F32, or (quantised) the matrices as random Q8_0 and Q4_1 blocks, as SmolLM2's are.
 "use strict";
@@ -9,8 +9,8 @@ const engine = require(path.join(ROOT, "docs/js/real/engine.js"))();
 
 const BYTES = { F32: 4, Q8_0: 34 / 32, Q4_1: 20 / 32 };
 
-function randomLlamaData({ vocab, seed, scale, n_ctx, quantised = false }) {
-  const C = 64, F = 96, V = vocab, L = 2, names = [["wte.weight", [V, C]], ["ln_f.weight", [C]]];
+function randomLlamaData({ vocab, seed, scale, n_ctx, quantised = false, layers = 2 }) {
+  const C = 64, F = 96, V = vocab, L = layers, names = [["wte.weight", [V, C]], ["ln_f.weight", [C]]];
   for (let l = 0; l < L; l++) {
     names.push([`h.${l}.ln_1.weight`, [C]], [`h.${l}.ln_2.weight`, [C]], [`h.${l}.attn.q.weight`, [C, C]],
       [`h.${l}.attn.k.weight`, [32, C]], [`h.${l}.attn.v.weight`, [32, C]], [`h.${l}.attn.c_proj.weight`, [C, C]],

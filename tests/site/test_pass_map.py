@@ -11,12 +11,18 @@ from pathlib import Path
 from scripts.site.hooks import pass_map as pass_map_hook
 from scripts.core.io import SITE_DATA
 from scripts.real.page_variables import load_real_models
-from scripts.site.pass_map import (DEMO_PARTS, GROUPS, block_figure, demo_parts, parts, phone_nav, side_nav,
-                                       smollm2_parts)
+from scripts.site.pass_map import (DEMO_PARTS, GROUPS, block_figure, demo_parts, gpt2_parts, parts, phone_nav,
+                                   shape_of_demo, side_nav, smollm2_parts)
 
 ROOT = Path(__file__).resolve().parents[2]
 MODEL = json.loads((ROOT / "site_data" / "tiny" / "config.json").read_text())["model"]
 SMOLLM2 = {k: v["value"] for k, v in load_real_models(SITE_DATA)["smollm2"]["config"].items()}
+GPT2 = {k: v["value"] for k, v in load_real_models(SITE_DATA)["gpt2"]["config"].items()}
+
+
+def whole(html: str) -> str:
+    """The side map's whole drawing (it also holds a short one, names only, for low screens)."""
+    return re.sub(r'<svg class="nt-map-svg nt-map-short".*?</svg>', "", html)
 
 
 def links(svg: str) -> list[dict]:
@@ -42,7 +48,7 @@ def test_every_stage_is_a_part_with_the_models_sizes():
 
 def test_other_sizes_draw_another_model():
     other = MODEL | {"n_head": 4, "d_head": 2, "vocab_size": 100, "d_mlp": 16, "n_layer": 3}
-    svg = side_nav(other, "attention.md")
+    svg = whole(side_nav(other, "attention.md"))
     found = links(svg)
     assert [x["name"] for x in found if x["name"].startswith("head ")] == ["head 1", "head 2", "head 3", "head 4"]
     assert "100 logits" in plain(svg) and "mlp 8 → 16 → 8" in plain(svg) and "block, × 3" in plain(svg)
@@ -70,23 +76,38 @@ def test_every_size_says_which_config_field_it_is():
 
 def test_a_page_lights_the_parts_it_explains_and_only_those():
     for page in ("tokens.md", "embeddings.md", "attention.md", "block.md", "sampling.md", "generation.md"):
-        found = links(side_nav(MODEL, page))
+        found = links(whole(side_nav(MODEL, page)))
         assert len(found) == len(parts(MODEL))
         lit = {x["href"] for x in found if x["current"]}
         assert lit == {page.replace(".md", ".html")}, page
         assert all(x["current"] == "page" for x in found if x["href"] == page.replace(".md", ".html"))
     # the training page trains every part; the context window is the positions and the tokens the loop keeps
     assert {x["current"] for x in links(side_nav(MODEL, "training.md"))} == {"true"}
-    assert {x["name"] for x in links(side_nav(MODEL, "context.md")) if x["current"]} == {
+    assert {x["name"] for x in links(whole(side_nav(MODEL, "context.md"))) if x["current"]} == {
         "embedding + position", "append and repeat"}
     # the landing page walks the whole pass: every part is lit, none claims to be the page itself
     assert {x["current"] for x in links(side_nav(MODEL, "index.md"))} == {"true"}
 
 
+def test_the_side_map_is_drawn_whole_and_short_with_the_same_parts():
+    """For a low screen, the same links and names on lower rows, without the code names (they stay in each
+    link's accessible name); each drawing has its own arrowhead."""
+    html = side_nav(MODEL, "block.md")
+    full, short = re.findall(r'<svg class="(nt-map-svg(?: nt-map-short)?)"', html), None
+    assert full == ["nt-map-svg", "nt-map-svg nt-map-short"]
+    short = re.search(r'<svg class="nt-map-svg nt-map-short".*?</svg>', html).group(0)
+    assert [x["name"] for x in links(short)] == [x["name"] for x in links(whole(html))] == [p["name"] for p in parts(MODEL)]
+    assert 'class="nt-map-code"' not in short and 'class="nt-map-code"' in whole(html)
+    assert float(re.search(r'viewBox="0 0 [\d.]+ ([\d.]+)"', short).group(1)) < 0.8 * float(
+        re.search(r'viewBox="0 0 [\d.]+ ([\d.]+)"', whole(html)).group(1))
+    ids = re.findall(r'<marker id="([^"]+)"', html + phone_nav(MODEL, "block.md") + block_figure(MODEL))
+    assert len(ids) == len(set(ids)) == 4
+
+
 def test_the_phone_strip_says_what_this_page_covers():
     html = phone_nav(MODEL, "attention.md")
     assert html.startswith('<details class="nt-map-phone" data-model="tiny">') and "this page: head 1" not in html
-    assert "this page: heads 1–2, join heads, output projection" in html and 'class="nt-map-phone-now" hidden' in html
+    assert "this page: heads 1–2, join heads, output projection" in html
     assert html.count('class="nt-ptick nt-ptick-lit"') == MODEL["n_head"] + 2
 
 
@@ -110,8 +131,8 @@ def test_every_drawn_part_carries_its_key_and_groups():
     words = {p["key"]: p["words"].split() for p in parts(MODEL)}
     assert "attn" in words["head0"] and "heads" in words["head1"] and "block" in words["mlp"] and "attn" not in words["mlp"]
     assert {k for k, w in words.items() if "output" in w} == {"ln_f", "logits", "softmax", "pick"}
-    # one mark per part in the side map and the phone strip (the ticks and the map inside the fold)
-    assert side_nav(MODEL, "index.md").count("data-pass-part=") == len(parts(MODEL))
+    # one mark per part in each drawing of the side map and in the phone strip (the ticks and the map inside the fold)
+    assert side_nav(MODEL, "index.md").count("data-pass-part=") == 2 * len(parts(MODEL))
     assert phone_nav(MODEL, "index.md").count("data-pass-part=") == 2 * len(parts(MODEL))
 
 
@@ -119,9 +140,12 @@ def test_every_demo_says_which_parts_it_shows():
     """Each demo lights parts of the map of the model it runs, and only of that one."""
     demos = sorted(f.stem for f in (ROOT / "docs" / "js" / "demos").glob("*.js"))
     real = [d for d in demos if d.startswith("real-") or d == "one-roll"]  # the landing roll draws SmolLM2's stored bars
-    assert [d for d in demos if demo_parts(MODEL, d) is None] == real
+    assert [d for d in demos if demo_parts(MODEL, d) is None] == sorted(real + ["gpt2-tokenizer"])
     assert [d for d in demos if demo_parts(SMOLLM2, d, "smollm2") is not None] == real
-    for shape, model, drawn in (("tiny", MODEL, parts), ("smollm2", SMOLLM2, smollm2_parts)):
+    assert [d for d in demos if demo_parts(GPT2, d, "gpt2") is not None] == ["gpt2-tokenizer"]
+    assert {d: shape_of_demo(d) for d in ("one-roll", "temperature", "gpt2-tokenizer", "no-such-demo")} == {
+        "one-roll": "smollm2", "temperature": "tiny", "gpt2-tokenizer": "gpt2", "no-such-demo": None}
+    for shape, model, drawn in (("tiny", MODEL, parts), ("smollm2", SMOLLM2, smollm2_parts), ("gpt2", GPT2, gpt2_parts)):
         known = {p["key"] for p in drawn(model)} | set(GROUPS)
         for demo, said in DEMO_PARTS[shape].items():
             assert said.split() and set(said.split()) <= known, demo
@@ -130,10 +154,30 @@ def test_every_demo_says_which_parts_it_shows():
 
 def test_the_hook_marks_demo_containers_and_keeps_a_pages_own_choice():
     html = ('<div class="nt-demo" data-demo="attention" data-prompt="the cat">x</div>'
-            '<div class="nt-demo" data-demo="lens" data-pass-parts="ln_f">y</div><div data-demo="unknown-demo">z</div>')
-    out = pass_map_hook.with_parts(html, MODEL)
-    assert '<div class="nt-demo" data-demo="attention" data-prompt="the cat" data-pass-parts="ln_1 attn">' in out
-    assert 'data-demo="lens" data-pass-parts="ln_f">' in out and out.count("data-pass-parts") == 2
+            '<div class="nt-demo" data-demo="lens" data-pass-parts="ln_f">y</div><div data-demo="unknown-demo">z</div>'
+            '<div class="nt-demo" data-demo="real-distribution">w</div>')
+    models = {"tiny": MODEL, "smollm2": SMOLLM2, "gpt2": GPT2}
+    out = pass_map_hook.with_parts(html, models, ["tiny", "smollm2"])
+    assert ('<div class="nt-demo" data-demo="attention" data-prompt="the cat" data-pass-parts="ln_1 attn" '
+            'data-pass-model="tiny">') in out
+    assert 'data-demo="lens" data-pass-parts="ln_f" data-pass-model="tiny">' in out
+    assert 'data-demo="real-distribution" data-pass-parts="logits softmax pick" data-pass-model="smollm2">' in out
+    assert out.count("data-pass-parts") == 3
+    # a demo of a model whose map the page does not show lights nothing
+    assert "data-pass-model" not in pass_map_hook.with_parts(html, models, ["gpt2"])
+
+
+def test_a_page_shows_a_map_for_each_model_its_demos_run_in_their_order():
+    class Page:
+        file = None
+        meta: dict = {}
+    roll_then_pass = '<div class="nt-demo" data-demo="one-roll"></div><div class="nt-demo" data-demo="one-token"></div>'
+    for meta, html, want in (({"demos": ["one-roll", "one-token"]}, roll_then_pass, ["smollm2", "tiny"]),
+                             ({"demos": ["kv-cache"], "map": "none"}, '<div data-demo="kv-cache"></div>', []),
+                             ({"demos": ["x"], "map": "smollm2"}, '<div data-demo="x"></div>', ["smollm2"]),
+                             ({}, "", [])):
+        Page.meta = meta
+        assert pass_map_hook.shapes_of(Page, html) == want, meta
 
 
 def test_pages_with_a_demo_load_the_map_script_after_their_scripts():
@@ -141,9 +185,9 @@ def test_pages_with_a_demo_load_the_map_script_after_their_scripts():
         file = None
         meta = {"demos": ["lens"], "nt_scripts": ["js/nexttoken.js", "js/ui.js", "js/demos/lens.js"]}
     pass_map_hook.on_page_context({}, Page, {}, None)
-    assert Page.meta["nt_scripts"][-2:] == [pass_map_hook.MAP, pass_map_hook.BAR]
+    assert Page.meta["nt_scripts"][-1] == pass_map_hook.MAP
     pass_map_hook.on_page_context({}, Page, {}, None)
-    assert Page.meta["nt_scripts"].count(pass_map_hook.MAP) == 1 and Page.meta["nt_scripts"].count(pass_map_hook.BAR) == 1
+    assert Page.meta["nt_scripts"].count(pass_map_hook.MAP) == 1
     Page.meta = {"demos": ["lens"], "map": "none", "nt_scripts": ["js/nexttoken.js", "js/demos/lens.js"]}
     pass_map_hook.on_page_context({}, Page, {}, None)
     assert pass_map_hook.MAP not in Page.meta["nt_scripts"]  # no map, nothing to light
@@ -177,10 +221,10 @@ def test_a_page_shows_the_map_of_its_model_or_none():
                        ({"demos": ["lens"], "map": "none"}, "none")):
         Page.meta = meta
         assert pass_map_hook.shape_of(Page) == want, meta
-    Page.meta = {"map": "gpt2"}
+    Page.meta = {"map": "gpt3"}
     try:
         pass_map_hook.shape_of(Page)
     except Exception as exc:
-        assert "map: 'gpt2' is not one of tiny, smollm2, none" in str(exc)
+        assert "map: 'gpt3' is not one of tiny, smollm2, gpt2, none" in str(exc)
     else:
         raise AssertionError("an unknown map was accepted")

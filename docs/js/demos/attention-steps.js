@@ -7,7 +7,7 @@
 // change only sets classes and text (no long task), and its motion is the Web Animations API on
 // opacity and transform from a start keyframe to the element's own style (at rest it looks the same
 // with or without motion). With prefers-reduced-motion nothing moves and Play steps on a slower timer.
-nexttoken.define("demos.attention-steps", ["ui"], function (ui) {
+nexttoken.define("demos.attention-steps", ["ui", "runtime.active", "ui.permalink"], function (ui, active, permalink) {
   "use strict";
   var el = ui.el;
   var HOLD = 1400, HOLD_STILL = 2000;  // ms a stage stays before Play moves on (longer when nothing moves)
@@ -214,5 +214,27 @@ nexttoken.define("demos.attention-steps", ["ui"], function (ui) {
     build();
     texts();
     reset();
+    if (active.which === "yours") {  // the page's other demos run the reader's model; this one replays the build's pass
+      live.insertBefore(el("p", { class: "nt-msg nt-info", text: "This demo replays the built model's stored pass, not your model's." }), live.firstChild);
+    }
+
+    // The head and the step on show in the page's link; the head's arithmetic as a download (js/ui/permalink.js).
+    permalink.join(root, live, {
+      fields: { head: permalink.int(0, data.heads.length - 1), step: permalink.int(0, stages().length) },
+      get: function () { return { head: head, step: at + 1 }; },
+      set: function (s) {
+        if (s.head !== undefined && s.head !== head) {
+          head = s.head;
+          headPick.querySelector('input[value="' + head + '"]').checked = true;
+          build(); texts(); reset();
+        }
+        if (s.step) go(s.step - 1);
+      },
+      tables: function () {
+        var h = data.heads[head];
+        return [{ name: "head" + (head + 1) + "-at-last-token", columns: ["position", "token", "dot_q_k", "score", "weight"].concat(
+          h.v[0].map(function (_, d) { return "weight_x_v" + d; })),
+          rows: h.k.map(function (k, j) { return [j, tok(j), c.dots[j], c.scores[j], c.weights[j]].concat(c.mixed[j]); }) }];
+      } });
   });
 });

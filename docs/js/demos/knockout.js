@@ -1,23 +1,24 @@
 // Knock-outs: switch off either attention head, both, or the MLP (its contribution to the residual
 // stream set to zero) and rerun the pass. The full model's answer and the knocked-out one side by
-// side. The head that finds the subject is named from the build's summary (or, for a model the
-// reader trained, from the same rule applied in the browser), never a fixed number.
+// side. The head that finds the subject is named from the pass on show, by the build's rule (the head
+// whose last position attends most to position 1), with the model in use: never a fixed number, and
+// never the built model's head while the reader's model runs.
 // Other demos on the page follow the store's "knockout" ({heads: [h, ...], mlp}), set on each change.
 nexttoken.define("demos.knockout", ["ui", "runtime.kernels", "store", "runtime.active", "runtime.prompts", "runtime.model", "explain.pass", "ui.permalink"], function (ui, kernels, store, active, prompts, model, pass, permalink) {
   "use strict";
 
-  // scripts/tiny/export.summarise's rule: the head whose last position attends most to position 1.
-  function subjectHead() {
-    var s = active.data.summary;
-    if (s && s.subject_head && typeof s.subject_head.head === "number") return s.subject_head;
-    return null;
+  // scripts/tiny/export.summarise's rule on this pass: the head whose last position attends most to position 1.
+  function subjectHead(trace, ids) {
+    if (ids.length < 2) return -1;
+    var w = trace.h[0].attn_weights, last = ids.length - 1, best = 0;
+    for (var h = 1; h < w.length; h++) if (w[h][last][1] > w[best][last][1]) best = h;
+    return best;
   }
 
   ui.start("knockout", function (root, live) {
     var t = active.tiny(model);
     var m = t.model;
     var H = m.config.n_head;
-    var sh = subjectHead();
     var state = { heads: [], mlp: false };
     var msg = ui.message();
     var prompt = ui.textInput("Prompt", prompts.pick(root.getAttribute("data-prompt") || (t.config.prompts || ["the cat sat on the"])[0]), function () { run(); });
@@ -25,8 +26,7 @@ nexttoken.define("demos.knockout", ["ui", "runtime.kernels", "store", "runtime.a
     var boxes = [];
     for (var h = 0; h < H; h++) {
       (function (hd) {
-        var label = "head " + (hd + 1) + (sh && sh.head === hd ? " (the head that looks at " + sh.token + ")" : "");
-        var c = ui.checkbox(label, false, function (on) { set(hd, on); });
+        var c = ui.checkbox("head " + (hd + 1), false, function (on) { set(hd, on); });
         c.input.setAttribute("data-knockout", "head" + hd);
         boxes.push(c);
         fs.appendChild(c.wrap);
@@ -79,6 +79,10 @@ nexttoken.define("demos.knockout", ["ui", "runtime.kernels", "store", "runtime.a
       var last = r.ids.length - 1;
       var full = m.forward(r.ids);
       var knocked = m.forward(r.ids, { knockout: state });
+      var sh = subjectHead(full, r.ids);  // named from this pass, with the model in use
+      boxes.forEach(function (c, hd) {
+        c.wrap.querySelector("label").textContent = "head " + (hd + 1) + (hd === sh ? " (the head that looks most at " + t.tk.show(r.ids[1]) + ")" : "");
+      });
       shown = { r: r, full: full, knocked: knocked };
       var a = kernels.argsort(full.probs[last])[0], b = kernels.argsort(knocked.probs[last])[0];
       out.appendChild(lane("Full model", full, r.ids, last, "nt-ko-full"));

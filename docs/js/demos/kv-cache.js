@@ -1,7 +1,7 @@
 // Demo: the KV cache's memory against the length of the text. The container's data-kv (the build's
 // numbers, scripts/site/costs.py) gives each model's bytes per token and window; a slider runs from one
 // token to the chosen model's window and the chart, zero-based on both axes, marks where it stands.
-nexttoken.define("demos.kv-cache", ["ui"], function (ui) {
+nexttoken.define("demos.kv-cache", ["ui", "ui.permalink"], function (ui, permalink) {
   "use strict";
 
   var MB = 1e6;  // decimal megabytes, as every size on the site
@@ -70,5 +70,32 @@ nexttoken.define("demos.kv-cache", ["ui"], function (ui) {
     live.appendChild(ui.el("div", { class: "nt-kv-wrap" }, [chart]));
     live.appendChild(readout);
     draw(Number(slide.input.value));
+
+    // The model and the length in the page's link; every model's memory at that length as a download.
+    var longest = Math.max.apply(null, models.map(function (m) { return m.n_ctx; }));
+    permalink.join(root, live, {
+      fields: { model: permalink.int(0, models.length - 1), tokens: permalink.int(1, longest) },
+      get: function () { return { model: at, tokens: Number(slide.input.value) }; },
+      set: function (s) {
+        var said = "";
+        if (s.model !== undefined) {
+          at = s.model;
+          pick.querySelector('input[value="' + at + '"]').checked = true;
+          slide.input.max = models[at].n_ctx;
+        }
+        var n = s.tokens !== undefined ? s.tokens : Number(slide.input.value);
+        if (n > models[at].n_ctx) { said = models[at].name + "'s window is " + ui.count(models[at].n_ctx) + " tokens: the cache stops there."; n = models[at].n_ctx; }
+        slide.set(n);
+        draw(n);
+        return said;
+      },
+      tables: function () {
+        var n = Number(slide.input.value);
+        return [{ name: "kv-cache-bytes", columns: ["model", "bytes_per_token", "window", "tokens", "mib_float32", "mib_float16"],
+          rows: models.map(function (m) {
+            var k = Math.min(n, m.n_ctx);
+            return [m.name, m.bytes_per_token, m.n_ctx, k, m.bytes_per_token * k / MIB, m.bytes_per_token * k / MIB / 2];
+          }) }];
+      } });
   });
 });

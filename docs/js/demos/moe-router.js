@@ -2,7 +2,7 @@
 // stand-in router on the tiny model's real pass (scripts/site/costs.py's router): per token, one score
 // per expert. Here the top k are chosen and softmaxed again, in the browser, for the token the reader
 // picks; the bars show every score on one zero-centred axis, the chosen experts lit with their gates.
-nexttoken.define("demos.moe-router", ["ui"], function (ui) {
+nexttoken.define("demos.moe-router", ["ui", "ui.permalink"], function (ui, permalink) {
   "use strict";
 
   // The k largest scores' experts, largest first, and their softmax (the gates).
@@ -41,5 +41,27 @@ nexttoken.define("demos.moe-router", ["ui"], function (ui) {
     live.appendChild(ui.el("div", { class: "nt-controls" }, [pick]));
     live.appendChild(out);
     draw();
+
+    // The token in the page's link; every token's scores, choices and gates as a download.
+    permalink.join(root, live, {
+      fields: { token: permalink.int(0, d.rows.length - 1) },
+      get: function () { return { token: at }; },
+      set: function (s) {
+        if (s.token === undefined) return;
+        at = s.token;
+        pick.querySelector('input[value="' + at + '"]').checked = true;
+        draw();
+      },
+      tables: function () {
+        var rows = [];
+        d.rows.forEach(function (r, i) {
+          var got = route(r.scores, d.top_k);
+          r.scores.forEach(function (s, e) {
+            var k = got.keep.indexOf(e);
+            rows.push([i, r.token, e + 1, s, k >= 0 ? 1 : 0, k >= 0 ? got.gates[k] : 0]);
+          });
+        });
+        return [{ name: "router", columns: ["position", "token", "expert", "score", "kept", "gate"], rows: rows }];
+      } });
   });
 });

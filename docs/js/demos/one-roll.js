@@ -3,8 +3,8 @@
 // Rolls follow the site's one draw rule: the n-th roll takes the n-th number of mulberry32(seed) (as
 // SmolLM2's Draw and the tiny model's Draw do); "Roll 100 more" tallies the winners, so the reader sees
 // how rarely the tallest bar wins. Container attribute: data-prompt (a stored prompt's key).
-nexttoken.define("demos.one-roll", ["ui", "runtime.kernels", "runtime.sampling", "real.bars", "data.smollm2-dist-index", "later:data.smollm2-dist-*"],
-  function (ui, kernels, sampling, bars, index, loadPrompt) {
+nexttoken.define("demos.one-roll", ["ui", "runtime.kernels", "runtime.sampling", "real.bars", "data.smollm2-dist-index", "later:data.smollm2-dist-*", "ui.permalink"],
+  function (ui, kernels, sampling, bars, index, loadPrompt, permalink) {
   "use strict";
   var el = ui.el, show = bars.show;
   var SEED = 1, MANY = 100, TOP = 5;
@@ -27,7 +27,7 @@ nexttoken.define("demos.one-roll", ["ui", "runtime.kernels", "runtime.sampling",
   ui.start("one-roll", function (root, live) {
     var key = root.getAttribute("data-prompt") || index.prompts[0].key;
     var entry = index.prompts.filter(function (p) { return p.key === key; })[0] || index.prompts[0];
-    var d = null, probs = null, V = 0, rng = sampling.mulberry32(SEED), rolls = 0, last = -1, tally = {};
+    var d = null, probs = null, cum = null, V = 0, rng = sampling.mulberry32(SEED), rolls = 0, last = -1, tally = {}, pending = null;
     var msg = ui.message();
     var word = el("mark", { class: "nt-roll-word", "data-role": "word", text: "…" });
     var sentence = el("p", { class: "nt-roll-sentence" }, ["“" + entry.text + " ", word, "”"]);
@@ -55,11 +55,12 @@ nexttoken.define("demos.one-roll", ["ui", "runtime.kernels", "runtime.sampling",
 
     function pieceAt(r) { return r < d.head.pieces.length ? "“" + show(d.head.pieces[r]) + "”" : "a token of the stored tail (rank " + ui.count(r + 1) + ")"; }
 
-    // One roll: u from the seed's stream, and the rank whose stretch of the cumulative probability holds it.
+    // One roll: u from the seed's stream, and the first rank whose cumulative probability passes it (a binary
+    // search over the running sums, so 100,000 rolls from a link take no time).
     function rankOf(u) {
-      var cum = 0;
-      for (var r = 0; r < V; r++) { cum += probs[r]; if (u < cum) return r; }
-      return V - 1;
+      var lo = 0, hi = V - 1;
+      while (lo < hi) { var mid = (lo + hi) >> 1; if (u < cum[mid]) hi = mid; else lo = mid + 1; }
+      return lo;
     }
 
     function roll(n) {
@@ -98,7 +99,7 @@ nexttoken.define("demos.one-roll", ["ui", "runtime.kernels", "runtime.sampling",
       var fg = css(canvas, "--md-default-fg-color", "#000"), faint = css(canvas, "--md-default-fg-color--lighter", "#bbb");
       var accent = css(canvas, "--md-accent-fg-color", "#f50");
       g.clearRect(0, 0, W, H);  // the demo box's own background shows through
-      g.font = font + "px sans-serif";
+      g.font = font + "px " + css(canvas, "--nt-font-text", "sans-serif");  // the page's face (STYLE.md)
       box = { x0: 2 * dpr, x1: W - 2 * dpr, y0: font + 8 * dpr, y1: H - font - 8 * dpr };
       // probability from zero: the long tail lies flat, as it does in the sum; a bar under a pixel still gets one
       function y(p) { return Math.min(box.y1 - dpr, box.y1 - p / probs[0] * (box.y1 - box.y0)); }
@@ -146,6 +147,8 @@ nexttoken.define("demos.one-roll", ["ui", "runtime.kernels", "runtime.sampling",
       d = data;
       V = d.vocab_size;
       probs = kernels.softmax(bars.expand(d), 0, V, new Float64Array(V), 0, 1);
+      cum = new Float64Array(V);
+      for (var r = 0, acc = 0; r < V; r++) { acc += probs[r]; cum[r] = acc; }
       var head = d.head.pieces.length, buckets = d.tail.buckets.length;
       canvas.setAttribute("aria-label", ui.count(V) + " bars, one per token of SmolLM2's vocabulary, most likely first: the tallest, “" +
         show(d.head.pieces[0]) + "”, holds " + ui.pct(probs[0], 1) + "; the smallest holds " + ui.pct(probs[V - 1], 1) + ".");
@@ -163,12 +166,36 @@ nexttoken.define("demos.one-roll", ["ui", "runtime.kernels", "runtime.sampling",
       readout.textContent = "Press Roll: a random number between 0 and 1 lands on one bar, each bar as likely as its height.";
       root.setAttribute("data-loaded", d.key);
       draw();
+      if (pending) { replay(pending); pending = null; }
     }
+
+    // Roll n of a link: the seed's stream from its start, rolled n times, drawn once.
+    function replay(n) {
+      rng = sampling.mulberry32(SEED); rolls = 0; last = -1; tally = {};
+      if (n) roll(n);
+    }
+
+    // How many rolls were made, in the page's link; the bars and the rolls' tally as a download.
+    permalink.join(root, live, {
+      fields: { rolls: permalink.int(0, 100000) },
+      get: function () { return { rolls: rolls }; },
+      set: function (s) {
+        if (s.rolls === undefined) return;
+        if (probs) replay(s.rolls); else pending = s.rolls;  // the bars are still loading: roll when they come
+      },
+      tables: function () {
+        if (!probs) throw new Error("the bars are still loading");
+        var rows = d.head.pieces.map(function (piece, r) { return [r + 1, show(piece), probs[r], tally[r] || 0]; });
+        Object.keys(tally).map(Number).filter(function (r) { return r >= d.head.pieces.length; }).sort(function (a, b) { return a - b; })
+          .forEach(function (r) { rows.push([r + 1, "", probs[r], tally[r]]); });
+        return [{ name: "rolls", columns: ["rank", "token", "probability", "wins"], rows: rows }];
+      } });
 
     loadPrompt(entry.file.replace(/^smollm2-dist-|\.js$/g, "")).then(setData, function (err) {
       msg.show(err.message + " (is the js/data folder beside this page?).", "error");
     });
     window.addEventListener("resize", draw);
+    if (document.fonts) document.fonts.addEventListener("loadingdone", draw);  // a canvas keeps the face it was drawn with
     // Material switches the colour scheme by an attribute on <body>: redraw in the new colours.
     new MutationObserver(draw).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
   });

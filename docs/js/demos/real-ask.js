@@ -129,6 +129,7 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
       // the workers' host (it loads the engine and the checked loader it needs); the tokenizer alongside
       Promise.all([loadRuntime(), tokenizerFor(model)]).then(function (got) {
         return got[0].open({ base: root.getAttribute("data-base") || "js/data/real/", model: model, signal: controller.signal,
+          onStop: lost,
           onProgress: function (done, total) {
             progress.max = total;
             progress.value = done;
@@ -162,6 +163,21 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
         needModel(WAIT);
         msg.show((err && err.message ? err.message : String(err)) + ".", "error");
       });
+    }
+
+    // The loaded model stopped by itself (its worker crashed or went silent): its one line stays, and
+    // Load is offered again.
+    function lost(err) {
+      if (!state.session) return;
+      state.session = null;
+      state.flight = null;
+      root.removeAttribute("data-real-model");
+      root.removeAttribute("data-busy");
+      if (choice) Array.prototype.forEach.call(choice.querySelectorAll("input"), function (i) { i.disabled = false; });
+      labelButton();
+      needModel(WAIT);
+      store.set("real.model", null);
+      msg.show(err.message + ".", "error");
     }
 
     // The tokens of the prompt as the model reads them, each with its id; in the chat template, the
@@ -247,14 +263,15 @@ nexttoken.define("demos.real-ask", ["ui", "store", "ui.real-badge", "later:real.
       state.flight = { ids: ids, knockout: knockout, cancelled: false };
       root.setAttribute("data-busy", "");
       say(badge.of({ knockout: knockout }), "Running " + NAMES[state.model] + " on " + ids.length + " tokens…");
-      var opts = { final: true, knockout: knockout, reuse: true };
+      var opts = { final: true, knockout: knockout, reuse: true, keep: true };  // keep: a knock-out reruns only its blocks
       if (inside) { opts.lens = true; opts.heads = true; if (inside.at !== null) opts.lensAt = inside.at; }
       state.session.prefill(ids, opts).then(function (result) {
         if (gen !== state.gen) { ended(); return; }  // a newer prompt replaced it
         state.flight = null;
         root.removeAttribute("data-busy");
         var ms = performance.now() - t0;
-        var kept = result.reused ? " (the first " + result.reused + " reused from the last prompt's cache)" : "";
+        var kept = result.from !== undefined ? " (" + (result.from === 1 ? "block 0" : "blocks 0 to " + (result.from - 1)) +
+          " kept from the last pass: the change starts in block " + result.from + ")" : result.reused ? " (the first " + result.reused + " reused from the last prompt's cache)" : "";
         state.said = [badge.of({ knockout: knockout }), NAMES[state.model] + " read " + ids.length + " tokens in " + (ms / 1000).toFixed(2) + " s" + kept + "."];
         say(state.said[0], state.said[1]);
         state.last = { text: text, enc: enc };

@@ -222,7 +222,8 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
 
     // A rank's token: its text with the leading-space dot, or null for a stored tail rank.
     function pieceAt(r) {
-      if (lp) return showPiece(store.get("real.model").tokenizer.pieces([lp.order[r]])[0]);
+      var m = store.get("real.model");  // null once a stopped model was let go (real-ask's lost)
+      if (lp) return m ? showPiece(m.tokenizer.pieces([lp.order[r]])[0]) : null;
       return r < d.head.pieces.length ? show(d.head.pieces[r]) : null;
     }
     function idAt(r) {
@@ -267,11 +268,12 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
 
     // A power of ten as [base, exponent]; label() draws the exponent raised and smaller (Unicode
     // superscripts are too small to read at 11 px).
+    var face = "sans-serif";  // the page's text face, read from --nt-font-text at each draw
     function power(e) { return e === 0 ? ["1", ""] : ["10", String(e).replace("-", "−")]; }
     function labelWidth(g, t, font) {
       if (typeof t === "string") return g.measureText(t).width;
       var w = g.measureText(t[0]).width, f = g.font;
-      g.font = Math.round(font * 0.8) + "px sans-serif";
+      g.font = Math.round(font * 0.8) + "px " + face;
       w += g.measureText(t[1]).width;
       g.font = f;
       return w;
@@ -285,7 +287,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
       else {
         g.fillText(t[0], left, y);
         var f = g.font, w0 = g.measureText(t[0]).width;
-        g.font = Math.round(font * 0.8) + "px sans-serif";
+        g.font = Math.round(font * 0.8) + "px " + face;
         g.fillText(t[1], left + w0, y - font * 0.35);
         g.font = f;
       }
@@ -325,7 +327,8 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
       // the kept bars are values: the palette's orange, as every other bar of probabilities on the site
       var accent = css(canvas, "--nt-pos", "#d55e00"), bg = css(canvas, "--md-default-bg-color", "#fff");
       var font = Math.round(11 * dpr);
-      g.font = font + "px " + (css(canvas, "--nt-font-text", "") || "sans-serif");
+      face = css(canvas, "--nt-font-text", "") || "sans-serif";
+      g.font = font + "px " + face;
       g.fillStyle = bg;
       g.fillRect(0, 0, W, H);
       var caption = state.log
@@ -435,6 +438,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
       move(r);
     });
     window.addEventListener("resize", draw);
+    if (document.fonts) document.fonts.addEventListener("loadingdone", draw);  // a canvas keeps the face it was drawn with
     // Material switches the colour scheme by an attribute on <body>: redraw in the new colours.
     new MutationObserver(draw).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
 

@@ -3,7 +3,7 @@
 // draft draws x from q, keeps it with probability min(1, p(x)/q(x)), else draws from max(0, p - q)
 // renormalised; the tally of what comes out is set against p. Draws use a seeded generator, so a
 // reload replays the same run.
-nexttoken.define("demos.spec-decode", ["ui"], function (ui) {
+nexttoken.define("demos.spec-decode", ["ui", "ui.permalink"], function (ui, permalink) {
   "use strict";
 
   var SHOWN = 4;  // the tokens drawn as bars; the rest are summed into one row
@@ -31,7 +31,7 @@ nexttoken.define("demos.spec-decode", ["ui"], function (ui) {
     var resid = excess.map(function (e) { return e / exSum; });
     var order = p.map(function (x, i) { return i; }).sort(function (a, b) { return p[b] - p[a]; });
     var shown = order.slice(0, SHOWN);
-    var random = rng(Number(root.getAttribute("data-seed") || 1));
+    var seed = Number(root.getAttribute("data-seed") || 1), random = rng(seed);
     var tally = [], kept = 0, total = 0;
     for (var i = 0; i < n; i++) tally.push(0);
 
@@ -88,5 +88,24 @@ nexttoken.define("demos.spec-decode", ["ui"], function (ui) {
     live.appendChild(table);
     live.appendChild(summary);
     show(null);
+
+    // How many drafts were made, in the page's link: the same seeded run replayed, drawn once at its end (so a
+    // link's 100,000 drafts cost one picture); the tally as a download.
+    permalink.join(root, live, {
+      fields: { drafts: permalink.int(0, 100000) },
+      get: function () { return { drafts: total }; },
+      set: function (s) {
+        if (s.drafts === undefined) return;
+        random = rng(seed); kept = 0; total = 0;
+        for (var i = 0; i < n; i++) tally[i] = 0;
+        var r = null;
+        for (var k = 0; k < s.drafts; k++) r = one();
+        show(r);
+        if (!r) last.textContent = "No draft yet: press Draft one token.";
+      },
+      tables: function () {
+        return [{ name: "drafts", columns: ["token", "p_target", "q_draft", "came_out", "share_out"],
+          rows: order.map(function (i) { return [tok(i), p[i], q[i], tally[i], total ? tally[i] / total : 0]; }) }];
+      } });
   });
 });

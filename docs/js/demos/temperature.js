@@ -195,9 +195,10 @@ nexttoken.define("demos.temperature", ["ui", "runtime.kernels", "runtime.active"
         if (s.p !== undefined) { st.topP = s.p; pS.set(s.p); }
         if (s.seed !== undefined) { seedIn.value = String(s.seed); setSeed(); }
         compute();
-        // Draw n is the n-th number of the seed's stream: replay the stream up to it (the one draw rule).
+        // Draw n is the n-th number of the seed's stream (the one draw rule): step the stream to it and draw
+        // once, so a link's 100,000 draws cost one picture, not 100,000.
         rng = sampling.mulberry32(st.seed); draws = 0;
-        for (var i = 0; i < (s.draws || 0); i++) draw();
+        if (s.draws && st.logits) { for (var i = 1; i < s.draws; i++) rng(); draws = s.draws - 1; draw(); }
         if (s.many === "1") drawMany();
       },
       tables: function () {

@@ -4,7 +4,8 @@
 // (js/runtime/trainer.js), then trains for the build's number of full-batch Adam steps, in slices so
 // the page stays responsive. Before Train, each line's tokens are shown, with the sizes, the weight
 // count and a time estimate measured on this browser. The result is saved in this browser and becomes
-// "your model", which every demo then uses (js/runtime/active.js); a stopped run saves nothing.
+// "your model", which a page's demos use where the reader switches it on under that page's title
+// (js/runtime/active.js, js/ui/model-switch.js); a stopped run saves nothing.
 // corpus.js and trainer.js load when the demo starts (the preview needs them).
 nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active", "runtime.prompts", "runtime.model", "runtime.tokenizer", "loss-curve", "explain.lines", "explain.pass", "later:runtime.corpus", "later:runtime.trainer", "ui.permalink"], function (ui, kernels, active, prompts, model, tokenizer, lossCurve, lines, pass, loadCorpus, loadTrainer, permalink) {
   "use strict";
@@ -42,7 +43,6 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
     var chart = ui.el("div", { class: "nt-chart" });
     var result = ui.el("div", { class: "nt-train-result nt-x-host", "aria-live": "polite" });
     var probe = ui.textInput("Compare the two models on", root.getAttribute("data-probe") || cfg.prompts[0], function () { compare(); }, { role: "probe" });
-    var switchBox = ui.el("div", { class: "nt-train-switch" });
     live.appendChild(ui.field("Corpus: one sentence per line (lines starting with # are skipped)", area));
     live.appendChild(preview);
     live.appendChild(sizes);
@@ -50,7 +50,6 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
     live.appendChild(msg.node);
     live.appendChild(ui.el("div", { class: "nt-controls" }, [bar, status]));
     live.appendChild(chart);
-    live.appendChild(switchBox);
     live.appendChild(probe.wrap);
     live.appendChild(result);
 
@@ -211,12 +210,11 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
             lastSaved = saved;
             try {
               active.save(saved);
-              msg.show("Your model is saved in this browser and is now the one every demo uses; the switch below (and at the top of every page with a demo of the tiny model) goes back to the built model.", "info");
+              msg.show("Your model is saved in this browser. Every page with a demo of the tiny model now has a switch under its title that puts it in that page's demos; each page starts on the built model.", "info");
             } catch (e) { msg.show("Trained, but not saved: " + e.message + ".", "warn"); }
             root.setAttribute("data-trained", "yes");
             trainBtn.disabled = false;
             schedulePreview();  // the box may have changed while it ran
-            showSwitch(true);
             if (probe.input.value && !mine.tk.encode(probe.input.value.toLowerCase()).ok) probe.input.value = mcfg.prompts[0];
             compare();
           }
@@ -230,7 +228,7 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
       running = null;
       stopBtn.disabled = true;
       trainBtn.disabled = false;
-      status.textContent = "Stopped at step " + bar.value + " of " + steps + ": nothing was saved, and the demos still use the " + (active.which === "yours" ? "model you trained before" : "built model") + ".";
+      status.textContent = "Stopped at step " + bar.value + " of " + steps + ": nothing was saved" + (active.yours ? "; the model you trained before is kept." : ".");
       root.setAttribute("data-stopped", "yes");
     }
 
@@ -238,14 +236,6 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
       msg.show(text, "error");
       trainBtn.disabled = blocked;
       root.setAttribute("data-refused", String(Number(root.getAttribute("data-refused") || 0) + 1));
-    }
-
-    function showSwitch(yoursActive) {
-      ui.clear(switchBox);
-      if (!mine) return;
-      switchBox.appendChild(ui.radios("The tiny model's demos, on every page with one, use", [
-        { value: "built", label: "the built model" }, { value: "yours", label: "your model" }],
-        yoursActive ? "yours" : "built", function (v) { active.use(v); }));
     }
 
     // A model's pass over the probe: {model, ids, last, tr} or null when the model cannot read it.
@@ -286,7 +276,7 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
         ui.el("tbody", {}, rows)])]));
     }
 
-    if (mine) { showSwitch(active.which === "yours"); compare(); }
+    if (mine) compare();
 
     // The probe in the page's link; the model (yours, else the built one) as a download with its corpus
     // and config, which the file box below loads back as your model (js/ui/permalink.js, js/ui/export.js).
@@ -315,7 +305,7 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
         if (!m || !active.valid(m)) { loaded.show("That file holds no model this page can use (a JSON download of this demo holds one); nothing changed.", "error"); return; }
         try { active.save({ config: m.config, tokenizer: m.tokenizer, weights: m.weights, summary: m.summary || {}, trained: m.trained || null }); }
         catch (e) { loaded.show("Read, but not saved: " + e.message + ".", "warn"); return; }
-        loaded.show("Loaded: it is now your model; the page reloads so every demo uses it.", "info");
+        loaded.show("Loaded: it is now your model; this page reloads with it switched on.", "info");
         setTimeout(function () { active.use("yours"); }, 600);
       };
       reader.onerror = function () { loaded.show("That file could not be read; nothing changed.", "error"); };

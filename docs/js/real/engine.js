@@ -20,13 +20,35 @@
 //   opts.lensAt: the prompt position (from 0) whose residuals and lens are kept, the last by default
 //   opts.heads: every head's attention weights from the last position ([layer] -> n_head x T)
 //   opts.final: the last position's residual after ln_f, the vector the unembedding multiplies
-//   opts.knockout = {heads: [[layer, head], ...], mlp: [layer, ...]}, set at prefill and kept by the
-//     cache: a head's output is zeroed before c_proj, a block's MLP adds nothing
+//   opts.knockout = {heads: [[layer, head], ...], mlp: [layer, ...], values}, set at prefill and kept by
+//     the cache: a head's output is zeroed before c_proj, a block's MLP adds nothing; values (optional)
+//     gives a part something else instead: {"h.<layer>.<head>": its z (head size numbers, or that many
+//     per position from 0), "m.<layer>": its MLP's output (n_embd, or per position)}: mean ablation and
+//     patching (docs/js/real/sweep.js builds them)
+//   opts.capture: out.parts = {z: [layer] T x n_embd (every head's output before c_proj, side by side),
+//     mlp: [layer] T x n_embd}, every position of the run (the source of a patch)
+//   opts.direct (llama): out.direct = {embedding, heads: [layer] n_head x n_embd (each head's output
+//     through c_proj), mlp: [layer] n_embd} at the last position, with the final norm's scale (1/rms)
+//     and weights (gamma): a part's direct share of a token's logit is part . (gamma scale row)
+//   opts.kinds: out.kinds = [layer] n_head x 5, the shares of each head's attention on the first token,
+//     itself, the previous token, the induction token and the rest (kindShares)
+//   opts.pattern = [layer, head]: out.pattern, that head's weights for every query, T x T
+//   (capture, direct, kinds and pattern read every block at every position: a prefill asking for them
+//   keeps no cached position and reruns no block alone)
+//   opts.keep (prefill): the slot keeps each block's input at every position (and the last position's
+//     attention weights and lens), so that a later prefill with reuse of the same tokens under another
+//     knock-out reruns only blocks L..n_layer-1, L the first block the two knock-outs treat
+//     differently, from block L's kept input; the blocks before L and their cache are kept. The one
+//     way to rerun a prompt with other parts switched off (the panel's knock-outs, a sweep's): the
+//     outputs are a full prefill's, bit for bit (real-rerun.test.js); result.from says L. The inputs
+//     take (n_layer - 1) x n_embd floats a position, in the cache's room (SmolLM2: 2.3 KB per block
+//     per position, 68 MB for a 1,024-token prompt); a prefill without keep lets them go.
 //   tick: an async function awaited after every block; it throws to cancel (the cache rolls back)
 //   m.outputRow(id): row id of the unembedding (the tied wte), dequantised: logit = final · row
 //   opts.slot: which of SLOTS independent caches the call reads and extends (0 by default), so that
-//     several texts (beams, writers) continue side by side; m.copySlot(from, to) makes `to` a copy of
-//     `from` (its positions and knock-out), so a beam that forks needs no second prefill
+//     several texts (beams, writers) continue side by side; m.copySlot(from, to, {keep}) makes `to` a
+//     copy of `from` (its positions and knock-out, and with keep what it keeps for a rerun), so a beam
+//     that forks needs no second prefill and a sweep of knock-outs can leave the panel's slot alone
 // Each slot's KV cache holds up to CAP positions, allocated as its text grows.
 // Returns {logits, residuals, lens, heads, final, length}: Float32Arrays.
 (function (root) {
@@ -393,7 +415,7 @@ function nexttokenRealEngine() {
   // a time, so each key and value row read from the cache serves four queries; every score, weight
   // and mix is summed in the same order as one position at a time, so the bits do not depend on T.
   var SC = new Float64Array(0), MIX = new Float64Array(0);
-  function attention(q, kc, vc, T, p0, H, hd, kvDim, group, off, lH, att, headsOut, h0, h1) {
+  function attention(q, kc, vc, T, p0, H, hd, kvDim, group, off, lH, att, headsOut, h0, h1, full) {
     var C = H * hd, Tk = p0 + T, scale = 1 / Math.sqrt(hd), i, j, e, kb, vb, x;
     if (SC.length < 4 * Tk) SC = new Float64Array(4 * Tk);
     if (MIX.length < 4 * hd) MIX = new Float64Array(4 * hd);
@@ -422,7 +444,10 @@ function nexttokenRealEngine() {
             }
           }
         }
-        for (i = 0; i < nq; i++) softmax(sc, i * Tk, n0 + i, headsOut && t + i === T - 1 ? headsOut : null, hh * Tk);
+        for (i = 0; i < nq; i++) {
+          softmax(sc, i * Tk, n0 + i, headsOut && t + i === T - 1 ? headsOut : null, hh * Tk);
+          if (full) for (j = 0; j < n0 + i; j++) full[(hh * T + t + i) * Tk + j] = sc[i * Tk + j];
+        }
         for (e = 0; e < 4 * hd; e++) mix[e] = 0;
         if (!dead) {
           var all = nq === 4 ? n0 : 0;  // keys every query of a full four sees, read once for all four
@@ -448,7 +473,7 @@ function nexttokenRealEngine() {
   // layer's keys and values, copied in once a call): scores and the values' mix in float32 lanes, as
   // transformers computes them, four query positions at a time, and the softmax too (e^x by the
   // kernels' own float32 exponential, so a row's weights do not depend on how many queries came).
-  function attentionWasm(k, q, kc, vc, T, p0, H, hd, kvDim, group, off, lH, att, headsOut, h0, h1) {
+  function attentionWasm(k, q, kc, vc, T, p0, H, hd, kvDim, group, off, lH, att, headsOut, h0, h1, full) {
     var A = k.att, C = H * hd, Tk = p0 + T, scale = 1 / Math.sqrt(hd), i, j, e;
     A.k.set(kc.subarray(0, Tk * kvDim));
     A.v.set(vc.subarray(0, Tk * kvDim));
@@ -461,6 +486,7 @@ function nexttokenRealEngine() {
         for (i = 0; i < nq; i++) {
           k.e.softmax(A.SC + 4 * i * A.cap, n0 + i);
           if (headsOut && t + i === T - 1) headsOut.set(A.sc.subarray(i * A.cap, i * A.cap + n0 + i), hh * Tk);
+          if (full) full.set(A.sc.subarray(i * A.cap, i * A.cap + n0 + i), (hh * T + t + i) * Tk);
         }
         var base = t * C + hh * hd;
         if (dead) { for (i = 0; i < nq; i++) for (e = 0; e < hd; e++) att[base + i * C + e] = 0; continue; }
@@ -515,7 +541,11 @@ function nexttokenRealEngine() {
   Shard.prototype.handle = function (m, alloc, free) {
     var w = this.w, t, i;
     alloc = alloc || function (n) { return new Float32Array(n); };
-    if (m.op === "attend") return heads(this, m, alloc(m.q.length), m.heads ? alloc(m.H * (m.p0 + m.T)) : null);
+    if (m.op === "attend") {
+      var fl = m.full ? alloc(m.H * m.T * (m.p0 + m.T)) : null;
+      if (fl) fl.fill(0);
+      return heads(this, m, alloc(m.q.length), m.heads ? alloc(m.H * (m.p0 + m.T)) : null, fl);
+    }
     if (m.op === "rows") {
       t = w[m.name];
       var out = alloc(m.ids.length * t.cols);
@@ -560,14 +590,21 @@ function nexttokenRealEngine() {
       this.invFreq = new Float64Array(half);
       for (i = 0; i < half; i++) this.invFreq[i] = Math.fround(1 / Math.fround(Math.pow(c.rope_base, Math.fround(2 * i / this.hd))));
     }
-    this.kCache = []; this.vCache = [];
-    this.room = 0;  // positions the cache holds now: it grows by doubling up to cap
-    this.length = 0;
-    this.ids = [];     // the tokens the cache holds (its first `length` are valid), for opts.reuse
-    this.knockout = { heads: [], mlp: [] };
-    this.slot = 0;     // the fields above are this slot's; the others wait in this.slots
+    this.slot = 0;     // the fields that fresh() makes are this slot's; the others wait in this.slots
     this.slots = [];
+    Object.assign(this, this.fresh());
   }
+
+  // An empty slot. kCache, vCache: each block's keys and values, room positions of which `length`
+  // hold the text `ids`, computed with `knockout`. valid: the blocks whose cache is the knock-out's
+  // at every position (all but after a cancelled rerun, see run). With opts.keep (prefill): inputs,
+  // each block's input at every position (block 0's, the embedding, is not kept); heads, the last
+  // position's attention weights in every block; lens, the last lens ({at, rows}) or null.
+  Model.prototype.fresh = function () {
+    return { kCache: [], vCache: [], room: 0, length: 0, ids: [], knockout: { heads: [], mlp: [] }, valid: this.config.n_layer,
+             inputs: null, heads: null, lens: null };
+  };
+  var SLOT_FIELDS = ["kCache", "vCache", "room", "length", "ids", "knockout", "valid", "inputs", "heads", "lens"];
 
   Model.prototype.reset = function () { this.length = 0; };
 
@@ -576,88 +613,124 @@ function nexttokenRealEngine() {
     slot = slot === undefined || slot === null ? 0 : slot;
     if (typeof slot !== "number" || !(slot >= 0 && slot < SLOTS) || slot % 1) throw new Error("cache slot " + slot + " is not 0-" + (SLOTS - 1));
     if (slot === this.slot) return;
-    this.slots[this.slot] = { kCache: this.kCache, vCache: this.vCache, room: this.room, length: this.length, ids: this.ids, knockout: this.knockout };
-    var s = this.slots[slot] || { kCache: [], vCache: [], room: 0, length: 0, ids: [], knockout: { heads: [], mlp: [] } };
+    var was = {}, self = this;
+    SLOT_FIELDS.forEach(function (f) { was[f] = self[f]; });
+    this.slots[this.slot] = was;
+    Object.assign(this, this.slots[slot] || this.fresh());
     this.slots[slot] = null;
-    this.kCache = s.kCache; this.vCache = s.vCache; this.room = s.room; this.length = s.length; this.ids = s.ids; this.knockout = s.knockout;
     this.slot = slot;
   };
 
   // Slot `to` becomes a copy of slot `from`: the same positions (copied, not shared: each then grows
-  // on its own) and knock-out. The current slot is left as it was.
-  Model.prototype.copySlot = function (from, to) {
-    var back = this.slot;
+  // on its own) and knock-out; with opts.keep, also what `from` keeps for a rerun (see prefill), so
+  // that a sweep of knock-outs can run beside the slot it starts from. The current slot stays current.
+  Model.prototype.copySlot = function (from, to, opts) {
+    var back = this.slot, keep = !!(opts && opts.keep);
     this.use(from);
-    var k = this.kCache, v = this.vCache, n = this.length, knockout = this.knockout, kv = this.kvDim, ids = this.ids.slice(0, n);
+    var src = { k: this.kCache, v: this.vCache, n: this.length, knockout: this.knockout, valid: this.valid, ids: this.ids.slice(0, this.length),
+                inputs: keep ? this.inputs : null, heads: keep ? this.heads : null, lens: keep ? this.lens : null };
     this.use(to);
     if (to !== from) {
-      this.length = 0;  // nothing of the old text is kept, so growing the cache copies nothing
+      var n = src.n, kv = this.kvDim, C = this.config.n_embd;
+      Object.assign(this, this.fresh(), { kCache: this.kCache, vCache: this.vCache, room: this.room });  // nothing of the old text is kept, so growing the cache copies nothing
+      if (src.inputs) this.inputs = [];
       this.reserve(n);
       for (var l = 0; l < this.config.n_layer && n; l++) {
-        this.kCache[l].set(k[l].subarray(0, n * kv));
-        this.vCache[l].set(v[l].subarray(0, n * kv));
+        this.kCache[l].set(src.k[l].subarray(0, n * kv));
+        this.vCache[l].set(src.v[l].subarray(0, n * kv));
+        if (src.inputs && l > 0) this.inputs[l].set(src.inputs[l].subarray(0, n * C));
       }
       this.length = n;
-      this.ids = ids;
-      this.knockout = knockout;
+      this.ids = src.ids;
+      this.knockout = src.knockout;
+      this.valid = src.valid;
+      if (src.inputs) {
+        this.heads = src.heads ? src.heads.map(function (a) { return a.slice(); }) : null;
+        this.lens = src.lens ? { at: src.lens.at, rows: src.lens.rows.map(function (a) { return a.slice(); }) } : null;
+      }
     }
     this.use(back);
-    return { length: n };
+    return { length: src.n };
   };
 
+  // Room for n positions: the cache grows by doubling up to cap, and so do the kept inputs.
   Model.prototype.reserve = function (n) {
-    if (n <= this.room) return;
-    var room = Math.min(this.cap, Math.max(64, this.room * 2, Math.pow(2, Math.ceil(Math.log2(n))))), kv = this.kvDim;
+    var kv = this.kvDim, C = this.config.n_embd, room = this.room;
+    if (n > room) room = Math.min(this.cap, Math.max(64, room * 2, Math.pow(2, Math.ceil(Math.log2(n)))));
     for (var l = 0; l < this.config.n_layer; l++) {
-      var k = new Float32Array(room * kv), v = new Float32Array(room * kv);
-      if (this.room) { k.set(this.kCache[l].subarray(0, this.length * kv)); v.set(this.vCache[l].subarray(0, this.length * kv)); }
-      this.kCache[l] = k; this.vCache[l] = v;
+      if (room !== this.room) {
+        var k = new Float32Array(room * kv), v = new Float32Array(room * kv);
+        if (this.room) { k.set(this.kCache[l].subarray(0, this.length * kv)); v.set(this.vCache[l].subarray(0, this.length * kv)); }
+        this.kCache[l] = k; this.vCache[l] = v;
+      }
+      if (this.inputs && l > 0 && !(this.inputs[l] && this.inputs[l].length === room * C)) {
+        var x = new Float32Array(room * C);
+        if (this.inputs[l]) x.set(this.inputs[l].subarray(0, this.length * C));
+        this.inputs[l] = x;
+      }
     }
     this.room = room;
   };
 
   Model.prototype.prefill = function (ids, opts, tick) {
     opts = opts || {};
-    var knockout;
+    var c = this.config, knockout, plan, at;
     try {
       this.use(opts.slot);
-      knockout = normaliseKnockout(opts.knockout, this.config);
+      knockout = normaliseKnockout(opts.knockout, c);
+      if (!ids || !ids.length) throw new Error("the prompt is empty: type at least one character");
+      at = opts.lensAt === undefined || opts.lensAt === null ? ids.length - 1 : opts.lensAt;
+      if (!(at >= 0 && at < ids.length) || at % 1) throw new Error("lensAt " + opts.lensAt + " is not a position of the prompt (0-" + (ids.length - 1) + ")");
+      plan = opts.reuse ? this.plan(ids, knockout, opts, at) : { keep: 0, from: c.n_layer };
     } catch (err) {
       return Promise.reject(err);
     }
-    var keep = opts.reuse ? this.kept(ids, knockout, opts) : 0;
+    if (!opts.keep) this.inputs = null;
+    else if (!this.inputs) { this.inputs = []; plan = { keep: 0, from: c.n_layer }; }  // nothing kept yet: the whole prompt runs
+    if (plan.from === c.n_layer) {  // the kept positions, if any, are run as they were; the rest runs
+      this.length = plan.keep;
+      this.valid = c.n_layer;
+      this.heads = opts.keep ? [] : null;
+      this.lens = null;
+    }
     this.knockout = knockout;
-    this.length = keep;
-    if (!keep) return this.run(ids, opts, tick);
-    var rest = Object.assign({}, opts);
-    if (opts.lensAt !== undefined && opts.lensAt !== null) rest.lensAt = opts.lensAt - keep;
-    return this.run(Array.prototype.slice.call(ids, keep), rest, tick).then(function (out) { out.reused = keep; return out; });
+    return this.run(Array.from(ids), plan.keep, at, opts, tick, plan.from).then(function (out) {
+      if (plan.keep) out.reused = plan.keep;
+      if (plan.from < c.n_layer) out.from = plan.from;
+      return out;
+    });
   };
 
-  // How many of the slot's cached positions a prefill of `ids` may keep: those whose tokens start
-  // `ids`, under the same knock-out, short of the last token (its logits are the answer) and of
-  // opts.lensAt (residuals and the lens are computed only for positions that run).
-  Model.prototype.kept = function (ids, knockout, opts) {
-    var same = function (a, b) { return a.length === b.length && a.every(function (v, i) { return v === b[i]; }); };
-    if (!same(knockout.heads, this.knockout.heads) || !same(knockout.mlp, this.knockout.mlp)) return 0;
-    var limit = Math.min(this.length, ids.length - 1), n = 0, at = opts.lensAt;
-    if (at !== undefined && at !== null) {
-      if (!(at >= 0 && at < ids.length) || at % 1) return 0;  // the run says what is wrong with it
-      limit = Math.min(limit, at);
-    }
-    while (n < limit && this.ids[n] === ids[n]) n++;
-    return n;
+  // What a prefill of `ids` may keep of the slot's cache ({keep, from}). With the same knock-out
+  // (from = n_layer): the positions whose tokens start `ids`, short of the last token (its logits are
+  // the answer) and of the lens's position `at` (residuals and the lens are computed only for
+  // positions that run). With the same tokens and a knock-out that first changes block L, in a slot
+  // that keeps each block's input (opts.keep): every position of blocks 0..L-1 (from = L), and
+  // blocks L..n_layer-1 rerun every position from block L's kept input. Else nothing.
+  Model.prototype.plan = function (ids, knockout, opts, at) {
+    var L = this.config.n_layer, none = { keep: 0, from: L }, n = 0;
+    if (opts.keep && !this.inputs) return none;
+    if (opts.capture || opts.kinds || opts.pattern || opts.direct) return none;  // these read every block at every position
+    var from = Math.min(changedAt(this.knockout, knockout, this.config), this.valid);
+    while (n < this.length && n < ids.length && this.ids[n] === ids[n]) n++;
+    if (from === L) return { keep: Math.min(n, ids.length - 1, at), from: L };
+    if (opts.keep && this.inputs && this.heads && from > 0 && n === ids.length && n === this.length) return { keep: n, from: from };
+    return none;
   };
 
   Model.prototype.decode = function (id, opts, tick) {
     opts = opts || {};
     try {
       this.use(opts.slot);
+      if (this.length === 0) throw new Error("decode needs a prefilled prompt first" + (this.slot ? " in cache slot " + this.slot : ""));
+      if (this.valid < this.config.n_layer) throw new Error("cache slot " + this.slot + " holds a pass stopped halfway: prefill it again first");
+      if (opts.lensAt !== undefined && opts.lensAt !== null && opts.lensAt !== 0) throw new Error("lensAt " + opts.lensAt + " is not a position of the prompt (0-0)");
     } catch (err) {
       return Promise.reject(err);
     }
-    if (this.length === 0) return Promise.reject(new Error("decode needs a prefilled prompt first" + (this.slot ? " in cache slot " + this.slot : "")));
-    return this.run([id], opts, tick);
+    if (this.inputs) this.heads = [];
+    this.lens = null;
+    return this.run(this.ids.slice(0, this.length).concat([id]), this.length, this.length, opts, tick, this.config.n_layer);
   };
 
   function normaliseKnockout(k, c) {
@@ -672,127 +745,294 @@ function nexttokenRealEngine() {
       if (!(l >= 0 && l < c.n_layer) || l % 1) throw new Error("knock-out MLP " + l + " is not a block 0-" + (c.n_layer - 1));
       return l;
     });
-    return { heads: heads, mlp: mlp };
+    // What a switched-off part becomes instead of zeros: "h.<layer>.<head>" -> its z (head size values,
+    // the same at every position, or one set per position from 0), "m.<layer>" -> its MLP's output
+    // (n_embd values, or one set per position). Mean ablation and patching (docs/js/real/sweep.js).
+    // sigs: a fingerprint of each part's values, for perBlock.
+    var values = {}, sigs = {}, hd = c.n_embd / c.n_head;
+    Object.keys(k.values || {}).sort().forEach(function (key) {
+      var m = /^(h)\.(\d+)\.(\d+)$|^(m)\.(\d+)$/.exec(key), v = k.values[key];
+      var listed = m && (m[1] ? heads.indexOf(Number(m[2]) * c.n_head + Number(m[3])) >= 0 : mlp.indexOf(Number(m[5])) >= 0);
+      if (!listed) throw new Error("knock-out value " + key + " names no switched-off part (h.<layer>.<head> or m.<layer>)");
+      var width = m[1] ? hd : c.n_embd;
+      if (!(v && v.length && v.length % width === 0)) throw new Error("knock-out value " + key + " must hold a multiple of " + width + " numbers");
+      var a = v instanceof Float32Array ? v : Float32Array.from(v), bits = new Uint32Array(a.buffer, a.byteOffset, a.length), h1 = 2166136261, h2 = a.length;
+      for (var i = 0; i < a.length; i++) {
+        if (!isFinite(a[i])) throw new Error("knock-out value " + key + " holds a number that is not finite");
+        h1 = Math.imul(h1 ^ bits[i], 16777619); h2 = Math.imul(h2 + bits[i], 2654435761) ^ (h2 >>> 13);
+      }
+      values[key] = a;
+      sigs[key] = a.length + ":" + (h1 >>> 0).toString(36) + (h2 >>> 0).toString(36);
+    });
+    return { heads: heads, mlp: mlp, values: values, sigs: sigs };
   }
 
-  Model.prototype.run = async function (ids, opts, tick) {
-    var c = this.config, C = c.n_embd, T = ids.length, H = c.n_head, hd = this.hd, kvDim = this.kvDim;
-    var p0 = this.length, V = c.vocab_size, w = this.w;
-    if (T === 0) throw new Error("the prompt is empty: type at least one character");
-    if (p0 + T > this.cap) throw new Error("the prompt and continuation are " + (p0 + T) + " tokens; the limit is " + this.cap);
-    for (var i = 0; i < T; i++) {
+  // A switched-off part's replacement at positions from..from+n-1 into rows of y (row width rowWidth,
+  // the part's `width` values at offset `at` of each row); add: added to the rows instead.
+  function replace(v, width, y, rowWidth, at, from, n, add) {
+    var per = v.length > width;
+    if (per && (from + n) * width > v.length) throw new Error("a patched part holds " + v.length / width + " positions; this text reaches position " + (from + n - 1));
+    for (var t = 0; t < n; t++) {
+      var o = per ? (from + t) * width : 0, r = t * rowWidth + at, e;
+      if (add) for (e = 0; e < width; e++) y[r + e] += v[o + e];
+      else for (e = 0; e < width; e++) y[r + e] = v[o + e];
+    }
+  }
+
+  // What a (normalised) knock-out does to each block, one string per block, so that two knock-outs
+  // compare block by block; changedAt: the first block where they differ (n_layer when none does).
+  // A part switched off twice is switched off once. A new kind of change to a block adds its words here.
+  function perBlock(k, c) {
+    var out = [], l;
+    for (l = 0; l < c.n_layer; l++) out.push([]);
+    var sigs = k.sigs || {};
+    k.heads.forEach(function (i) { var l = Math.floor(i / c.n_head), key = "h." + l + "." + (i % c.n_head); out[l].push("head " + (i % c.n_head) + (sigs[key] ? " = " + sigs[key] : "")); });
+    k.mlp.forEach(function (l) { out[l].push("mlp" + (sigs["m." + l] ? " = " + sigs["m." + l] : "")); });
+    return out.map(function (parts) { return parts.sort().filter(function (p, i) { return p !== parts[i - 1]; }).join(","); });
+  }
+  function changedAt(a, b, c) {
+    var x = perBlock(a, c), y = perBlock(b, c);
+    for (var l = 0; l < c.n_layer; l++) if (x[l] !== y[l]) return l;
+    return c.n_layer;
+  }
+
+  // The slot's text `ids` (every token it holds after the call) from position p0, the positions
+  // before it already cached; blocks from `from` on (from < n_layer: a rerun, see plan) run every
+  // position again, from block from's kept input. at: the position of the residuals and the lens.
+  Model.prototype.run = async function (ids, p0, at, opts, tick, from) {
+    var c = this.config, C = c.n_embd, N = ids.length, H = c.n_head, hd = this.hd, kvDim = this.kvDim;
+    var V = c.vocab_size, w = this.w, L = c.n_layer, i, t, l;
+    if (N > this.cap) throw new Error("the prompt and continuation are " + N + " tokens; the limit is " + this.cap);
+    for (i = p0; i < N; i++) {
       if (!(ids[i] >= 0 && ids[i] < V) || ids[i] % 1) throw new Error("token id " + ids[i] + " is outside the vocabulary (0-" + (V - 1) + ")");
     }
-    this.reserve(p0 + T);
-    var x = new Float32Array(T * C), h = new Float32Array(T * C), att = new Float32Array(T * C);
-    var q = new Float32Array(T * C), k = new Float32Array(T * kvDim), v = new Float32Array(T * kvDim);
-    var proj = new Float32Array(T * C), F = c.d_mlp, ff = new Float32Array(T * F), up = this.llama ? new Float32Array(T * F) : null;
-    var qkv = this.llama ? null : new Float32Array(T * 3 * C);
-    x.set(await this.lookup("wte.weight", ids));
-    if (!this.llama) {
-      var at = [];
-      for (var t = 0; t < T; t++) at.push(p0 + t);
-      var pos = await this.lookup("wpe.weight", at);
-      for (i = 0; i < T * C; i++) x[i] += pos[i];
-    }
+    this.reserve(N);
+    var lo = from < L ? 0 : p0, R = N - lo;  // the first position a block runs, and the most rows one runs
+    var h = new Float32Array(R * C), att = new Float32Array(R * C);
+    var q = new Float32Array(R * C), k = new Float32Array(R * kvDim), v = new Float32Array(R * kvDim);
+    var proj = new Float32Array(R * C), F = c.d_mlp, ff = new Float32Array(R * F), up = this.llama ? new Float32Array(R * F) : null;
+    var qkv = this.llama ? null : new Float32Array(R * 3 * C);
+    var keep = this.inputs, r = p0, x = null;  // x: the residual stream at positions r..N-1
+    if (r < N) x = await this.embed(ids.slice(r), r);
     var out = { residuals: opts.residuals || opts.lens ? [] : null, heads: opts.heads ? [] : null };
-    var lensAt = opts.lensAt === undefined || opts.lensAt === null ? T - 1 : opts.lensAt;
-    if (!(lensAt >= 0 && lensAt < T) || lensAt % 1) throw new Error("lensAt " + lensAt + " is not a position of the prompt (0-" + (T - 1) + ")");
-    var start = this.length, turn = this.llama ? this.turns(p0, T) : null;
+    var start = this.length, widened = false, done = 0, turn = this.llama ? this.turns(lo, R) : null;
+    var pat = opts.pattern || null, vals = this.knockout.values || {};
+    if (pat && !(Array.isArray(pat) && pat[0] >= 0 && pat[0] < L && pat[1] >= 0 && pat[1] < H && !(pat[0] % 1) && !(pat[1] % 1))) {
+      throw new Error("pattern " + JSON.stringify(pat) + " is not [layer 0-" + (L - 1) + ", head 0-" + (H - 1) + "]");
+    }
+    if (opts.direct && !this.llama) throw new Error("direct logit attribution reads an RMSNorm model; this one normalises with LayerNorm");
+    if (opts.capture) out.parts = { z: [], mlp: [] };
+    if (opts.direct) out.direct = { embedding: x.slice((N - 1 - r) * C, (N - r) * C), heads: [], mlp: [] };
+    if (opts.kinds) out.kinds = [];
     try {
-      for (var l = 0; l < c.n_layer; l++) {
-        var pre = "h." + l + ".";
-        var kc = this.kCache[l], vc = this.vCache[l];
+      for (l = 0; l < L; l++) {
+        var pre = "h." + l + ".", kc = this.kCache[l], vc = this.vCache[l];
+        if (l === from && r > 0) {  // a rerun: every position from here, the kept ones from their kept input
+          var all = new Float32Array(N * C);
+          all.set(this.inputs[l].subarray(0, r * C));
+          if (x) all.set(x, r * C);
+          x = all; r = 0; widened = true;
+        }
+        if (r === N) {  // a block before a rerun's first: every position kept, and what it shows too
+          if (out.residuals) out.residuals.push(this.inputs[l + 1].slice(at * C, (at + 1) * C));
+          if (out.heads) out.heads.push(this.heads[l].slice());
+          done = l + 1;
+          continue;
+        }
+        var n = N - r, hn = h.subarray(0, n * C);
         if (this.llama) {
-          rmsnorm(x, T, C, w[pre + "ln_1.weight"].f32, c.rms_eps, h);
-          await this.mul([[pre + "attn.q.weight", q], [pre + "attn.k.weight", k], [pre + "attn.v.weight", v]], h, T);
-          rope(q, T, C, H, hd, turn);
-          rope(k, T, kvDim, c.n_kv_heads, hd, turn);
+          rmsnorm(x, n, C, w[pre + "ln_1.weight"].f32, c.rms_eps, h);
+          await this.mul([[pre + "attn.q.weight", q], [pre + "attn.k.weight", k], [pre + "attn.v.weight", v]], hn, n);
+          rope(q, n, C, H, hd, turn.subarray((r - lo) * hd));
+          rope(k, n, kvDim, c.n_kv_heads, hd, turn.subarray((r - lo) * hd));
         } else {
-          layernorm(x, T, C, w[pre + "ln_1.weight"].f32, w[pre + "ln_1.bias"].f32, c.ln_eps, h);
-          await this.mul([[pre + "attn.c_attn.weight", qkv, w[pre + "attn.c_attn.bias"].f32]], h, T);
-          for (t = 0; t < T; t++) {
+          layernorm(x, n, C, w[pre + "ln_1.weight"].f32, w[pre + "ln_1.bias"].f32, c.ln_eps, h);
+          await this.mul([[pre + "attn.c_attn.weight", qkv, w[pre + "attn.c_attn.bias"].f32]], hn, n);
+          for (t = 0; t < n; t++) {
             for (i = 0; i < C; i++) { q[t * C + i] = qkv[t * 3 * C + i]; k[t * C + i] = qkv[t * 3 * C + C + i]; v[t * C + i] = qkv[t * 3 * C + 2 * C + i]; }
           }
         }
-        kc.set(k, p0 * kvDim); vc.set(v, p0 * kvDim);
+        kc.set(k.subarray(0, n * kvDim), r * kvDim); vc.set(v.subarray(0, n * kvDim), r * kvDim);
         // The last block's keys and values are cached for every position, but its output is read only
-        // at the last position (and at lensAt for the lens): the rows before them skip the rest of it.
+        // at the last position (and at `at` for the lens): the rows before them skip the rest of it.
         // Each row's arithmetic is the same either way (see attention), so no bit changes.
-        var r0 = l === c.n_layer - 1 ? (out.residuals ? Math.min(lensAt, T - 1) : T - 1) : 0, n = T - r0;
-        var xr = r0 ? x.subarray(r0 * C) : x;
-        var headsOut = out.heads ? new Float32Array(H * (p0 + T)) : null;
-        await this.attend(r0 ? q.subarray(r0 * C) : q, kc, vc, n, p0 + r0, l, att, headsOut);
-        if (headsOut) out.heads.push(headsOut);
-        await this.mul([[pre + "attn.c_proj.weight", proj, this.llama ? null : w[pre + "attn.c_proj.bias"].f32]], att, n);
-        for (i = 0; i < n * C; i++) xr[i] += proj[i];
-        if (this.knockout.mlp.indexOf(l) < 0) {
-          if (this.llama) {
-            rmsnorm(xr, n, C, w[pre + "ln_2.weight"].f32, c.rms_eps, h);
-            await this.mul([[pre + "mlp.gate.weight", ff], [pre + "mlp.up.weight", up]], h, n, true);  // ff: silu(gate) up
-            await this.mul([[pre + "mlp.c_proj.weight", proj]], ff, n);
-          } else {
-            layernorm(xr, n, C, w[pre + "ln_2.weight"].f32, w[pre + "ln_2.bias"].f32, c.ln_eps, h);
-            await this.mul([[pre + "mlp.c_fc.weight", ff, w[pre + "mlp.c_fc.bias"].f32]], h, n);
-            for (i = 0; i < n * F; i++) { var u = ff[i]; ff[i] = 0.5 * u * (1 + Math.tanh(GELU_C * (u + 0.044715 * u * u * u))); }
-            await this.mul([[pre + "mlp.c_proj.weight", proj, w[pre + "mlp.c_proj.bias"].f32]], ff, n);
-          }
-          for (i = 0; i < n * C; i++) xr[i] += proj[i];
+        // Capturing, the heads' kinds and a head's pattern read every row (r is 0 then: see plan).
+        var fullAt = opts.kinds || (pat && pat[0] === l);
+        var r0 = l === L - 1 && !opts.capture && !fullAt ? (out.residuals ? Math.min(at, N - 1) : N - 1) : r, m = N - r0;
+        var xr = x.subarray((r0 - r) * C, n * C);
+        var headsOut = out.heads || keep ? new Float32Array(H * N) : null, full = fullAt ? new Float32Array(H * m * N) : null;
+        await this.attend(q.subarray((r0 - r) * C), kc, vc, m, r0, l, att, headsOut, full);
+        if (keep) this.heads[l] = headsOut;
+        if (out.heads) out.heads.push(keep ? headsOut.slice() : headsOut);
+        if (full && opts.kinds) out.kinds.push(kindShares(full, H, m, r0, ids));
+        if (full && pat && pat[0] === l) out.pattern = full.slice(pat[1] * m * N, (pat[1] + 1) * m * N);
+        this.knockout.heads.forEach(function (idx) {  // a switched-off head's mean or patched z, where the knock-out gives one
+          var key = "h." + l + "." + (idx % H);
+          if (Math.floor(idx / H) === l && vals[key]) replace(vals[key], hd, att, C, (idx % H) * hd, r0, m);
+        });
+        if (out.parts) out.parts.z.push(att.slice(0, m * C));
+        if (out.direct) out.direct.heads.push(await this.perHead(pre, att.subarray((m - 1) * C, m * C)));
+        await this.mul([[pre + "attn.c_proj.weight", proj, this.llama ? null : w[pre + "attn.c_proj.bias"].f32]], att.subarray(0, m * C), m);
+        for (i = 0; i < m * C; i++) xr[i] += proj[i];
+        if (this.knockout.mlp.indexOf(l) >= 0 && (out.parts || out.direct || vals["m." + l])) {  // off: zeros, or its mean or patched output
+          var mo = new Float32Array(m * C);
+          if (vals["m." + l]) replace(vals["m." + l], C, mo, C, 0, r0, m);
+          for (i = 0; i < m * C; i++) xr[i] += mo[i];
+          if (out.parts) out.parts.mlp.push(mo);
+          if (out.direct) out.direct.mlp.push(mo.slice((m - 1) * C));
         }
-        if (out.residuals) out.residuals.push(x.slice(lensAt * C, (lensAt + 1) * C));
+        if (this.knockout.mlp.indexOf(l) < 0) {
+          var hm = h.subarray(0, m * C);
+          if (this.llama) {
+            rmsnorm(xr, m, C, w[pre + "ln_2.weight"].f32, c.rms_eps, h);
+            await this.mul([[pre + "mlp.gate.weight", ff], [pre + "mlp.up.weight", up]], hm, m, true);  // ff: silu(gate) up
+            await this.mul([[pre + "mlp.c_proj.weight", proj]], ff.subarray(0, m * F), m);
+          } else {
+            layernorm(xr, m, C, w[pre + "ln_2.weight"].f32, w[pre + "ln_2.bias"].f32, c.ln_eps, h);
+            await this.mul([[pre + "mlp.c_fc.weight", ff, w[pre + "mlp.c_fc.bias"].f32]], hm, m);
+            for (i = 0; i < m * F; i++) { var u = ff[i]; ff[i] = 0.5 * u * (1 + Math.tanh(GELU_C * (u + 0.044715 * u * u * u))); }
+            await this.mul([[pre + "mlp.c_proj.weight", proj, w[pre + "mlp.c_proj.bias"].f32]], ff.subarray(0, m * F), m);
+          }
+          for (i = 0; i < m * C; i++) xr[i] += proj[i];
+          if (out.parts) out.parts.mlp.push(proj.slice(0, m * C));
+          if (out.direct) out.direct.mlp.push(proj.slice((m - 1) * C, m * C));
+        }
+        if (out.residuals) out.residuals.push(x.slice((at - r) * C, (at - r + 1) * C));
+        if (keep && l + 1 < L) this.inputs[l + 1].set(x.subarray(0, n * C), r * C);  // the next block's input
+        done = l + 1;
         if (tick) await tick();
       }
-      out.logits = await this.unembed(x.subarray((T - 1) * C), 1);
-      if (opts.final) out.final = this.normed(x.subarray((T - 1) * C));
-      if (opts.lens) {  // the blocks before the last in one product: the embedding's blocks are decoded once
-        var below = lensAt === T - 1 ? c.n_layer - 1 : c.n_layer, stack = new Float32Array(below * C);
-        for (l = 0; l < below; l++) stack.set(out.residuals[l], l * C);
-        var all = await this.unembed(stack, below);
-        out.lens = [];
-        for (l = 0; l < below; l++) out.lens.push(all.slice(l * V, (l + 1) * V));
-        if (below < c.n_layer) out.lens.push(out.logits.slice());  // the last position's last block: the logits
+      var last = x.subarray((N - 1 - r) * C, (N - r) * C);
+      out.logits = await this.unembed(last, 1);
+      if (opts.final) out.final = this.normed(last);
+      if (out.direct) {  // the final norm's scale at the last position and its weights: logit share = part . (gamma scale row)
+        var ss = 0;
+        for (i = 0; i < C; i++) ss += last[i] * last[i];
+        out.direct.scale = 1 / Math.sqrt(Math.fround(ss / C) + c.rms_eps);
+        out.direct.gamma = w["ln_f.weight"].f32.slice();
+      }
+      if (opts.lens) {
+        out.lens = await this.lensOf(out.residuals, out.logits, at === N - 1, widened && this.lens && this.lens.at === at ? from : 0);
+        if (keep) this.lens = { at: at, rows: out.lens.map(function (a) { return a.slice(); }) };
         if (!opts.residuals) out.residuals = null;
         if (tick) await tick();
-      }
+      } else if (keep) this.lens = null;
     } catch (err) {
-      this.length = start;  // a cancelled or failed step leaves the cache as it was
+      if (widened) {  // blocks before `done` hold the new knock-out's pass at every position, the rest must rerun
+        this.valid = done;
+        this.lens = null;
+      } else {
+        this.length = start;  // a cancelled or failed step leaves the cache as it was
+        if (keep) this.heads = null;
+      }
       throw err;
     }
-    this.ids.length = p0;
-    for (i = 0; i < T; i++) this.ids.push(ids[i]);
-    this.length = p0 + T;
-    out.length = this.length;
+    this.ids = ids;
+    this.length = N;
+    this.valid = L;
+    out.length = N;
+    return out;
+  };
+
+  // The embedding of tokens `ids` at positions p, p + 1, ... (GPT-2 adds its learned positions).
+  Model.prototype.embed = async function (ids, p) {
+    var x = await this.lookup("wte.weight", ids);
+    if (!this.llama) {
+      var at = ids.map(function (_, t) { return p + t; }), pos = await this.lookup("wpe.weight", at);
+      for (var i = 0; i < x.length; i++) x[i] += pos[i];
+    }
+    return x;
+  };
+
+  // The logit lens: ln_f and the unembedding applied to each block's residual (the last block's, at
+  // the last position, is the logits), the blocks before the last in one product, so the embedding's
+  // blocks are decoded once. Rows before `reuse` are the slot's kept lens (a rerun's unchanged blocks).
+  Model.prototype.lensOf = async function (residuals, logits, last, reuse) {
+    var c = this.config, C = c.n_embd, V = c.vocab_size, below = last ? c.n_layer - 1 : c.n_layer, l;
+    var n = Math.max(0, below - reuse), out = [];
+    for (l = 0; l < Math.min(reuse, below); l++) out.push(this.lens.rows[l].slice());
+    if (n) {
+      // the plain-JS products sum one token's row block by block and several tokens' whole rows, so
+      // a lone row goes twice: a rerun's lens then has a full pass's bits on those kernels too
+      var rows = n === 1 && !this.w[this.w["lm_head.weight"] ? "lm_head.weight" : "wte.weight"].k ? 2 : n, stack = new Float32Array(rows * C);
+      for (l = 0; l < rows; l++) stack.set(residuals[reuse + Math.min(l, n - 1)], l * C);
+      var all = await this.unembed(stack, rows);
+      for (l = 0; l < n; l++) out.push(all.slice(l * V, (l + 1) * V));
+    }
+    if (below < c.n_layer) out.push(logits.slice());
     return out;
   };
 
   // Attention of heads m.h0..m.h1-1 ({q, k, v, T, p0, H, off, lH}, k and v the keys and values of
-  // positions 0..p0+T-1) into att (T x n_embd) and, when given, their weights for the last position.
-  function heads(on, m, att, weights) {
+  // positions 0..p0+T-1) into att (T x n_embd) and, when given, their weights for the last position
+  // and every query's (full: H x T x (p0 + T), head-major, zeros right of each query).
+  function heads(on, m, att, weights, full) {
     var c = on.config, hd = c.n_embd / c.n_head, kvDim = hd * c.n_kv_heads, group = c.n_head / c.n_kv_heads;
-    if (on.att) attentionWasm(on.att, m.q, m.k, m.v, m.T, m.p0, m.H, hd, kvDim, group, m.off, m.lH, att, weights, m.h0, m.h1);
-    else attention(m.q, m.k, m.v, m.T, m.p0, m.H, hd, kvDim, group, m.off, m.lH, att, weights, m.h0, m.h1);
-    return weights ? [att, weights] : [att];
+    if (on.att) attentionWasm(on.att, m.q, m.k, m.v, m.T, m.p0, m.H, hd, kvDim, group, m.off, m.lH, att, weights, m.h0, m.h1, full);
+    else attention(m.q, m.k, m.v, m.T, m.p0, m.H, hd, kvDim, group, m.off, m.lH, att, weights, m.h0, m.h1, full);
+    var out = [att];
+    if (weights) out.push(weights);
+    if (full) out.push(full);
+    return out;
+  }
+
+  // Each head's output at one position: its slice of z (the rest zero) through the output projection,
+  // H rows in one product (no bias). Returns H x n_embd.
+  Model.prototype.perHead = async function (pre, z) {
+    var C = this.config.n_embd, H = this.config.n_head, hd = this.hd, xs = new Float32Array(H * C), ys = new Float32Array(H * C);
+    for (var hh = 0; hh < H; hh++) xs.set(z.subarray(hh * hd, (hh + 1) * hd), hh * C + hh * hd);
+    await this.mul([[pre + "attn.c_proj.weight", ys]], xs, H);
+    return ys;
+  };
+
+  // What each head looks at (scripts/real/ablation.py's head_kinds, the same rule): the shares of its
+  // attention on the first token, itself, the token before, the token after an earlier occurrence of
+  // its own token (induction) and the rest, each averaged over the queries after position 0 that
+  // have such a key. full: H x T x (p0 + T) weights of positions p0..p0+T-1; ids: every position's
+  // token. Returns H x 5 (Float32Array).
+  var KINDS = 5;
+  function kindShares(full, H, T, p0, ids) {
+    var Tk = p0 + T, out = new Float32Array(H * KINDS), sum = new Float64Array(KINDS), seen = new Float64Array(KINDS), has = [0, 0, 0, 0, 0];
+    var kind = new Uint8Array(Tk), s = [0, 0, 0, 0, 0], j, k;
+    for (var hh = 0; hh < H; hh++) {
+      sum.fill(0); seen.fill(0);
+      for (var t = 0; t < T; t++) {
+        var pos = p0 + t;
+        if (pos === 0) continue;
+        for (k = 0; k < KINDS; k++) { has[k] = 0; s[k] = 0; }
+        for (j = 0; j <= pos; j++) {
+          kind[j] = j === 0 ? 0 : j === pos ? 1 : j === pos - 1 ? 2 : ids[j - 1] === ids[pos] ? 3 : 4;
+          has[kind[j]] = 1;
+        }
+        var row = (hh * T + t) * Tk;
+        for (j = 0; j <= pos; j++) s[kind[j]] += full[row + j];
+        for (k = 0; k < KINDS; k++) if (has[k]) { sum[k] += s[k]; seen[k] += 1; }
+      }
+      for (k = 0; k < KINDS; k++) out[hh * KINDS + k] = seen[k] ? sum[k] / seen[k] : 0;
+    }
+    return out;
   }
 
   // A prompt's attention over the workers: the heads are split between them (each head's arithmetic
   // the same wherever it runs, so no bit changes); one token's, or a model on one worker, runs here.
   var SPLIT_T = 16;  // tokens from which sending q, k and v to the others pays
-  Model.prototype.attend = async function (q, kc, vc, T, p0, l, att, headsOut) {
+  Model.prototype.attend = async function (q, kc, vc, T, p0, l, att, headsOut, full) {
     var c = this.config, H = c.n_head, n = this.peers.length + 1, Tk = p0 + T;
     var m = { op: "attend", q: q, k: kc.subarray(0, Tk * this.kvDim), v: vc.subarray(0, Tk * this.kvDim), T: T, p0: p0, H: H,
-              off: this.knockout.heads, lH: l * H, h0: 0, h1: H, heads: !!headsOut };
-    if (n === 1 || T < SPLIT_T) { heads(this, m, att, headsOut); return; }
+              off: this.knockout.heads, lH: l * H, h0: 0, h1: H, heads: !!headsOut, full: !!full };
+    if (n === 1 || T < SPLIT_T) { heads(this, m, att, headsOut, full); return; }
     var cut = function (p) { return Math.round(p * H / n); }, asks = [];
     for (var p = 1; p < n; p++) {
       var ask = Object.assign({}, m, { k: m.k.slice(), v: m.v.slice(), h0: cut(p), h1: cut(p + 1) });
       asks.push(this.peers[p - 1].call(ask));
     }
-    heads(this, Object.assign({}, m, { h1: cut(1) }), att, headsOut);
+    heads(this, Object.assign({}, m, { h1: cut(1) }), att, headsOut, full);
     var got = await Promise.all(asks), C = c.n_embd, hd = this.hd;
     for (p = 1; p < n; p++) {
       var a = cut(p) * hd, b = cut(p + 1) * hd, y = got[p - 1];
       for (var t = 0; t < T; t++) att.set(y[0].subarray(t * C + a, t * C + b), t * C + a);
       if (headsOut) headsOut.set(y[1].subarray(cut(p) * Tk, cut(p + 1) * Tk), cut(p) * Tk);
+      if (full) full.set(y[headsOut ? 2 : 1].subarray(cut(p) * T * Tk, cut(p + 1) * T * Tk), cut(p) * T * Tk);
     }
   };
 

@@ -26,11 +26,16 @@
 // session.prefill(ids, opts), session.decode(id, opts) -> Promise<result> (see engine.js); calls run
 //   one at a time, in order; opts.slot picks one of the engine's independent caches (0 by default)
 // session.row(id) -> Promise<Float32Array>: the unembedding's row id, dequantised (engine outputRow)
-// session.copySlot(from, to) -> Promise<{length}>: cache slot `to` becomes a copy of slot `from`
+// session.copySlot(from, to, opts) -> Promise<{length}>: cache slot `to` becomes a copy of slot `from`
 // session.cancel()  the running call rejects with "cancelled" at the next block; the cache is kept
 // session.close()   stops every worker; session.config is the model's shape
-// Every failure is an Error with a one-line message; any worker stopping stops them all and every
-// call says "the model's worker stopped (...)": open again to retry. A worker killed without an
+// open's onStop(err): called once if a loaded session stops by itself (a worker crashed or went silent),
+//   so the page can offer Load again; not after close()
+// Every failure is an Error with a one-line message in the reader's words; any worker stopping stops
+// them all and every call says why (a fault in the engine, with its message; the browser stopping it;
+// a worker gone silent): open again to retry. A worker the browser fails to start (on a busy machine
+// Chromium sometimes fails to fetch a new worker's script: a plain error event, no message) is
+// started again, up to STARTS times, before it holds any of the model. A worker killed without an
 // event is found by a watchdog: while a call waits, one that leaves a ping unanswered for `stall` ms
 // counts as stopped (open's option; 60 s by default, since a slow device on the JS kernels may spend
 // tens of seconds in one block of a long prompt, when the leader cannot answer).
@@ -42,6 +47,7 @@ nexttoken.define("real.workers", ["later:real.engine", "later:real.loader", "lat
   // of engine.layout, the room allocated; put: bytes written straight in; start); then worker 0, the
   // leader, runs the model and asks the others, over its ports, for their rows of every product.
   function workerMain(factory) {
+    self.postMessage({ hello: true });  // the script runs: the page knows this worker started
     var engine = factory(), part = null, store = null, model = null, ports = [], cancelled = false, wake = null;
     var ch = new MessageChannel();  // a zero-delay yield, so a cancel message is read mid-run
     ch.port1.onmessage = function () { var w = wake; wake = null; if (w) w(); };
@@ -54,7 +60,11 @@ nexttoken.define("real.workers", ["later:real.engine", "later:real.loader", "lat
     function buffers(out) {
       var list = [out.logits.buffer];
       if (out.final) list.push(out.final.buffer);
-      ["residuals", "heads", "lens"].forEach(function (k) { if (out[k]) out[k].forEach(function (a) { list.push(a.buffer); }); });
+      ["residuals", "heads", "lens", "kinds"].forEach(function (k) { if (out[k]) out[k].forEach(function (a) { list.push(a.buffer); }); });
+      if (out.pattern) list.push(out.pattern.buffer);
+      [out.parts && out.parts.z, out.parts && out.parts.mlp, out.direct && out.direct.heads, out.direct && out.direct.mlp].forEach(function (l) {
+        if (l) l.forEach(function (a) { list.push(a.buffer); });
+      });
       return list.filter(function (b, i) { return list.indexOf(b) === i; });
     }
     // Both ends of a port keep the buffers the other hands back (by size, up to KEEP bytes), so
@@ -134,7 +144,7 @@ nexttoken.define("real.workers", ["later:real.engine", "later:real.loader", "lat
       cancelled = false;
       var run;
       try {
-        if (m.op === "copy") run = Promise.resolve(model.copySlot(m.from, m.to));
+        if (m.op === "copy") run = Promise.resolve(model.copySlot(m.from, m.to, m.opts));
         else if (m.op === "row") run = model.outputRow(m.ids[0]);
         else run = m.op === "prefill" ? model.prefill(m.ids, m.opts, tick) : model.decode(m.ids[0], m.opts, tick);
       } catch (err) {
@@ -151,10 +161,13 @@ nexttoken.define("real.workers", ["later:real.engine", "later:real.loader", "lat
 
   // The browser's own Worker. From file://, the site's offline plugin replaces window.Worker with an
   // iframe shim (for the search) that loads its script at URL + "?time", which no Blob URL survives;
-  // a blank frame of this page still has the real one (kept in the page: its workers live with it).
+  // the page keeps the real one first as nexttokenWorker (overrides/main.html). Failing that, a blank
+  // frame of this page still has it, but a worker made in a frame just inserted sometimes fails to
+  // fetch its script on a busy machine (a plain error event, no message): boot() tries again.
   var frame = null;
   function workerClass() {
     if (!root.IFrameWorker || root.Worker !== root.IFrameWorker || !root.document) return root.Worker;
+    if (typeof root.nexttokenWorker === "function" && root.nexttokenWorker !== root.IFrameWorker) return root.nexttokenWorker;
     if (!frame) {
       frame = root.document.createElement("iframe");
       frame.hidden = true;
@@ -181,6 +194,13 @@ nexttoken.define("real.workers", ["later:real.engine", "later:real.loader", "lat
   // a step's ~30 ms of SIMD arithmetic, so one worker decodes fastest (bench_real prints both and
   // says which); two pay only on long prompts. Each worker also adds 10-25 MB.
   var DEFAULT = 1;
+  var STARTS = 3;  // tries at starting a worker the browser failed to start
+  // Why a running worker stopped, in the reader's words: a fault in the engine (the error event has its
+  // message), else the browser stopped it, without a word (in practice: it ran out of memory).
+  function stopped(ev) {
+    if (ev.message) return "the model's worker stopped on a fault in the engine (" + String(ev.message).replace(/^Uncaught /, "") + "): load the model again to retry";
+    return "the browser stopped the model's worker (most often for lack of memory: close other tabs): load the model again to retry";
+  }
   var STALL = 60000;  // ms a worker may leave the watchdog's question unanswered while a call waits (open's `stall`)
   function count(n) {
     if (n === undefined || n === null) return DEFAULT;
@@ -241,7 +261,10 @@ nexttoken.define("real.workers", ["later:real.engine", "later:real.loader", "lat
       }
     }, Math.max(50, stall / 4));
     function fail(err) {
-      if (!dead) dead = err;
+      if (!dead) {
+        dead = err;
+        if (opts.onStop && ready && !closed) setTimeout(function () { opts.onStop(err); }, 0);
+      }
       clearInterval(watch);
       if (waiting) { var w = waiting; waiting = null; w(); }
       workers.forEach(function (w) { w.terminate(); });
@@ -255,14 +278,38 @@ nexttoken.define("real.workers", ["later:real.engine", "later:real.loader", "lat
         worker.postMessage(msg, transfer || []);
       });
     }
-    function start() {
-      var worker;
-      try {
-        worker = makeWorker(factory);
-      } catch (e) {
-        throw new Error("this browser cannot start the model's worker (" + (e.message || e) + ")");
-      }
-      var index = workers.push(worker) - 1;
+    // A worker is started and wired up once its script runs (its hello). An error event before then
+    // is the browser failing to start it (a plain event, no message: its script did not load), which
+    // is tried again, up to STARTS times; an error after it is the worker stopping (why).
+    function boot(index) {
+      return new Promise(function (resolve, reject) {
+        var tries = 0;
+        (function again() {
+          var worker;
+          tries += 1;
+          try {
+            worker = makeWorker(factory);
+          } catch (e) {
+            reject(new Error("this browser cannot start the model's worker (" + (e.message || e) + ")"));
+            return;
+          }
+          workers[index] = worker;
+          worker.onmessage = function (e) {
+            if (!e.data.hello) return;
+            wire(worker, index);
+            resolve(worker);
+          };
+          worker.onerror = function (ev) {
+            if (ev.preventDefault) ev.preventDefault();
+            worker.terminate();
+            if (dead) { reject(dead); return; }
+            if (!ev.message && tries < STARTS) { setTimeout(again, 100 * tries); return; }
+            reject(new Error(ev.message ? stopped(ev) : "the browser did not start the model's worker (tried " + tries + " times): load the model again to retry"));
+          };
+        })();
+      });
+    }
+    function wire(worker, index) {
       worker.onmessage = function (e) {
         if (e.data.pong) { answered[index] = Date.now(); return; }
         if (e.data.back) { stage.push(e.data.back); if (waiting) { var w = waiting; waiting = null; w(); } return; }
@@ -273,17 +320,18 @@ nexttoken.define("real.workers", ["later:real.engine", "later:real.loader", "lat
       };
       worker.onerror = function (ev) {
         if (ev.preventDefault) ev.preventDefault();
-        fail(new Error("the model's worker stopped (" + (ev.message || "it crashed") + "): load the model again to retry"));
+        fail(new Error(stopped(ev)));
       };
-      return worker;
     }
     // Once the manifest is read: the workers started, each with room for its share; then every
     // checked chunk's bytes go straight to the workers whose shares hold them (this thread keeps
     // none: one chunk at a time passes through it).
     async function into(manifest) {
       refused = "the browser refused the " + Math.round(manifest.total_bytes / 1e6) + " MB the model needs: close other tabs and retry";
-      var plan = engineHere.layout(manifest, n), inits = [];
-      for (var p = 0; p < n; p++) start();
+      var plan = engineHere.layout(manifest, n), inits = [], p;
+      for (p = 0; p < n; p++) inits.push(boot(p));
+      await Promise.all(inits);
+      inits = [];
       var lead = [];
       for (p = 1; p < n; p++) {
         var ch = new MessageChannel();
@@ -320,7 +368,7 @@ nexttoken.define("real.workers", ["later:real.engine", "later:real.loader", "lat
     }
     function onAbort() { fail(new Error("loading the model was cancelled")); }
     if (opts.signal) opts.signal.addEventListener("abort", onAbort);
-    var loaded, ready;
+    var loaded, ready, closed = false;
     try {
       loaded = await loader.load({ base: opts.base, model: opts.model, onProgress: opts.onProgress, signal: opts.signal, into: into });
       ready = await Promise.all(workers.map(function (w) { return call(w, { op: "start" }); }));
@@ -340,9 +388,9 @@ nexttoken.define("real.workers", ["later:real.engine", "later:real.loader", "lat
       prefill: function (ids, o) { return queued(function () { return call(lead, { op: "prefill", ids: Array.from(ids), opts: o || {} }); }); },
       decode: function (id, o) { return queued(function () { return call(lead, { op: "decode", ids: [id], opts: o || {} }); }); },
       row: function (id) { return queued(function () { return call(lead, { op: "row", ids: [id] }); }); },
-      copySlot: function (from, to) { return queued(function () { return call(lead, { op: "copy", from: from, to: to }); }); },
+      copySlot: function (from, to, o) { return queued(function () { return call(lead, { op: "copy", from: from, to: to, opts: o || {} }); }); },
       cancel: function () { if (!dead) lead.postMessage({ op: "cancel" }); },
-      close: function () { if (!dead) fail(new Error("the model was closed")); },
+      close: function () { closed = true; if (!dead) fail(new Error("the model was closed")); },
     };
   }
 

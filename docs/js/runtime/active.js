@@ -1,17 +1,20 @@
 // Which model the demos use: the built one, or one the reader trained on the training page. The
 // active model's data ({config, tokenizer, weights, summary, yours}) is the store's "model"; every
-// tiny-model demo needs this script, so every such page follows the reader's choice and shows the
-// switch. The choice and the model live in localStorage, which works offline and from file://. The bar
-// at the top of the page that says which model is active and switches is js/ui/model-switch.js (the page
-// kit's; this file runs in node too), which every page loading this one loads after it.
+// tiny-model demo needs this script. The reader's model lives in localStorage (offline and from
+// file://), but it replaces the built one only on a page where the reader switches it on: that choice
+// is the page's own, kept in its history entry (history.state), so it holds when that page reloads or
+// is gone back to, and every other page, and every fresh visit, opens on the built model. The switch
+// under the page's title is js/ui/model-switch.js (the page kit's; this file runs in node too), which
+// every page loading this one loads after it.
 //
 // active.which ("built" | "yours"), .data (the active model's data), .built, .yours (the saved model
-// or null), .save(model), .use(which), .tiny(model?) -> {tk, config, model} made once per page (the
+// or null), .save(model) (stores it; this page keeps its model until the reader switches), .use(which)
+// (this page, reloaded with that model), .tiny(model?) -> {tk, config, model} made once per page (the
 // model only when the runtime's model module is passed).
 nexttoken.define("runtime.active", ["data.tiny-model", "store", "runtime.tokenizer"], function (built, store, tokenizer) {
   "use strict";
   var root = typeof window !== "undefined" ? window : globalThis;
-  var KEY_MODEL = "nexttoken.yourModel.v1", KEY_WHICH = "nexttoken.activeModel";
+  var KEY_MODEL = "nexttoken.yourModel.v1", STATE = "ntModel";  // STATE: the page's choice, in history.state
   var problem = null;
 
   function storage() { try { return root.localStorage || null; } catch (e) { return null; } }  // blocked storage throws
@@ -55,10 +58,15 @@ nexttoken.define("runtime.active", ["data.tiny-model", "store", "runtime.tokeniz
     return null;
   }
 
+  function chosen() {
+    try { var st = root.history && root.history.state; return !!st && st[STATE] === "yours"; } catch (e) { return false; }
+  }
+
   var yours = read();
   var which = "built", data = built;
   var s0 = storage();
-  if (yours && s0 && s0.getItem(KEY_WHICH) === "yours") {
+  if (s0) { try { s0.removeItem("nexttoken.activeModel"); } catch (e) { /* blocked */ } }  // the old site-wide choice, no longer read
+  if (yours && chosen()) {
     which = "yours";
     data = { schema_version: built.schema_version, config: yours.config, tokenizer: yours.tokenizer,
              weights: yours.weights, summary: yours.summary, yours: true };
@@ -70,12 +78,15 @@ nexttoken.define("runtime.active", ["data.tiny-model", "store", "runtime.tokeniz
     var s = storage();
     if (!s) throw new Error("this browser does not allow saving (localStorage is off), so your model lasts only until you leave the page");
     s.setItem(KEY_MODEL, JSON.stringify(model));
-    s.setItem(KEY_WHICH, "yours");
-    store.set("model.sizes", model.config.model);
+    yours = model;
+    store.set("model.yours", model);  // the switch appears (js/ui/model-switch.js); the demos keep their model
   }
+  // This page, reloaded on the other model: the choice goes into the page's history entry, which a reload keeps.
   function use(w) {
-    var s = storage();
-    if (s) s.setItem(KEY_WHICH, w === "yours" ? "yours" : "built");
+    var st = {}, cur = root.history.state;
+    if (cur && typeof cur === "object") Object.keys(cur).forEach(function (k) { st[k] = cur[k]; });
+    st[STATE] = w === "yours" ? "yours" : "built";
+    root.history.replaceState(st, "");
     root.location.reload();
   }
 
@@ -86,6 +97,6 @@ nexttoken.define("runtime.active", ["data.tiny-model", "store", "runtime.tokeniz
     return shared;
   }
 
-  return { which: which, data: data, yours: yours, built: built, save: save, use: use, valid: valid, paramCount: paramCount, problem: problem,
-           tiny: tiny };
+  return { which: which, data: data, get yours() { return yours; }, built: built, save: save, use: use, valid: valid, paramCount: paramCount,
+           problem: problem, tiny: tiny };
 });

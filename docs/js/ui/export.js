@@ -1,7 +1,7 @@
 // A demo's numbers as a file the reader downloads (js/ui/permalink.js's Download buttons load this
 // on first use): CSV (the demo's first table) or JSON (all its tables), made in the page as a Blob, so
 // it works offline and from disk. Every file carries its provenance: the site, its version (the build's
-// content hash of site_data), the build's date, the download's date and the link to the state shown.
+// content hash of site_data), the build's date, the download's date and the link to the demo's state shown.
 // A CSV opens with "# " lines holding it (pandas: comment="#"; Python's csv: skip lines starting "#").
 nexttoken.define("ui.export", [], function () {
   "use strict";
@@ -59,7 +59,9 @@ nexttoken.define("ui.export", [], function () {
     return { name: t.name, columns: ["tensor", "flat_index", "value"], rows: rows };
   }
 
-  function save(kind, root, spec, say) {
+  // link: the demo's own state as a link (js/ui/share.js), not the page's address, which names the last
+  // demo the reader changed
+  function save(kind, root, spec, say, link) {
     var got;
     try { got = spec.tables(); } catch (e) { got = { error: e && e.message ? e.message : String(e) }; }
     if (got && got.length && got.some(function (t) { return t.weights; })) {
@@ -71,8 +73,7 @@ nexttoken.define("ui.export", [], function () {
       say("Nothing to download: " + (got && got.error ? got.error : "the demo shows no numbers now") + ".", "warn");
       return null;
     }
-    var link = location.href.split("#")[0] + "#" + (location.hash.slice(1) || "");
-    var prov = provenance(root, link);
+    var prov = provenance(root, link || location.href);
     var body = kind === "csv" ? csv(got[0], prov) : json(got, prov, got.extra);
     var name = "nexttoken-" + prov.demo + "-" + (kind === "csv" ? got[0].name : got.length ? "all" : "model") + "-" + (prov.version || "local") + "." + kind;
     var blob = new Blob([body], { type: kind === "csv" ? "text/csv" : "application/json" });

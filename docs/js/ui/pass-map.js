@@ -9,9 +9,10 @@
 // data-pass-parts to the words of the stage running (it is read afresh, and a change is followed at once),
 // or send the event  document.dispatchEvent(new CustomEvent("nt:pass-light", {detail: {owner: "ask",
 // parts: "block"}}))  and {owner: "ask", parts: ""} to give the map back to scrolling.
-// On a phone the map is folded into a bar that stays under the theme's header; its line names the lit
-// parts ("here: LayerNorm, heads 1–2, ...") while anything is lit, and what the page covers otherwise. It
-// is not a live region: scrolling past demos says nothing to a screen reader until the bar is focused.
+// A page with demos of two models has a map of each (scripts/site/hooks/pass_map.py): the one shown, beside
+// the text and in the phone's strip, is the map of the model of the demo on screen (its container's
+// data-pass-model), so the map never names one model beside another's demo. Switching is quiet: no live
+// region, nothing said to a screen reader while scrolling.
 //
 //   passMap.show("play", "embed")   passMap.clear("play")
 nexttoken.define("ui.pass-map", [], function () {
@@ -22,59 +23,57 @@ nexttoken.define("ui.pass-map", [], function () {
 
   function wordsOf(text) { return String(text || "").split(/\s+/).filter(Boolean); }
 
+  // The demo most on screen: its words and its model.
+  function best() {
+    var top = null;
+    seen.forEach(function (s) { if (s.visible > 0 && (!top || s.visible > top.visible)) top = s; });
+    return top && top.root;
+  }
+
   function onScreen() {
-    var best = null;
-    seen.forEach(function (s) { if (s.visible > 0 && (!best || s.visible > best.visible)) best = s; });
-    return best ? wordsOf(best.root.getAttribute("data-pass-parts")) : [];
+    var root = best();
+    return root ? wordsOf(root.getAttribute("data-pass-parts")) : [];
   }
 
-  // The lit parts' names, as the folded map's line says them: once each, a run of heads as one, and
-  // "every part" or "the block" where all of them are lit.
-  function litNames(map) {
-    var all = map.querySelectorAll("a[data-pass-part]"), on = map.querySelectorAll("a.nt-map-on[data-pass-part]");
-    if (!on.length) return "";
-    if (on.length === all.length) return "every part";
-    var inBlock = function (a) { return wordsOf(a.getAttribute("data-pass-part")).indexOf("block") >= 0; };
-    var block = Array.prototype.filter.call(all, inBlock), blockOn = Array.prototype.filter.call(on, inBlock);
-    var names = [], heads = [];
-    var wholeBlock = block.length > 0 && blockOn.length === block.length;
-    Array.prototype.forEach.call(on, function (a) {
-      if (wholeBlock && inBlock(a)) { if (names.indexOf("the block") < 0) names.push("the block"); return; }
-      var name = a.querySelector(".nt-map-name").textContent;
-      if (/^head \d+$/.test(name)) {
-        if (!heads.length) names.push("");  // the heads' place in the list, named once all are counted
-        heads.push(name.slice(5));
-        return;
-      }
-      if (names.indexOf(name) < 0) names.push(name);
+  // With no demo on screen, the next one down the page (the one the reader is about to meet), else the last.
+  function nearest() {
+    var next = null, last = null;
+    seen.forEach(function (s) {
+      var r = s.root.getBoundingClientRect();
+      if (r.top >= 0 && (!next || r.top < next.r.top)) next = { root: s.root, r: r };
+      if (r.top < 0 && (!last || r.top > last.r.top)) last = { root: s.root, r: r };
     });
-    var together = heads.length > 1 ? "heads " + heads[0] + "–" + heads[heads.length - 1] : "head " + heads[0];
-    return names.map(function (n) { return n === "" ? together : n; }).join(", ");
+    return (next || last || {}).root;
   }
 
-  function say() {
-    Array.prototype.forEach.call(document.querySelectorAll(".nt-map-phone"), function (bar) {
-      var now = bar.querySelector(".nt-map-phone-now"), names = litNames(bar);
-      if (!now) return;
-      now.textContent = names ? "here: " + names : "";
-      now.hidden = !names;
-      bar.querySelector(".nt-map-phone-here").hidden = !!names;
-    });
+  // Only the map of the model of the demo on screen shows, and only its parts are lit.
+  var first = document.querySelector(".nt-map-side[data-model]:not([hidden]), .nt-map-phone[data-model]:not([hidden])");
+  var modelNow = first ? first.getAttribute("data-model") : "";
+  function showModel() {
+    var root = best() || nearest(), model = root && root.getAttribute("data-pass-model");
+    if (!model || model === modelNow) return;
+    // (a phone's strip the reader has opened stays as it is)
+    var open = document.querySelector("details.nt-map-phone[open]:not([hidden])");
+    var maps = document.querySelectorAll(open ? ".nt-map-side[data-model]" : ".nt-map-side[data-model], .nt-map-phone[data-model]");
+    if (!Array.prototype.some.call(maps, function (m) { return m.getAttribute("data-model") === model; })) return;
+    modelNow = model;
+    Array.prototype.forEach.call(maps, function (m) { m.hidden = m.getAttribute("data-model") !== model; });
   }
 
   function apply() {
+    showModel();
     var words = said !== null ? said : onScreen();
-    var key = words.join(" ");
+    var key = modelNow + ":" + words.join(" ");
     if (key === litNow) return;
     litNow = key;
     var want = {};
     words.forEach(function (w) { want[w] = true; });
     var parts = document.querySelectorAll("[data-pass-part]");
     for (var i = 0; i < parts.length; i++) {
-      var mine = wordsOf(parts[i].getAttribute("data-pass-part"));
-      parts[i].classList.toggle("nt-map-on", mine.some(function (w) { return want[w]; }));
+      var mine = wordsOf(parts[i].getAttribute("data-pass-part")), map = parts[i].closest(".nt-map-side, .nt-map-phone");
+      parts[i].classList.toggle("nt-map-on", (!map || map.getAttribute("data-model") === modelNow) &&
+        mine.some(function (w) { return want[w]; }));
     }
-    say();
   }
 
   function show(owner, words) {

@@ -5,7 +5,8 @@
 //     get: function () { return {prompt: ..., T: ...}; },   // the state on show
 //     set: function (s) { ... },                            // apply a checked state (any subset of fields);
 //                                                           // may return one line to say (a model to load)
-//     model: active,                                        // optional: the tiny model in use (built | yours)
+//     model: active,                                        // optional: the tiny model in use (built | yours);
+//                                                           // on the reader's, a line says the text is the built one's
 //     tables: function () { return [{name, columns, rows}]; } });  // optional: what the downloads hold
 //
 // The fragment reads #nt=1&d=<demo>[&n=<index>]&v=<site version>[&m=<model>]&<field>=<value>...: one
@@ -50,6 +51,11 @@ nexttoken.define("ui.permalink", ["ui", "later:ui.share"], function (ui, loadSha
     Object.keys(spec.fields).forEach(function (k) {
       if (["nt", "d", "n", "v", "m"].indexOf(k) >= 0) throw new Error(root.getAttribute("data-demo") + ": a link field may not be named " + k);
     });
+    // A demo on the reader's model (js/runtime/active.js) says so where the reader is looking.
+    if (spec.model && spec.model.which === "yours") {
+      live.insertBefore(ui.el("p", { class: "nt-small nt-yours-note", "data-role": "yours-note",
+        text: "Your model (switched on under the page's title): the text around this demo describes the built model." }), live.firstChild);
+    }
     var item = { root: root, live: live, spec: spec, VERSION: VERSION, index: indexOf(root), target: target, opened: opened,
                  fragment: function () { return fragment(root, spec); } };
     function act(what) {

@@ -34,11 +34,12 @@ nexttoken.define("ui.share", ["ui", "later:ui.export"], function (ui, loadExport
     return parts.map(function (p) { return read({ kind: "int", a: f.a, b: f.b }, p); });
   }
 
-  // The fragment as {nt, d, n, v, values: {key: raw}}, or {error}.
+  // The fragment as {nt, d, n, v, values: {key: raw}}, or {error}. Keys are looked up in maps with no
+  // prototype, so "constructor" or "toString" is a name like any other, never a built-in's.
   function parse(hash) {
     var raw = hash.replace(/^#/, "");
     if (raw.length > MAX) return { error: "it is " + raw.length + " characters long, more than a demo's state needs (" + MAX + ")" };
-    var out = { values: {} }, seen = {}, pairs = raw.split("&");
+    var out = { values: Object.create(null) }, seen = Object.create(null), pairs = raw.split("&");
     for (var i = 0; i < pairs.length; i++) {
       var eq = pairs[i].indexOf("="), k = eq < 0 ? pairs[i] : pairs[i].slice(0, eq), v;
       if (eq < 0 || !KEY.test(k)) return { error: "“" + k.slice(0, 20) + "” is not a setting's name" };
@@ -51,10 +52,12 @@ nexttoken.define("ui.share", ["ui", "later:ui.export"], function (ui, loadExport
     return out;
   }
 
+  function own(map, k) { return Object.prototype.hasOwnProperty.call(map, k) ? map[k] : undefined; }
+
   function check(got, spec) {
     var state = {}, keys = Object.keys(got.values);
     for (var i = 0; i < keys.length; i++) {
-      var f = spec.fields[keys[i]];
+      var f = own(spec.fields, keys[i]);
       if (!f) return { error: "this demo has no setting “" + keys[i] + "”" };
       try { state[keys[i]] = read(f, got.values[keys[i]]); } catch (e) { return { error: "“" + keys[i] + "” must be " + e.message }; }
     }
@@ -65,8 +68,8 @@ nexttoken.define("ui.share", ["ui", "later:ui.export"], function (ui, loadExport
   function modelNote(want, active) {
     if (!want || want === active.which) return "";
     if (want === "yours" && !active.yours) return "This link was made with a model its author trained, which this browser does not have: it shows the built model.";
-    if (want === "yours") return "This link was made with a trained model: this page uses the built one (switch in the bar at the top).";
-    if (want === "built") return "This link was made with the built model: this page uses yours (switch in the bar at the top).";
+    if (want === "yours") return "This link was made with a trained model: this page uses the built one (switch yours on under the page's title).";
+    if (want === "built") return "This link was made with the built model: this page uses yours (switch it off under the page's title).";
     return "This link names an unknown model: it shows the " + active.which + " one.";
   }
 
@@ -136,7 +139,8 @@ nexttoken.define("ui.share", ["ui", "later:ui.export"], function (ui, loadExport
 
   function download(kind) {
     return function (item) {
-      loadExport().then(function (ex) { ex.save(kind, item.root, item.spec, function (t, k) { say(item, t, k); }); },
+      // the file's link is this demo's own state, whichever demo last wrote the page's address
+      loadExport().then(function (ex) { ex.save(kind, item.root, item.spec, function (t, k) { say(item, t, k); }, link(item)); },
         function (err) { say(item, "The download could not start (" + err.message + ").", "error"); });
     };
   }

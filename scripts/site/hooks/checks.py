@@ -612,7 +612,7 @@ def label_errors(config: Path, dists: Path) -> list[str]:
     return errors
 
 
-MARK_ATTRS = {"type", "class", "aria-expanded", "aria-controls", "aria-describedby"}
+MARK_ATTRS = {"type", "class", "aria-expanded", "aria-controls", "aria-describedby", "data-search-exclude"}
 
 
 class _Citations(HTMLParser):
@@ -644,7 +644,7 @@ class _Citations(HTMLParser):
         elif tag == "span" and "nt-pop" in classes:
             self._pop = {"attrs": attrs, "said": "", "href": None, "line": line}
             self.pops[a.get("id", "")] = self._pop
-        elif tag == "span" and "nt-pop-said" in classes and self._pop is not None:
+        elif "nt-pop-said" in classes and self._pop is not None:
             what = "said"
         elif tag == "a" and self._pop is not None:
             self._pop["href"] = a.get("href")
@@ -694,7 +694,7 @@ def citation_errors(html_text: str) -> list[str]:
         if pop is None or attrs.get("aria-controls") != attrs.get("aria-describedby"):
             errors.append(f"{where} is described by no popover ({attrs.get('aria-describedby')!r})")
             continue
-        stray = [k for k, _ in pop["attrs"] if k not in ("class", "id")]
+        stray = [k for k, _ in pop["attrs"] if k not in ("class", "id", "data-search-exclude")]
         said = pop["said"].strip()
         target = (pop["href"] or "").removeprefix("#")
         if stray:
