@@ -91,10 +91,10 @@ nexttoken.define("demos.kv-cache", ["ui", "ui.permalink"], function (ui, permali
       },
       tables: function () {
         var n = Number(slide.input.value);
-        return [{ name: "kv-cache-bytes", columns: ["model", "bytes_per_token", "window", "tokens", "mib_float32", "mib_float16"],
+        return [{ name: "kv-cache-bytes", columns: ["model", "bytes_per_token", "window", "tokens", "mb_float32", "mb_float16"],
           rows: models.map(function (m) {
             var k = Math.min(n, m.n_ctx);
-            return [m.name, m.bytes_per_token, m.n_ctx, k, m.bytes_per_token * k / MIB, m.bytes_per_token * k / MIB / 2];
+            return [m.name, m.bytes_per_token, m.n_ctx, k, m.bytes_per_token * k / MB, m.bytes_per_token * k / MB / 2];
           }) }];
       } });
   });

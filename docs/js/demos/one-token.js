@@ -1,6 +1,6 @@
 // Demo: one token, end to end. prompt -> tokens -> ids -> embedding strips -> attention -> MLP
-// -> logits -> probabilities -> the pick, all from one m.forward(ids) of the tiny model; above them the
-// same pass played stage by stage (ui.pass-player), lighting the map of the pass as it goes. The player is
+// -> logits -> probabilities -> the pick, all from one m.forward(ids) of the tiny model, folded under the
+// same pass played stage by stage (ui.pass-player), which lights the map of the pass as it goes. The player is
 // the landing page's largest script, so it loads once the demo has built, off the page's first load.
 nexttoken.define("demos.one-token", ["ui", "runtime.kernels", "runtime.active", "runtime.prompts", "runtime.model", "explain.pass", "later:ui.pass-player", "ui.permalink"], function (ui, kernels, active, prompts, model, pass, loadPlayer, permalink) {
   "use strict";
@@ -23,15 +23,22 @@ nexttoken.define("demos.one-token", ["ui", "runtime.kernels", "runtime.active", 
     var slot = ui.el("div", { class: "nt-play-slot" });  // where the player goes once it has loaded
     var played = null, asked = null;  // the player, and the last pass asked of it before it arrived
     function toPlayer(fn) { if (played) fn(played); else asked = fn; }
+    // The played pass is the one copy on show; every stage at once, each number open to its arithmetic,
+    // waits folded below it (open at once if the player cannot load).
+    var all = ui.el("details", { class: "nt-fold nt-pass-all" }, [
+      ui.el("summary", { text: "Every stage at once, each number open to its arithmetic" }), out]);
     live.appendChild(ui.el("div", { class: "nt-controls" }, [prompt.wrap, append]));
     live.appendChild(msg.node);
     live.appendChild(slot);
-    live.appendChild(out);
+    live.appendChild(all);
     loadPlayer().then(function (player) {
       played = player.create();
       slot.parentNode.replaceChild(played.node, slot);
       if (asked) asked(played);
-    }, function (err) { msg.show("The pass cannot be played (" + (err && err.message ? err.message : err) + "); the steps below still show it.", "error"); });
+    }, function (err) {
+      all.open = true;
+      msg.show("The pass cannot be played (" + (err && err.message ? err.message : err) + "); the steps below still show it.", "error");
+    });
 
     function run(text) {
       msg.clear();
