@@ -27,8 +27,10 @@ nexttoken.define("demos.one-token", ["ui", "runtime.kernels", "runtime.active", 
     // waits folded below it (open at once if the player cannot load).
     var all = ui.el("details", { class: "nt-fold nt-pass-all" }, [
       ui.el("summary", { text: "Every stage at once, each number open to its arithmetic" }), out]);
+    var answer = ui.el("div", { class: "nt-output nt-one-pick", "aria-live": "polite" });  // the pick, always in view
     live.appendChild(ui.el("div", { class: "nt-controls" }, [prompt.wrap, append]));
     live.appendChild(msg.node);
+    live.appendChild(answer);
     live.appendChild(slot);
     live.appendChild(all);
     loadPlayer().then(function (player) {
@@ -45,7 +47,7 @@ nexttoken.define("demos.one-token", ["ui", "runtime.kernels", "runtime.active", 
       state.pick = null;
       state.shown = null;
       var r = prompts.encode(text);
-      if (!r.ok) { msg.show(r.message, "error"); ui.clear(out); toPlayer(function (p) { p.empty(); p.node.hidden = true; }); ui.setDisabled(append, "Nothing to append: fix the prompt first."); return; }
+      if (!r.ok) { msg.show(r.message, "error"); ui.clear(out); ui.clear(answer); toPlayer(function (p) { p.empty(); p.node.hidden = true; }); ui.setDisabled(append, "Nothing to append: fix the prompt first."); return; }
       if (r.note) msg.show(r.note, "info");
       var tr = m.forward(r.ids);
       state.text = r.text;
@@ -61,6 +63,7 @@ nexttoken.define("demos.one-token", ["ui", "runtime.kernels", "runtime.active", 
     function render(r, tr) {
       state.shown = { r: r, tr: tr };
       ui.clear(out);
+      ui.clear(answer);
       var explain = pass.of({ trace: tr, ids: r.ids, config: m.config, weights: active.data.weights, show: t.tk.show });
       var n = r.ids.length, last = n - 1, L = tr.h.length - 1, h = tr.h[L];
       // 1. tokens and ids
@@ -127,7 +130,7 @@ nexttoken.define("demos.one-token", ["ui", "runtime.kernels", "runtime.active", 
       // 7. the pick (greedy)
       var pick = order[0];
       state.pick = pick;
-      out.appendChild(ui.section("7. The pick (greedy: the most probable token)", [
+      answer.appendChild(ui.section("The pick (greedy: the most probable token)", [
         ui.el("p", { class: "nt-pick" }, ["“" + r.text + "” → ", ui.el("code", { class: "nt-pick-token", text: t.tk.show(pick) }), " (" + ui.pct(probs[pick]) + ")"])]));
     }
 
