@@ -27,21 +27,34 @@ def _bar(label: str, value: float, top: float, text: str, cls: str = "") -> str:
             f'<span class="nt-ar-value">{_e(text)}</span></div>')
 
 
-def bytes_figure(weights: dict, names: dict, counts: dict, file_mib: float, badges: str = "") -> str:
-    """Bytes per weight: each model's weights at each width, in MiB, on one zero-based scale, with the
-    SmolLM2 file this build runs (mixed widths) beside them. `badges`: the weight counts' source markers."""
-    top = max(w["mib"] for key in ("gpt2", "smollm2") for w in weights[key])
+def bytes_figure(weights: dict, names: dict, counts: dict, file_mb: float, badges: str = "") -> str:
+    """Bytes per weight: each model's weights at each width, in MB, on one zero-based scale, with the
+    SmolLM2 file the pages run (mixed widths) beside them. `badges`: the weight counts' source markers."""
+    top = max(w["mb"] for key in ("gpt2", "smollm2") for w in weights[key])
     groups = []
     for key in ("gpt2", "smollm2"):
-        rows = [_bar(f"{w['bits']} bits", w["mib"], top, f"{_num(w['mib'])} MiB") for w in weights[key]]
+        rows = [_bar(f"{w['bits']} bits", w["mb"], top, f"{_num(w['mb'])} MB") for w in weights[key]]
         if key == "smollm2":
-            rows.append(_bar("its file", file_mib, top, f"{_num(file_mib)} MiB", "nt-ar-file"))
+            rows.append(_bar("its file", file_mb, top, f"{_num(file_mb)} MB", "nt-ar-file"))
         groups.append(f'<div class="nt-ar-group" data-model="{key}"><p class="nt-ar-title">{_e(names[key])}: '
                       f'{counts[key]:,} weights</p>{"".join(rows)}</div>')
     return ('<figure class="nt-ar-fig nt-ar-bytes" data-figure="bytes">' + "".join(groups) +
-            '<figcaption>Megabytes (MiB) to store every weight at 32, 16, 8 and 4 bits; the bars share one scale '
-            'that starts at zero. "Its file" is the SmolLM2 file this build runs, whose tensors mix widths '
+            '<figcaption>Megabytes (MB) to store every weight at 32, 16, 8 and 4 bits; the bars share one scale '
+            'that starts at zero. "Its file" is the SmolLM2 file these pages run, whose tensors mix widths '
             '(the table below). Weight counts: ' + badges + '</figcaption></figure>')
+
+
+def lora_figure(lo: dict, badges: str = "") -> str:
+    """Weights trained per attention matrix of one layer: all of them (full fine-tuning) against a LoRA
+    update of rank r, r·(in + out), on one zero-based scale."""
+    top = max(r["full"] for r in lo["rows"])
+    rows = []
+    for r in lo["rows"]:
+        rows.append(_bar(f"{r['name']}: all", r["full"], top, f"{r['full']:,}"))
+        rows.append(_bar(f"{r['name']}: LoRA", r["lora"], top, f"{r['lora']:,}", "nt-ar-file"))
+    return ('<figure class="nt-ar-fig nt-ar-lora" data-figure="lora"><div class="nt-ar-group">' + "".join(rows) +
+            f'</div><figcaption>Weights trained in each attention matrix of one SmolLM2 layer: every weight, or a LoRA '
+            f'update of rank {lo["rank"]}. The bars share one scale that starts at zero. {badges}</figcaption></figure>')
 
 
 def _float16_parts(raw: bytes) -> dict:

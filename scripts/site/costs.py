@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-KIB, MIB = 1024, 1024 ** 2
+KB, MB = 1e3, 1e6  # decimal units, as every size on the site (kB, MB)
 
 
 def _computed(source: str) -> dict:
@@ -51,9 +51,9 @@ def kv(c: dict, bytes_per: int = 4) -> dict:
     """Cache bytes per token: a key and a value vector per layer and key/value head."""
     per = 2 * c["n_layer"] * c["n_kv_heads"] * c["d_head"] * bytes_per
     all_heads = 2 * c["n_layer"] * c["n_head"] * c["d_head"] * bytes_per
-    return {"factors": [2, c["n_layer"], c["n_kv_heads"], c["d_head"], bytes_per], "bytes": per, "n_ctx": c["n_ctx"], "kib": per / KIB, "full_bytes": per * c["n_ctx"], "full_mib": per * c["n_ctx"] / MIB,
-            "all_heads_kib": all_heads / KIB, "gqa_saving": all_heads / per,
-            "float16_kib": per / 2 / KIB}
+    return {"factors": [2, c["n_layer"], c["n_kv_heads"], c["d_head"], bytes_per], "bytes": per, "n_ctx": c["n_ctx"], "kb": per / KB, "full_bytes": per * c["n_ctx"], "full_mb": per * c["n_ctx"] / MB,
+            "all_heads_kb": all_heads / KB, "gqa_saving": all_heads / per,
+            "float16_kb": per / 2 / KB}
 
 
 def q4_1(storage: dict) -> dict:
@@ -77,14 +77,14 @@ def q4_1(storage: dict) -> dict:
         "code_bits": (q41["block_bytes"] - 4) * 8 // q41["block_size"], "levels": 2 ** ((q41["block_bytes"] - 4) * 8 // q41["block_size"]),
         "types": [t | {"bits_per_weight": t["block_bytes"] * 8 / t["block_size"], "share": t["elements"] / storage["n_weights"]}
                   for t in storage["tensor_types"]],
-        "tensor_bytes": tensor_bytes, "file_bytes": storage["file_bytes"], "file_mib": storage["file_bytes"] / MIB, "other_bytes": storage["file_bytes"] - tensor_bytes,
+        "tensor_bytes": tensor_bytes, "file_bytes": storage["file_bytes"], "file_mb": storage["file_bytes"] / MB, "other_bytes": storage["file_bytes"] - tensor_bytes,
         "block": b | {"pairs": [{"j": j, "byte": x, "hex": f"{x:02x}", "low": x & 0x0F, "high": x >> 4} for j, x in enumerate(b["qs"])],
                       "w_min": min(b["w"]), "w_max": max(b["w"]), "half_step": b["d"] / 2},
     }
 
 
 def weight_bytes(n: int, bits: list[int]) -> list[dict]:
-    return [{"bits": k, "bytes": n * k // 8, "mib": n * k / 8 / MIB} for k in bits]
+    return [{"bits": k, "bytes": n * k // 8, "mb": n * k / 8 / MB} for k in bits]
 
 
 def lora(c: dict, rank: int, names: list[str], n_params: int) -> dict:
@@ -119,9 +119,9 @@ def memory_bound(tensor_bytes: int, flops: int, n_params: int, chip: dict) -> di
 
 def paged(c: dict, kv_bytes: int, block_tokens: int, reply: int) -> dict:
     blocks = -(-reply // block_tokens)
-    return {"block_tokens": block_tokens, "block_kib": block_tokens * kv_bytes / KIB, "reply": reply,
+    return {"block_tokens": block_tokens, "block_kb": block_tokens * kv_bytes / KB, "reply": reply,
             "blocks": blocks, "slots": blocks * block_tokens, "unused": blocks * block_tokens - reply,
-            "reserved_mib": c["n_ctx"] * kv_bytes / MIB, "reserved_unused": (c["n_ctx"] - reply) / c["n_ctx"],
+            "reserved_mb": c["n_ctx"] * kv_bytes / MB, "reserved_unused": (c["n_ctx"] - reply) / c["n_ctx"],
             "full_blocks": c["n_ctx"] // block_tokens}
 
 

@@ -1,7 +1,7 @@
-"""The "Around the pick" page's demos in a real browser: the KV cache's slider, the router's top k and
+"""The shelf's demos (Making it fast, Storing the weights) in a real browser: the KV cache's slider, the router's top k and
 speculative decoding's accept/reject build from the page's data attributes and show the build's own
 numbers (scripts/site/costs.py, recomputed here from site_data), work by keyboard, served and from
-file://, and the page never scrolls sideways at 360 px; axe finds nothing in either scheme."""
+file://, and no page of the shelf scrolls sideways at 360 px; axe finds nothing in either scheme."""
 from __future__ import annotations
 
 import math
@@ -12,7 +12,7 @@ from tests.helpers.axe import violations
 from scripts.site.hooks import numbers
 
 pytestmark = pytest.mark.browser
-MIB = 1024 * 1024
+MB = 1e6
 
 
 @pytest.fixture(scope="module")
@@ -33,28 +33,28 @@ def clean(page):
 
 @pytest.mark.parametrize("mode", ["http", "file"])
 def test_kv_cache_slider_runs_to_each_models_window_and_reads_the_builds_bytes(open_page, around, mode):
-    page = open_page("around.html", mode=mode)
+    page = open_page("fast.html", mode=mode)
     root = demo(page, "kv-cache")
     slider = root.locator("input[type=range]")
     readout = root.locator(".nt-kv-readout")
     s, g = around["kv"]["smollm2"], around["kv"]["gpt2"]
     assert int(slider.get_attribute("max")) == s["n_ctx"]
-    assert float(readout.get_attribute("data-mib")) == pytest.approx(s["full_mib"])
+    assert float(readout.get_attribute("data-mb")) == pytest.approx(s["full_mb"])
     slider.focus()
     page.keyboard.press("Home")  # the slider by keyboard: one token
-    assert float(readout.get_attribute("data-mib")) == pytest.approx(s["bytes"] / MIB)
+    assert float(readout.get_attribute("data-mb")) == pytest.approx(s["bytes"] / MB)
     assert f"{s['bytes']:,} bytes a token" in readout.text_content()
     root.get_by_label("GPT-2 small").check()
     assert int(slider.get_attribute("max")) == g["n_ctx"]
     slider.focus()
     page.keyboard.press("End")
-    assert float(readout.get_attribute("data-mib")) == pytest.approx(g["full_mib"])
+    assert float(readout.get_attribute("data-mb")) == pytest.approx(g["full_mb"])
     assert " × ".join(map(str, g["factors"])) in readout.text_content()
     clean(page)
 
 
 def test_router_lights_the_top_k_with_the_builds_gates(open_page, around):
-    page = open_page("around.html")
+    page = open_page("weights.html")
     root = demo(page, "moe-router")
     ro = around["router"]
     radios = root.locator("input[type=radio]")
@@ -75,7 +75,7 @@ def test_router_lights_the_top_k_with_the_builds_gates(open_page, around):
 
 
 def test_speculative_decoding_shows_p_and_q_and_keeps_drafts_at_the_rules_rate(open_page, around):
-    page = open_page("around.html")
+    page = open_page("fast.html")
     root = demo(page, "spec-decode")
     sp = around["spec"]
     for r in sp["rows"]:
@@ -100,12 +100,16 @@ def test_speculative_decoding_shows_p_and_q_and_keeps_drafts_at_the_rules_rate(o
     clean(page)
 
 
+SHELF = {"around.html": (), "fast.html": ("kv-cache", "spec-decode"), "weights.html": ("moe-router",), "making.html": ()}
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_around_page_at_360_has_no_sideways_scroll_and_axe_is_clean(open_page, scheme):
-    page = open_page("around.html", width=360)
+@pytest.mark.parametrize("name", sorted(SHELF))
+def test_shelf_pages_at_360_have_no_sideways_scroll_and_axe_is_clean(open_page, scheme, name):
+    page = open_page(name, width=360)
     page.emulate_media(color_scheme=scheme)
-    for name in ("kv-cache", "moe-router", "spec-decode"):
-        demo(page, name)
+    for d in SHELF[name]:
+        demo(page, d)
     assert page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") <= 0
     assert violations(page) == []
     clean(page)

@@ -12,6 +12,7 @@ import pytest
 
 from scripts.core.io import SITE_DATA, read_json
 from scripts.quality.first_minute import PROBE, figures
+from scripts.site.hooks.numbers import pct
 from scripts.tiny.sizing import Mulberry32
 from tests.helpers.axe import violations
 from tests.helpers.distributions import bucket_probs
@@ -73,21 +74,24 @@ def test_rolls_land_where_python_lands_and_are_tallied(open_page):
     assert not page.nt_problems, page.nt_problems
 
 
-def test_a_fragment_among_the_tallest_bars_is_explained(open_page):
+def test_a_fragment_among_the_tallest_bars_is_explained_by_what_the_model_writes_after_it(open_page):
+    """A top token that is only a word's first piece (·cou) is said to be one, with what SmolLM2 writes after it,
+    from the stored prompt that ends in it; never the old guess that a longer token among the bars (·couch) is
+    its word."""
     rec = read_json(SITE_DATA / "smollm2" / "distributions" / "cat.json")
-    pieces = rec["head"]["pieces"]
-    frag = next(((a, b) for a in pieces[:5] if len(a.strip()) > 1 for b in pieces[:50]
-                 if b != a and b.startswith(a) and b[len(a):len(a) + 1].isalpha()), None)
+    path = SITE_DATA / "smollm2" / "distributions" / "cou.json"
+    cou = read_json(path) if path.is_file() else None
     page = open_page(PAGE, "http")
     loaded(page)
-    text = page.text_content('[data-role="tallest"]')
-    if frag:
-        show = [p.replace(" ", "·") for p in frag]
-        assert f"“{show[0]}” is the start of a longer word, such as “{show[1]}”" in text, text
-        two_minute = page.locator("article li", has_text="Then one weighted roll").text_content()
-        assert f"{show[0]} is the start of a longer word, such as {show[1]}" in two_minute, two_minute
+    text = " ".join(page.text_content('[data-role="tallest"]').split())
+    two_minute = " ".join(page.locator("article li", has_text="Then one weighted roll").text_content().split())
+    assert "start of a longer word" not in text + two_minute
+    if cou and cou["tokens"][-1] in rec["head"]["pieces"][:3] and cou["head"]["pieces"][0].isalpha():
+        piece, nxt = cou["tokens"][-1].replace(" ", "·"), cou["head"]["pieces"][0]
+        assert f"“{piece}” is only a word's first piece: after it, SmolLM2 writes “{nxt}” ({pct(cou['head']['probs'][0], 1)})" in text, text
+        assert f"{piece} is only the first piece of a word: after it, SmolLM2 goes on with {nxt} ({pct(cou['head']['probs'][0])})" in two_minute, two_minute
     else:
-        assert "start of a longer word" not in text
+        assert "first piece" not in text + two_minute
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

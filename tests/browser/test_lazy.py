@@ -64,7 +64,7 @@ def test_far_demo_builds_before_the_tab_reaches_it(open_page):
     # the last focusable element before the demo, focused as Tab would (no scrolling by the test)
     page.evaluate(f"""() => {{
       const demo = document.querySelector('{ONE}');
-      const all = [...document.querySelectorAll('a[href], button, input, select, textarea, [tabindex="0"]')]
+      const all = [...document.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex="0"]')]
         .filter(e => e.offsetParent !== null && (e.compareDocumentPosition(demo) & Node.DOCUMENT_POSITION_FOLLOWING));
       all[all.length - 1].focus();
     }}""")

@@ -210,7 +210,7 @@ DEMOS = {  # demo: (page, how the test sets a state through the controls)
     "one-token": ("index.html", set_one_token),
     "tokenize": ("tokens.html", set_tokenize),
     "real-distribution": ("sampling.html", set_real_distribution),
-    "knockout": ("attention.html", set_knockout),
+    "knockout": ("block.html", set_knockout),
     "lens": ("block.html", set_lens),
     "embeddings": ("embeddings.html", set_embeddings),
     "context-window": ("context.html", set_context_window),

@@ -125,6 +125,7 @@ def test_one_token_demo_matches_traces(open_page):
     inp = root.locator("input[data-role=prompt]")
     inp.fill(prompt)
     inp.press("Enter")
+    root.locator("details.nt-pass-all > summary").click()  # every stage at once, folded under the played pass
     rows = root.locator("li[data-token]")
     rows.first.wait_for()
     shown = [(rows.nth(i).locator(".nt-bar-label").inner_text(), rows.nth(i).locator(".nt-bar-value").inner_text())
@@ -382,6 +383,7 @@ def test_keyboard_reaches_every_control(open_page, kind):
     root = demo(page, kind)
     page.evaluate("""(kind) => {
         const r = document.querySelector(`.nt-demo[data-demo="${kind}"] .nt-live`);
+        r.querySelectorAll('details').forEach(d => { d.open = true; });  // a fold's controls count once it is opened
         r.querySelectorAll('input, button, select, [tabindex="0"]').forEach((e, i) => e.setAttribute('data-ktest', i));
     }""", kind)
     wanted = set(root.locator(".nt-live [data-ktest]").evaluate_all(

@@ -182,7 +182,7 @@ def test_the_fox_and_hen_model_runs_only_where_the_reader_switches_it_on(open_pa
     assert f" of {n_ctx})" in root.locator(".nt-window-info").inner_text()
     # the knock-out names the head that looks at the subject from the pass of the model in use (issue 43: it said
     # the built model's "head 2 (the head that looks at ·cat)" while the reader's head 1 did)
-    page.goto(re.sub(r"[^/]+\.html(#.*)?$", "attention.html", page.url), wait_until="load")
+    page.goto(re.sub(r"[^/]+\.html(#.*)?$", "block.html", page.url), wait_until="load")
     demo(page, "knockout")  # built once near the view
     built = page.evaluate(SUBJECT_HEAD)
     assert built["which"] == "built" and built["head"] == SUMMARY["subject_head"]["head"]
@@ -200,7 +200,7 @@ def test_the_fox_and_hen_model_runs_only_where_the_reader_switches_it_on(open_pa
     assert page.locator('.nt-model-switch[data-active-model="built"]').count() == 1
     page.go_back(wait_until="load")
     assert page.locator('.nt-model-switch[data-active-model="yours"]').count() == 1
-    for name, demos in {"index.html": ["one-token"], "attention.html": ["attention", "knockout"],
+    for name, demos in {"index.html": ["one-token"], "attention.html": ["attention"],
                         "block.html": ["two-heads", "knockout", "lens"], "sampling.html": ["temperature"],
                         "generation.html": ["generate"]}.items():
         page.goto(re.sub(r"[^/]+\.html(#.*)?$", name, page.url), wait_until="load")  # a demo may have put its state in the link

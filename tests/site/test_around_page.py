@@ -1,4 +1,4 @@
-"""The "Around the pick" page (docs/around.md): its numbers are computed from the data (configs,
+"""The shelf after the main path (docs/fast.md, weights.md, making.md): its numbers are computed from the data (configs,
 SmolLM2's storage record, published figures) by scripts/site/costs.py, checked here against
 independent counts, and they move when the data moves; every section that prints a number shows
 its status; the published figures have a schema and a source each."""
@@ -15,7 +15,7 @@ from scripts.core.io import SITE_DATA, read_json
 from scripts.site import costs
 from scripts.site.hooks import checks, numbers
 
-PAGE = numbers.ROOT / "docs" / "around.md"
+PAGES = [numbers.ROOT / "docs" / f"{name}.md" for name in ("fast", "weights", "making")]
 
 
 @pytest.fixture(scope="module")
@@ -24,9 +24,12 @@ def context():
 
 
 def render(ctx) -> str:
-    text = PAGE.read_text(encoding="utf-8")
-    _, body, _ = checks.split_front_matter(text)
-    return numbers.make_env().from_string(body).render(**ctx, page_meta={})
+    """The shelf's pages, rendered one after the other."""
+    out = []
+    for page in PAGES:
+        _, body, _ = checks.split_front_matter(page.read_text(encoding="utf-8"))
+        out.append(numbers.make_env().from_string(body).render(**ctx, page_meta={}))
+    return "\n".join(out)
 
 
 def cfg(ctx, model):
@@ -108,7 +111,8 @@ def test_page_numbers_move_with_the_data(context):
 
 def test_no_typed_numbers_and_every_numbered_section_has_a_status(context):
     allow = checks.load_allowlist()
-    assert checks.page_errors(PAGE.read_text(encoding="utf-8"), "around.md", allow) == []
+    for page in PAGES:
+        assert checks.page_errors(page.read_text(encoding="utf-8"), page.name, allow) == []
     out = render(context)
     for section in re.split(r"\n## ", out)[1:]:
         prose = section.split("\n", 1)[1]
@@ -147,13 +151,24 @@ def test_every_link_to_the_sources_page_lands_on_an_entry():
 def test_bytes_figure_bars_share_one_zero_based_scale(context):
     from scripts.site import around_figures
     A = context["around"]
-    html = around_figures.bytes_figure(A["weights"], {"gpt2": "G", "smollm2": "S"}, {"gpt2": 1, "smollm2": 2}, A["q4_1"]["file_mib"])
+    html = around_figures.bytes_figure(A["weights"], {"gpt2": "G", "smollm2": "S"}, {"gpt2": 1, "smollm2": 2}, A["q4_1"]["file_mb"])
     widths = [float(w) for w in re.findall(r'style="width:([\d.]+)%"', html)]
     values = [float(v) for v in re.findall(r'data-value="([^"]+)"', html)]
     top = max(values)
     assert len(widths) == 2 * len(A["weights"]["gpt2"]) + 1
     assert all(math.isclose(w, 100 * v / top, abs_tol=1e-3) for w, v in zip(widths, values))
-    assert values[:4] == [w["mib"] for w in A["weights"]["gpt2"]]
+    assert values[:4] == [w["mb"] for w in A["weights"]["gpt2"]]
+
+
+def test_lora_figure_sets_each_matrix_beside_its_rank_r_update_on_one_zero_based_scale(context):
+    from scripts.site import around_figures
+    lo = context["around"]["lora"]
+    html = around_figures.lora_figure(lo)
+    widths = [float(w) for w in re.findall(r'style="width:([\d.]+)%"', html)]
+    values = [float(v) for v in re.findall(r'data-value="([^"]+)"', html)]
+    assert values == [x for r in lo["rows"] for x in (r["full"], r["lora"])]
+    assert all(math.isclose(w, 100 * v / max(values), abs_tol=1e-3) for w, v in zip(widths, values))
+    assert all(r["lora"] == lo["rank"] * (r["in"] + r["out"]) for r in lo["rows"])
 
 
 def test_q4_block_figure_draws_every_bit_of_the_block(context):

@@ -4,7 +4,7 @@
 nexttoken.define("demos.kv-cache", ["ui", "ui.permalink"], function (ui, permalink) {
   "use strict";
 
-  var MIB = 1024 * 1024;
+  var MB = 1e6;  // decimal megabytes, as every size on the site
   var W = 560, H = 240, L = 66, R = 14, T = 12, B = 40;
 
   function fmt(x) { return x >= 100 ? ui.count(x) : ui.fix(x, x >= 10 ? 1 : 2); }
@@ -31,10 +31,10 @@ nexttoken.define("demos.kv-cache", ["ui", "ui.permalink"], function (ui, permali
 
     function draw(n) {
       var m = models[at];
-      var full = m.bytes_per_token * m.n_ctx / MIB;
-      var top = Math.max(full, m.ref_mib || 0);
+      var full = m.bytes_per_token * m.n_ctx / MB;
+      var top = Math.max(full, m.ref_mb || 0);
       var X = function (k) { return L + k / m.n_ctx * (W - L - R); };
-      var Y = function (mib) { return T + (1 - mib / top) * (H - T - B); };
+      var Y = function (mb) { return T + (1 - mb / top) * (H - T - B); };
       ui.clear(chart);
       ui.niceTicks(0, top).forEach(function (v) {
         chart.appendChild(ui.svg("line", { x1: L, x2: W - R, y1: Y(v), y2: Y(v), class: "nt-ar-grid" }));
@@ -43,26 +43,26 @@ nexttoken.define("demos.kv-cache", ["ui", "ui.permalink"], function (ui, permali
       ui.niceTicks(0, m.n_ctx).forEach(function (v) {
         chart.appendChild(text(X(v), H - B + 16, ui.count(v), "nt-ar-tick", "middle"));
       });
-      if (m.ref_mib) {
-        chart.appendChild(ui.svg("line", { x1: L, x2: W - R, y1: Y(m.ref_mib), y2: Y(m.ref_mib), class: "nt-kv-ref" }));
-        chart.appendChild(text(L + 6, Y(m.ref_mib) - 5, m.ref_label, "nt-ar-lab"));
+      if (m.ref_mb) {
+        chart.appendChild(ui.svg("line", { x1: L, x2: W - R, y1: Y(m.ref_mb), y2: Y(m.ref_mb), class: "nt-kv-ref" }));
+        chart.appendChild(text(L + 6, Y(m.ref_mb) - 5, m.ref_label, "nt-ar-lab"));
       }
       chart.appendChild(ui.svg("line", { x1: X(0), y1: Y(0), x2: X(m.n_ctx), y2: Y(full / 2), class: "nt-kv-line16" }));
       chart.appendChild(ui.svg("line", { x1: X(0), y1: Y(0), x2: X(m.n_ctx), y2: Y(full), class: "nt-kv-line" }));
-      var mib = m.bytes_per_token * n / MIB;
-      chart.appendChild(ui.svg("line", { x1: X(n), x2: X(n), y1: Y(0), y2: Y(mib), class: "nt-kv-stem" }));
-      chart.appendChild(ui.svg("circle", { cx: X(n), cy: Y(mib), r: 5, class: "nt-ar-pt" }));
+      var mb = m.bytes_per_token * n / MB;
+      chart.appendChild(ui.svg("line", { x1: X(n), x2: X(n), y1: Y(0), y2: Y(mb), class: "nt-kv-stem" }));
+      chart.appendChild(ui.svg("circle", { cx: X(n), cy: Y(mb), r: 5, class: "nt-ar-pt" }));
       chart.appendChild(text(W - R, Y(full) + 16, "float32", "nt-ar-lab", "end"));
       chart.appendChild(text(W - R, Y(full / 2) + 16, "float16", "nt-ar-lab", "end"));
       chart.appendChild(text((L + W - R) / 2, H - 6, "tokens in the cache (its window is " + ui.count(m.n_ctx) + ")", "nt-ar-axis", "middle"));
-      var yl = text(0, 0, "MiB", "nt-ar-axis", "middle");
+      var yl = text(0, 0, "MB", "nt-ar-axis", "middle");
       yl.setAttribute("transform", "translate(14 " + ((T + H - B) / 2) + ") rotate(-90)");
       chart.appendChild(yl);
       var said = m.name + ": " + m.factors.join(" × ") + " = " + ui.count(m.bytes_per_token) + " bytes a token; " +
-        ui.count(n) + " tokens take " + fmt(mib) +
-        " MiB in float32, " + fmt(mib / 2) + " MiB in float16.";
+        ui.count(n) + " tokens take " + fmt(mb) +
+        " MB in float32, " + fmt(mb / 2) + " MB in float16.";
       readout.textContent = said;
-      readout.setAttribute("data-mib", String(mib));
+      readout.setAttribute("data-mb", String(mb));
       chart.setAttribute("aria-label", "KV cache memory against tokens, zero-based. " + said);
     }
 
@@ -91,10 +91,10 @@ nexttoken.define("demos.kv-cache", ["ui", "ui.permalink"], function (ui, permali
       },
       tables: function () {
         var n = Number(slide.input.value);
-        return [{ name: "kv-cache-bytes", columns: ["model", "bytes_per_token", "window", "tokens", "mib_float32", "mib_float16"],
+        return [{ name: "kv-cache-bytes", columns: ["model", "bytes_per_token", "window", "tokens", "mb_float32", "mb_float16"],
           rows: models.map(function (m) {
             var k = Math.min(n, m.n_ctx);
-            return [m.name, m.bytes_per_token, m.n_ctx, k, m.bytes_per_token * k / MIB, m.bytes_per_token * k / MIB / 2];
+            return [m.name, m.bytes_per_token, m.n_ctx, k, m.bytes_per_token * k / MB, m.bytes_per_token * k / MB / 2];
           }) }];
       } });
   });

@@ -2,7 +2,9 @@
 // the build: data.smollm2-dist-<key>, loaded on demand, no model), and one weighted roll per press.
 // Rolls follow the site's one draw rule: the n-th roll takes the n-th number of mulberry32(seed) (as
 // SmolLM2's Draw and the tiny model's Draw do); "Roll 100 more" tallies the winners, so the reader sees
-// how rarely the tallest bar wins. Container attribute: data-prompt (a stored prompt's key).
+// how rarely the tallest bar wins. Container attributes: data-prompt (a stored prompt's key); data-fragment
+// (a top token that is only a word's first piece, with what SmolLM2 writes after it, from the stored prompt
+// that ends in it: {after, piece, next, prob}), said under the tallest bars.
 nexttoken.define("demos.one-roll", ["ui", "runtime.kernels", "runtime.sampling", "real.bars", "data.smollm2-dist-index", "later:data.smollm2-dist-*", "ui.permalink"],
   function (ui, kernels, sampling, bars, index, loadPrompt, permalink) {
   "use strict";
@@ -11,21 +13,9 @@ nexttoken.define("demos.one-roll", ["ui", "runtime.kernels", "runtime.sampling",
 
   function css(node, name, fallback) { return getComputedStyle(node).getPropertyValue(name).trim() || fallback; }
 
-  // A top token that starts a longer one among the top ranks (·cou and ·couch): a token need not be a word.
-  function fragment(pieces, upto) {
-    for (var i = 0; i < upto; i++) {
-      var a = pieces[i];
-      if (a.trim().length < 2) continue;
-      for (var j = 0; j < Math.min(pieces.length, 50); j++) {
-        var b = pieces[j];
-        if (j !== i && b.length > a.length && b.indexOf(a) === 0 && /^[a-z]/i.test(b.slice(a.length))) return [a, b];
-      }
-    }
-    return null;
-  }
-
   ui.start("one-roll", function (root, live) {
     var key = root.getAttribute("data-prompt") || index.prompts[0].key;
+    var frag = JSON.parse(root.getAttribute("data-fragment") || "null");
     var entry = index.prompts.filter(function (p) { return p.key === key; })[0] || index.prompts[0];
     var d = null, probs = null, cum = null, V = 0, rng = sampling.mulberry32(SEED), rolls = 0, last = -1, tally = {}, pending = null;
     var msg = ui.message();
@@ -155,11 +145,11 @@ nexttoken.define("demos.one-roll", ["ui", "runtime.kernels", "runtime.sampling",
         show(d.head.pieces[0]) + "”, holds " + ui.pct(probs[0], 1) + "; the smallest holds " + ui.pct(probs[V - 1], 1) + ".");
       axes.textContent = ui.count(V) + " bars, one per token. Across: rank, most likely first, on a log scale (1 to " + ui.count(V) +
         "). Up: probability, from zero, so the long tail lies flat: each of its bars is tiny, together they hold much.";
-      var f = fragment(d.head.pieces, TOP);
+      var f = frag && frag.after === d.key && d.head.pieces.slice(0, TOP).indexOf(frag.piece) >= 0 ? frag : null;
       tallest.textContent = "The tallest bars: " + d.head.pieces.slice(0, TOP).map(function (p, r) { return show(p) + " " + ui.pct(probs[r], 1); }).join(", ") +
-        ". A dot (·) is the space before a word." + (f ? " “" + show(f[0]) + "” is the start of a longer word, such as “" + show(f[1]) +
-        "” (also among the bars): a token need not be a whole word." : "");
-      about.textContent = "SmolLM2-135M's probabilities for the next token, measured by this build and stored with the page (no model runs here): the top " +
+        ". A dot (·) is the space before a word." + (f ? " “" + show(f.piece) + "” is only a word's first piece: after it, SmolLM2 writes “" +
+        show(f.next) + "” (" + ui.pct(f.prob, 1) + "). A token need not be a whole word." : "");
+      about.textContent = "SmolLM2-135M's probabilities for the next token, measured ahead of time and stored with the page (no model runs here): the top " +
         ui.count(head) + " exactly, the other " + ui.count(V - head) + " redrawn from " + buckets + " rank buckets. Roll n takes the n-th random number from seed " + SEED +
         ": the same for every reader.";
       ui.setDisabled(rollBtn, "");

@@ -1,6 +1,6 @@
 // Demo: one token, end to end. prompt -> tokens -> ids -> embedding strips -> attention -> MLP
-// -> logits -> probabilities -> the pick, all from one m.forward(ids) of the tiny model; above them the
-// same pass played stage by stage (ui.pass-player), lighting the map of the pass as it goes. The player is
+// -> logits -> probabilities -> the pick, all from one m.forward(ids) of the tiny model, folded under the
+// same pass played stage by stage (ui.pass-player), which lights the map of the pass as it goes. The player is
 // the landing page's largest script, so it loads once the demo has built, off the page's first load.
 nexttoken.define("demos.one-token", ["ui", "runtime.kernels", "runtime.active", "runtime.prompts", "runtime.model", "explain.pass", "later:ui.pass-player", "ui.permalink"], function (ui, kernels, active, prompts, model, pass, loadPlayer, permalink) {
   "use strict";
@@ -23,22 +23,31 @@ nexttoken.define("demos.one-token", ["ui", "runtime.kernels", "runtime.active", 
     var slot = ui.el("div", { class: "nt-play-slot" });  // where the player goes once it has loaded
     var played = null, asked = null;  // the player, and the last pass asked of it before it arrived
     function toPlayer(fn) { if (played) fn(played); else asked = fn; }
+    // The played pass is the one copy on show; every stage at once, each number open to its arithmetic,
+    // waits folded below it (open at once if the player cannot load).
+    var all = ui.el("details", { class: "nt-fold nt-pass-all" }, [
+      ui.el("summary", { text: "Every stage at once, each number open to its arithmetic" }), out]);
+    var answer = ui.el("div", { class: "nt-output nt-one-pick", "aria-live": "polite" });  // the pick, always in view
     live.appendChild(ui.el("div", { class: "nt-controls" }, [prompt.wrap, append]));
     live.appendChild(msg.node);
+    live.appendChild(answer);
     live.appendChild(slot);
-    live.appendChild(out);
+    live.appendChild(all);
     loadPlayer().then(function (player) {
       played = player.create();
       slot.parentNode.replaceChild(played.node, slot);
       if (asked) asked(played);
-    }, function (err) { msg.show("The pass cannot be played (" + (err && err.message ? err.message : err) + "); the steps below still show it.", "error"); });
+    }, function (err) {
+      all.open = true;
+      msg.show("The pass cannot be played (" + (err && err.message ? err.message : err) + "); the steps below still show it.", "error");
+    });
 
     function run(text) {
       msg.clear();
       state.pick = null;
       state.shown = null;
       var r = prompts.encode(text);
-      if (!r.ok) { msg.show(r.message, "error"); ui.clear(out); toPlayer(function (p) { p.empty(); p.node.hidden = true; }); ui.setDisabled(append, "Nothing to append: fix the prompt first."); return; }
+      if (!r.ok) { msg.show(r.message, "error"); ui.clear(out); ui.clear(answer); toPlayer(function (p) { p.empty(); p.node.hidden = true; }); ui.setDisabled(append, "Nothing to append: fix the prompt first."); return; }
       if (r.note) msg.show(r.note, "info");
       var tr = m.forward(r.ids);
       state.text = r.text;
@@ -54,6 +63,7 @@ nexttoken.define("demos.one-token", ["ui", "runtime.kernels", "runtime.active", 
     function render(r, tr) {
       state.shown = { r: r, tr: tr };
       ui.clear(out);
+      ui.clear(answer);
       var explain = pass.of({ trace: tr, ids: r.ids, config: m.config, weights: active.data.weights, show: t.tk.show });
       var n = r.ids.length, last = n - 1, L = tr.h.length - 1, h = tr.h[L];
       // 1. tokens and ids
@@ -120,7 +130,7 @@ nexttoken.define("demos.one-token", ["ui", "runtime.kernels", "runtime.active", 
       // 7. the pick (greedy)
       var pick = order[0];
       state.pick = pick;
-      out.appendChild(ui.section("7. The pick (greedy: the most probable token)", [
+      answer.appendChild(ui.section("The pick (greedy: the most probable token)", [
         ui.el("p", { class: "nt-pick" }, ["“" + r.text + "” → ", ui.el("code", { class: "nt-pick-token", text: t.tk.show(pick) }), " (" + ui.pct(probs[pick]) + ")"])]));
     }
 

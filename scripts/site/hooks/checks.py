@@ -33,6 +33,11 @@ numbers.py's, which writes them: scripts/site/citations.py):
                 described by its popover, which says the status and the whole source and links to a source
                 line of the page's one "Where these numbers come from" that reads exactly the same; no
                 placeholder is left.
+  prose         the page's prose as a reader reads it (scripts/site/prose.py: paragraphs and list items outside
+                demos, tables, figures and closed details): no sentence over 30 words (but on Sources, a list
+                of references), at most 900 words on each of the ten pages of the main path and 1,500 on a
+                page of the shelf after it, and "build" said at most once on a main page. Each error names
+                the source line its text stands on (the line found by a run of the text's words).
 Any failure raises PluginError naming the page and line.
 """
 from __future__ import annotations
@@ -52,6 +57,7 @@ if str(ROOT) not in sys.path:  # MkDocs loads hooks by path: make `scripts` impo
     sys.path.insert(0, str(ROOT))
 
 from scripts.real.page_variables import distribution_shape, load_real_models  # noqa: E402
+from scripts.site import prose  # noqa: E402
 from scripts.site.citations import WORDS as STATUS_WORDS_BY_STATUS  # noqa: E402
 STATUS_WORDS = list(STATUS_WORDS_BY_STATUS.values()) + ["computed by this build"]  # how a popover starts
 ALLOWLIST = ROOT / "scripts" / "site" / "prose_allowlist.yaml"
@@ -429,43 +435,67 @@ def count_word_errors(body: str, counts: dict, first_line: int = 1) -> list[str]
     return errors
 
 
-# ---- sentences a newcomer reads through --------------------------------------------------------------
+# ---- the prose a reader reads: its length, its sentences, its talk of the build ---------------------
 
-LONG = 40
-BREAK = "\u00b6"  # stands for a break no punctuation shows: a list item's start, a paragraph's end
-SENTENCE_END = re.compile(r"(?<=[.!?…])[”’)\]*_]*\s+(?=[A-Z“‘(\[`*_·\w])|\n[ \t]*\n|" + BREAK)
-
-
-def _word(m: re.Match) -> str:
-    """A masked span that reads as one word (a number printed by the template, a formula, inline code)."""
-    return "w" + re.sub(r"[^\n]", " ", m.group(0))[1:]
-
-
-def long_sentences(body: str, first_line: int = 1, limit: int = LONG) -> list[str]:
-    """'line N: a sentence of W words ...' for each prose sentence over `limit` words. A template expression,
-    a formula and inline code count as one word each; fenced code, tables, headings, HTML tags and template
-    statements are left out."""
-    text = re.sub(r"\[\[.*?\]\]", _word, body, flags=re.S)
-    text = re.sub(r"\[%.*?%\]|\[#.*?#\]", _blank, text, flags=re.S)
-    text = MASKS[0].sub(_blank, text)                                          # fenced code
-    text = MASKS[1].sub(_word, text)                                           # math
-    text = MASKS[2].sub(_word, text)                                           # inline code
-    for mask in MASKS[3:]:                                                     # tags, attributes, links, headings
+def _source_words(body: str, first_line: int) -> list[tuple[str, int]]:
+    """The source's plain words in order, each with its line: templates, tags, link targets and markup out."""
+    text = _mask_templates(body)
+    for mask in (MASKS[3], MASKS[4], MASKS[5]):  # tags, attribute lists, link targets
         text = mask.sub(_blank, text)
-    text = re.sub(r"^[ \t]*\|.*$|^[ \t]*(?:!!!|\?\?\?\+?).*$", _blank, text, flags=re.M)  # tables, admonitions' heads
-    text = re.sub(r"^([ \t]*)(?:[-*+]|\d+\.)[ \t]+", lambda m: m.group(1) + BREAK + " " * (len(m.group(0)) - len(m.group(1)) - 1),
-                  text, flags=re.M)                                            # a list item starts a sentence
-    errors, start = [], 0
-    lines = body.split("\n")
-    for m in list(SENTENCE_END.finditer(text)) + [None]:
-        end = m.start() if m else len(text)
-        words = re.findall(r"\w[\w’'-]*", text[start:end])
-        if len(words) > limit:
-            at = start + len(text[start:end]) - len(text[start:end].lstrip())
-            line = _line_of(text, at, first_line)
-            errors.append(f"line {line}: a sentence of {len(words)} words (over {limit}) begins "
-                          f"“{lines[line - first_line].strip()[:70]}”: split it, or fold the caveat into <details>")
-        start = m.end() if m else end
+    return [(m.group(0).lower(), _line_of(text, m.start(), first_line)) for m in re.finditer(r"[^\W_]+", text)]
+
+
+def source_line(source_words: list[tuple[str, int]], text: str, run: int = 4) -> int | None:
+    """The source line where a rendered text begins, or the first line holding a run of its words (a run may
+    not cross a number the template printed); None when no run of `run` words is found."""
+    want = [w.lower() for w in re.findall(r"[^\W_]+", text)]
+    seq = [w for w, _ in source_words]
+    for size in (run, 3):
+        for k in range(max(1, len(want) - size + 1)):
+            window = want[k:k + size]
+            if len(window) < min(size, len(want)):
+                break
+            for i in range(len(seq) - len(window) + 1):
+                if seq[i:i + len(window)] == window:
+                    return source_words[i][1]
+    return None
+
+
+def prose_errors(html_text: str, source: str, page: str) -> list[str]:
+    """'line N: ...' for each sentence over prose.SENTENCE_WORDS words, for a main page over prose.MAIN_WORDS
+    words of prose or a shelf page over prose.SHELF_WORDS, and for a main page that talks of the build more
+    than prose.MAIN_BUILD times. The prose is measured on the page's HTML (scripts/site/prose.py, as
+    scripts/quality/first_minute.py measures it); each error names the source line the text stands on."""
+    blocks = prose.prose_blocks(html_text)
+    _, body, offset = split_front_matter(source)
+    sw = _source_words(body, offset + 1)
+
+    def where(text: str) -> str:
+        n = source_line(sw, text)
+        return f"line {n}" if n else f"line {offset + 1} (the text's own line was not found)"
+
+    errors = []
+    if page not in prose.NO_SENTENCE_LIMIT:
+        for s in prose.long_sentences(blocks, prose.SENTENCE_WORDS):
+            errors.append(f"{where(s)}: a sentence of {prose.words(s)} words (over {prose.SENTENCE_WORDS}) “{s[:70]}…”: "
+                          "split it, or fold the caveat into a closed <details>")
+    limit = prose.MAIN_WORDS if page in prose.MAIN_PAGES else prose.SHELF_WORDS if page in prose.SHELF_PAGES else None
+    total = sum(prose.words(b) for b in blocks)
+    if limit is not None and total > limit:
+        seen = 0
+        for b in blocks:
+            seen += prose.words(b)
+            if seen > limit:
+                kind = "a main page" if page in prose.MAIN_PAGES else "a page of the shelf"
+                errors.append(f"{where(b)}: the page's prose passes {limit} words here ({total} in all, at most {limit} "
+                              f"on {kind}): cut, fold a caveat into a closed <details>, or move it to a reference page")
+                break
+    if page in prose.MAIN_PAGES:
+        said = [b for b in blocks for _ in range(prose.build_words(b))]
+        if len(said) > prose.MAIN_BUILD:
+            errors.append(f"{where(said[prose.MAIN_BUILD])}: the prose says build or built {len(said)} times (at most "
+                          f"{prose.MAIN_BUILD} on a main page): say what the reader sees; how a number is made belongs "
+                          "on the page “How every number is made”")
     return errors
 
 
@@ -549,10 +579,9 @@ def page_errors(source: str, page: str, allow: list[dict], numbers: ModelNumbers
     _, body, offset = split_front_matter(source)
     words = status_word_errors(body, offset + 1)
     statuses = [] if page in SOURCE_PAGES else status_errors(body, numbers, offset + 1)
-    long = [] if page in SOURCE_PAGES else long_sentences(body, offset + 1)
     return (front_matter_errors(source) + description_errors(source) + prose_digits(body, allow, page, offset + 1)
             + hidden_digits(body, allow, page, offset + 1) + statuses + counting_errors(body, offset + 1)
-            + words + count_word_errors(body, counts, offset + 1) + long)
+            + words + count_word_errors(body, counts, offset + 1))
 
 
 # ---- the prompts' labels against their measured bars -----------------------------------------------
@@ -710,7 +739,8 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
 @event_priority(-50)  # after numbers.py's on_page_content, which writes the source lines
 def on_page_content(html_text, page, config, files, **kwargs):
     errors = citation_errors(html_text)
+    src = page.file.src_path
+    errors += prose_errors(html_text, Path(page.file.abs_src_path).read_text(encoding="utf-8"), src)
     if errors:
-        src = page.file.src_path
         raise PluginError(f"checks hook: {src}: " + f"; {src}: ".join(errors))
     return html_text

@@ -21,7 +21,12 @@ Context (see `build_context`):
   bpe_steps(word), encode(text)   the tiny tokenizer replayed here (tokens shown with ·)
   smollm2_dist, dist_shape   SmolLM2's stored distribution per prompt, and what each one's bars show,
              described from its measured rows (scripts/real/page_variables.py's distribution_shape)
-  cite       the site's title, version (content hash of site_data), date, BibTeX and plain citation
+  cite       the site's title, version (content hash of site_data), date, author, address, BibTeX and plain citation
+  pipeline   the data stages (scripts/core/registry.py): name, what each does, the files it writes and reads
+  prose_limits   the build's limits on prose (scripts/site/prose.py)
+  statuses   the marks' statuses, their letters and words (scripts/site/citations.py)
+  site       mkdocs.yml's site_author, site_url and repo_url (None in a local build)
+  repo_file(path)   a repository path as Markdown, linked to the repository when its address is known
   demo_pages the nav's pages with the demos each holds (scripts/site/demo_table.py)
   file_bytes(path)   the size of a file under docs/ (the GPT-2 vocabulary script the tokens page offers)
 Filters: pct(x, digits=0), num(x), fix(x, digits=2), show(token) (leading space as ·), status(wrapped)
@@ -48,10 +53,11 @@ from scripts.core.io import StageError, rel, validate  # noqa: E402
 from scripts.site import around_figures  # noqa: E402
 from scripts.site.costs import around  # noqa: E402
 from scripts.site.demo_table import demo_table  # noqa: E402
-from scripts.site.citations import footnote, marker  # noqa: E402
+from scripts.site.citations import LETTER, WORDS, footnote, marker  # noqa: E402
 from scripts.site.facts import corpus_facts, decode_cost, derived_facts, encode, tied_rows  # noqa: E402
 from scripts.site.page_errors import one_line_errors, page_error  # noqa: E402
 from scripts.site.pass_map import block_figure  # noqa: E402
+from scripts.site import prose  # noqa: E402
 from scripts.site.provenance import provenance  # noqa: E402
 from scripts.tiny.tokenizer import Tokenizer, show  # noqa: E402
 SITE_DATA = ROOT / "site_data"
@@ -251,13 +257,30 @@ def build_context() -> dict:
     ctx["file_bytes"] = file_bytes
     for root in ("gpt2", "smollm2", "llama3", "around"):
         data_keys(ctx[root], root)
-    ctx["cite"] = provenance(SITE_DATA)  # the site's version and date, for "Cite this" (scripts/site/provenance.py)
+    ctx["pipeline"] = pipeline()
+    ctx["prose_limits"] = {"sentence": prose.SENTENCE_WORDS, "main": prose.MAIN_WORDS, "shelf": prose.SHELF_WORDS,
+                           "build": prose.MAIN_BUILD}
+    ctx["statuses"] = [{"status": k, "letter": LETTER[k], "words": WORDS[k]} for k in WORDS]
+    ctx.update(site_context({}))  # the site's version and date, for "Cite this"; on_pre_build adds mkdocs.yml's addresses
     ctx["real_copies"] = real_copies(ROOT / "docs" / "js" / "data" / "real")
     ctx["dist_shape"] = {k: distribution_shape(d) for k, d in ctx["smollm2_dist"].items()}
     ctx["dist_shape_rule"] = {"peaked": PEAKED, "spread": SPREAD}
     ctx["demo_pages"] = demo_table(ROOT / "docs", ROOT / "mkdocs.yml", render=lambda name, text: render_page(
         f"docs/{name}", text, {**ctx, "demo_pages": [], "page_meta": {}}))
     return ctx
+
+
+def pipeline() -> list[dict]:
+    """The data stages of scripts/core/registry.py, in the order they run: name, what each does, what it writes."""
+    from scripts.core.registry import DATA
+
+    def writes(paths: list[str]) -> list[dict]:
+        folders: dict[str, list[str]] = {}
+        for path in paths:
+            folders.setdefault(path.rsplit("/", 1)[0] + "/", []).append(path)
+        return [{"path": f, "files": len(ps)} if len(ps) > 3 else {"path": x, "files": 1}
+                for f, ps in folders.items() for x in ([f] if len(ps) > 3 else ps)]
+    return [{"name": st.name, "does": st.does, "writes": writes(list(st.outputs)), "config": list(st.config)} for st in DATA]
 
 
 def render_page(page: str, text: str, context: dict, offset: int = 0) -> str:
@@ -298,6 +321,25 @@ def on_pre_build(config, **kwargs):
     global _context
     one_line_errors()
     _context = build_context()
+    _context.update(site_context(config))
+
+
+def site_context(config) -> dict:
+    """What mkdocs.yml says of the site itself: its author and addresses (the Pages workflow sets them; a
+    local build has none), for About, "Cite this" and links to the repository's files."""
+    site_url, repo_url = config.get("site_url") or None, config.get("repo_url") or None
+    author = config.get("site_author") or None
+    return {"site": {"author": author, "site_url": site_url, "repo_url": repo_url},
+            "cite": provenance(SITE_DATA, author, site_url or repo_url),
+            "repo_file": lambda path: repo_file(repo_url, path)}
+
+
+def repo_file(repo_url: str | None, path: str) -> str:
+    """A repository path as Markdown: linked to the file in the repository when its address is known."""
+    if not repo_url:
+        return f"`{path}`"
+    kind = "tree" if path.endswith("/") else "blob"
+    return f"[`{path}`]({repo_url.rstrip('/')}/{kind}/main/{path.rstrip('/')})"
 
 
 def on_page_markdown(markdown, page, config, files, **kwargs):
