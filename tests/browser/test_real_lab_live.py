@@ -90,7 +90,7 @@ def test_live_sweep_target_and_writer_step(page):
     # a written token opens its step: the writer's recorded probability, and its top 10
     page.fill('.nt-demo[data-demo="real-writers"] [data-role="length"]', "3")
     for w in ("Sampling", "Beam search"):
-        page.locator('.nt-demo[data-demo="real-writers"]').get_by_label(w, exact=True).uncheck()
+        page.locator('.nt-demo[data-demo="real-writers"]').get_by_role("checkbox", name=w, exact=True).uncheck()
     page.click('.nt-demo[data-demo="real-writers"] [data-role="write"]')
     page.wait_for_selector('.nt-demo[data-demo="real-writers"][data-done]')
     col = page.locator('.nt-demo[data-demo="real-writers"] [data-writer="greedy"]')

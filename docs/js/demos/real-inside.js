@@ -616,7 +616,7 @@ function (ui, store, badge, real, example, index, loadPrompt, labIndex, loadLab,
         "data-value": v === null ? null : String(v), "aria-expanded": opened && opened[0] === l && opened[1] === h ? "true" : "false" });
       if (colour === "attention" && c) b.style.setProperty("--a", Math.min(1, c.topWeight).toFixed(3));
       if (v !== null && v !== undefined) b.style.setProperty("--v", Math.max(-1, Math.min(1, v / top)).toFixed(3));
-      b.addEventListener("click", function () { focus = [l, h]; if (mode === "off") toggleHead(l, h); else openHead(l, h); });
+      b.addEventListener("click", function () { focus = [l, h]; if (mode === "off") toggleHead(l, h); else { openHead(l, h); if (opened) ui.reveal(headBox, b); } });
       return b;
     }
     function mlpCell(l, L, H, t, eff, dir, vals, top) {
