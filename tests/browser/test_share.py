@@ -197,10 +197,10 @@ def set_spec_decode(page, sel):
 # the five demos that had no share row (issue 43): one round trip each, served (the link's reading is the same from disk)
 SHARED_LATER = {
     "attention-steps": ("attention.html", set_attention_steps),
-    "kv-cache": ("around.html", set_kv_cache),
-    "moe-router": ("around.html", set_moe_router),
+    "kv-cache": ("fast.html", set_kv_cache),
+    "moe-router": ("weights.html", set_moe_router),
     "one-roll": ("index.html", set_one_roll),
-    "spec-decode": ("around.html", set_spec_decode),
+    "spec-decode": ("fast.html", set_spec_decode),
 }
 
 DEMOS = {  # demo: (page, how the test sets a state through the controls)

@@ -211,7 +211,7 @@ def test_the_fox_and_hen_model_runs_only_where_the_reader_switches_it_on(open_pa
             assert root.locator("[data-role=yours-note]").count() == 1, (name, d)
     clean(page)
     # axe, served (its stylesheet reads fail from disk), on the switch and the demos' notes in both schemes
-    web = open_page("attention.html", lazy=True)
+    web = open_page("block.html", lazy=True)  # the page with the knock-out
     try:
         web.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY, json.dumps(saved)])
         web.reload(wait_until="load")
