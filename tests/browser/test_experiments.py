@@ -6,6 +6,7 @@ knock-outs and lens), never typed here.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -20,9 +21,19 @@ EXPERIMENTS = {e["prompt"]: e for e in json.loads((ROOT / "site_data" / "parity"
 pytestmark = pytest.mark.browser
 
 
-@pytest.mark.parametrize("name", ["attention.html", "block.html"])
-def test_knockout_of_the_subject_head_loses_the_answer(open_page, name):
-    page = open_page(name)
+def test_one_knockout_demo_and_the_attention_page_links_to_it(site):
+    """Issue 42: one knock-out demo, on the block page where it teaches most; the attention page, where the
+    subject head is met, links to it."""
+    holders = sorted(p.stem for p in (ROOT / "docs").glob("*.md") if 'data-demo="knockout"' in p.read_text(encoding="utf-8"))
+    assert holders == ["block"], f"the knock-out demo is on {holders}"
+    assert 'href="block.html#demo-knockout"' in (site / "attention.html").read_text(encoding="utf-8")
+    block = (site / "block.html").read_text(encoding="utf-8")
+    after = block[block.index('id="demo-knockout"'):]
+    assert re.search(r'data-demo="([^"]+)"', after).group(1) == "knockout", "the link's anchor is not the knock-out demo"
+
+
+def test_knockout_of_the_subject_head_loses_the_answer(open_page):
+    page = open_page("block.html")
     forget(page)
     sh = SUMMARY["subject_head"]["head"]
     # The page's example: the first prompt whose answer PyTorch says the subject head decides.

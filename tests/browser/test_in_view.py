@@ -14,10 +14,11 @@ field (a slider's value beside it), nor a form field the press re-set. A text bo
 little longer (demos wait for the reader to stop typing).
 
 One page load per page and size. Motion is reduced (the theme's and the demos' animations stop), so a
-result scrolled into view is there at once. Controls not pressed: loading the real model (its own tests
-load it once, tests/browser/test_real_ask_live.py), training (tests/browser/test_train_sized.py), a file
-picker; a control repeated many times over (a number that opens, a cell of a heat map) is pressed for its
-first two of each kind in a demo. Sizes come from the layout, never from a font's metrics: the checks read
+result scrolled into view is there at once. Controls not pressed: loading the real model, the panel's Load or
+an experiment's (their own tests load it once, tests/browser/test_real_ask_live.py and
+test_real_experiments_live.py; a load under way here would change what the later presses answer), training
+(tests/browser/test_train_sized.py), a file picker; a control repeated many times over (a number that opens,
+a cell of a heat map) is pressed for its first two of each kind in a demo. Sizes come from the layout, never from a font's metrics: the checks read
 positions only."""
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted(p.name.replace(".md", ".html") for p in (ROOT / "docs").glob("*.md")
                if re.search(r"^demos:", p.read_text(encoding="utf-8").split("---")[1], re.M))
 SIZES = [(1280, 800), (360, 740)]
-SKIP = "[data-role=ask-load], [data-role=train], input[type=file]"
+SKIP = "[data-role=ask-load], [data-role=lab-load], [data-role=train], input[type=file]"
 SEEN = 24  # px of an answer that must show inside the window (a line of text)
 
 # Presses every control of every built demo on the page, in order, and reports where its answer is.

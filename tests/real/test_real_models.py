@@ -154,7 +154,8 @@ def test_gpt2_stage_on_a_local_folder_writes_measured_data(tmp_path, random_gpt2
     site = tmp_path / "site_data"
     (site / "gpt2").mkdir(parents=True)
     (site / "smollm2").mkdir()
-    for name in ("gpt2/published.json", "gpt2/tokenizer_facts.json", "smollm2/measurements.json"):
+    # the stage's inputs, and what the page variables read beside its output
+    for name in ("gpt2/published.json", "gpt2/tokenizer_facts.json", "smollm2/measurements.json", "smollm2/experiments.json"):
         shutil.copy(SITE / name, site / name)
     proc = subprocess.run([sys.executable, "-m", "scripts.real.measurements", "gpt2"], cwd=ROOT, timeout=300,
                           env=stage_env(site, GPT2_DIR=str(random_gpt2)), capture_output=True, text=True)
@@ -221,6 +222,14 @@ def test_context_fails_loudly_on_missing_or_corrupt_files(tmp_path):
     del broken["prompts"][0]["top_bars"]
     (site / "smollm2" / "measurements.json").write_text(json.dumps(broken), encoding="utf-8")
     with pytest.raises(StageError, match="smollm2/measurements.json.*top_bars"):
+        load_real_models(site)
+    shutil.copy(SITE / "smollm2" / "measurements.json", site / "smollm2" / "measurements.json")
+    with pytest.raises(StageError, match="smollm2/experiments.json: file not found"):
+        load_real_models(site)
+    broken = read_json(SITE / "smollm2" / "experiments.json")
+    del broken["facts"]
+    (site / "smollm2" / "experiments.json").write_text(json.dumps(broken), encoding="utf-8")
+    with pytest.raises(StageError, match="smollm2/experiments.json.*facts"):
         load_real_models(site)
 
 

@@ -34,7 +34,7 @@ nexttoken.define("demos.real-copying", ["ui", "store", "ui.real-badge", "ui.real
     var loader = realLoad.control(root);
     var state = badge(), sourceText = el("span", { "data-role": "copy-source-text" });
     var source = el("p", { class: "nt-source-line", "aria-live": "polite", "data-role": "copy-source" }, [state.node, sourceText]);
-    var msg = ui.message();
+    var msg = ui.message(), offMsg = ui.message();  // each under the controls it answers
     var seqBox = el("div", { class: "nt-chips nt-lab-seq", "data-role": "copy-seq", tabindex: "0", role: "region", "aria-label": "The sequence, shown twice" });
     var chart = el("div", { class: "nt-lab-chart", "data-role": "copy-chart" });
     var readout = el("p", { class: "nt-lab-readout", "data-role": "copy-readout", "aria-live": "polite" });
@@ -55,19 +55,19 @@ nexttoken.define("demos.real-copying", ["ui", "store", "ui.real-badge", "ui.real
     typed.addEventListener("keydown", function (e) { if (e.key === "Enter") { e.preventDefault(); runTyped(typed.value); } });
     var typedField = ui.field("Your own sequence (it is shown twice)", typed);
     typedField.classList.add("nt-lab-wide");
-    var offTop = ui.button("Switch off the top " + C.knockout.heads.length + " heads", function () { knock("top"); });
+    var offTop = ui.button("Switch off the top " + C.knockout.heads.length + " heads", function () { knock("top", offTop); });
     offTop.setAttribute("data-role", "copy-off-top");
-    var offRandom = ui.button("Switch off " + C.knockout.heads.length + " random heads", function () { knock("random"); });
+    var offRandom = ui.button("Switch off " + C.knockout.heads.length + " random heads", function () { knock("random", offRandom); });
     offRandom.setAttribute("data-role", "copy-off-random");
 
     live.appendChild(loader.node);
     live.appendChild(source);
-    live.appendChild(msg.node);
     live.appendChild(el("div", { class: "nt-controls" }, [runShown, reroll, typedField]));
+    live.appendChild(msg.node);
     live.appendChild(seqBox);
     live.appendChild(chart);
     live.appendChild(readout);
-    live.appendChild(ui.section("Switch heads off: the copy needs the induction heads", [el("div", { class: "nt-controls" }, [offTop, offRandom]), offBox]));
+    live.appendChild(ui.section("Switch heads off: the copy needs the induction heads", [el("div", { class: "nt-controls" }, [offTop, offRandom]), offMsg.node, offBox]));
     live.appendChild(ui.section("Every head's induction score", [
       el("p", { class: "nt-note", text: "A head's score is its average attention, from a token of the second copy, to the token that followed the same token in the first copy. The more orange, the higher; the top heads are outlined." }),
       gridBox, topList]));
@@ -215,10 +215,10 @@ nexttoken.define("demos.real-copying", ["ui", "store", "ui.real-badge", "ui.real
     }
 
     // ---- live runs ------------------------------------------------------------------------------
-    function fail(err) {
+    function fail(err, where) {
       root.removeAttribute("data-busy");
       if (err && err.message === "cancelled") return;
-      msg.show((err && err.message ? err.message : String(err)) + ".", "error");
+      (where || msg).show((err && err.message ? err.message : String(err)) + ".", "error");
     }
 
     // One pass: every position's loss, and (asked) every head's attention shares; heads: the heads
@@ -237,6 +237,7 @@ nexttoken.define("demos.real-copying", ["ui", "store", "ui.real-badge", "ui.real
       if (!model) return;
       var my = ++gen, ids = lab.copyPrompt(C.start_id, seq), n = seq.length, sl = lab.copySlices(n);
       msg.clear();
+      offMsg.clear();
       root.setAttribute("data-busy", "");
       drawSource("Running " + model.name + " on " + ids.length + " tokens…");
       pass(model, ids, null, true).then(function (got) {
@@ -287,12 +288,16 @@ nexttoken.define("demos.real-copying", ["ui", "store", "ui.real-badge", "ui.real
       run(enc.ids, null, text.trim());
     }
 
-    function knock(which) {
+    // which: "top" | "random"; from: the button the reader pressed (none when a link is restored). The
+    // answer is the chart's dots, above the buttons: brought into view for a press.
+    function knock(which, from) {
+      offMsg.clear();
       if (!view.live) {  // the stored runs: the build switched the same heads off
         shownOff = which;
         if (which === "random") controlAt = (controlAt + 1) % view.controls.length;
         view.off = which === "top" ? view.knockout : view.controls[controlAt];
         draw();
+        if (from) ui.reveal(chart, from);
         return;
       }
       var model = store.get("real.loaded");
@@ -310,8 +315,9 @@ nexttoken.define("demos.real-copying", ["ui", "store", "ui.real-badge", "ui.real
         shownOff = which;
         root.removeAttribute("data-busy");
         draw();
+        if (from) ui.reveal(chart, from);
         root.setAttribute("data-pass", String(my) + which);
-      }).then(null, fail);
+      }).then(null, function (err) { fail(err, offMsg); });
     }
 
     draw();

@@ -23,7 +23,7 @@ nexttoken.define("demos.real-fact", ["ui", "store", "ui.real-badge", "ui.real-lo
     var loader = realLoad.control(root);
     var state = badge(), sourceText = el("span", { "data-role": "fact-source-text" });
     var source = el("p", { class: "nt-source-line", "aria-live": "polite", "data-role": "fact-source" }, [state.node, sourceText]);
-    var msg = ui.message();
+    var msg = ui.message();  // under the prompt's row: all it says answers Run live or Stop
     var choices = el("div", { class: "nt-choices", role: "group", "aria-label": "Stored fact prompts (measured by the build)" });
     var buttons = F.prompts.map(function (p) {
       var b = ui.button(p.text + " …" + p.answer, function () { key = p.key; showStored(); });
@@ -33,8 +33,8 @@ nexttoken.define("demos.real-fact", ["ui", "store", "ui.real-badge", "ui.real-lo
     });
     var promptIn = el("input", { type: "text", class: "nt-input", maxlength: "300", spellcheck: "false", autocomplete: "off", "data-role": "fact-prompt" });
     var answerIn = el("input", { type: "text", class: "nt-input", maxlength: "60", spellcheck: "false", autocomplete: "off", "data-role": "fact-answer" });
-    [promptIn, answerIn].forEach(function (i) { i.addEventListener("keydown", function (e) { if (e.key === "Enter") { e.preventDefault(); runLive(); } }); });
-    var runButton = ui.button("Run live", runLive);
+    [promptIn, answerIn].forEach(function (i) { i.addEventListener("keydown", function (e) { if (e.key === "Enter") { e.preventDefault(); runLive(i); } }); });
+    var runButton = ui.button("Run live", function () { runLive(runButton); });
     runButton.setAttribute("data-role", "fact-run");
     var stop = ui.button("Stop", function () { if (running) running.abort(); });
     stop.hidden = true;
@@ -44,11 +44,11 @@ nexttoken.define("demos.real-fact", ["ui", "store", "ui.real-badge", "ui.real-lo
 
     live.appendChild(loader.node);
     live.appendChild(source);
-    live.appendChild(msg.node);
     live.appendChild(choices);
     live.appendChild(picture);
     live.appendChild(readout);
     live.appendChild(el("div", { class: "nt-controls" }, [ui.field("Your prompt", promptIn), ui.field("Its answer (the first token counts)", answerIn), runButton, stop, progress]));
+    live.appendChild(msg.node);
 
     function modelReady() { ui.setDisabled(runButton, store.get("real.loaded") ? "" : "Load the model first: the parts are switched off in it."); }
     store.subscribe("real.loaded", modelReady);
@@ -114,7 +114,9 @@ nexttoken.define("demos.real-fact", ["ui", "store", "ui.real-badge", "ui.real-lo
       draw();
     }
 
-    function runLive() {
+    // from: the control the reader pressed (none when a link is restored); the picture, above it, is then
+    // brought into view when the run ends
+    function runLive(from) {
       var model = store.get("real.loaded");
       if (!model) return;
       var tk = model.tokenizer, enc = tk.encode(promptIn.value), ans = tk.encode(answerIn.value);
@@ -146,6 +148,7 @@ nexttoken.define("demos.real-fact", ["ui", "store", "ui.real-badge", "ui.real-lo
           view = { live: true, text: text, answerText: answer, answer: tk.decode([answerId]), prob: res.base.prob, mlp: probs.slice(0, L), attn: probs.slice(L),
                    lens: lens.map(function (r) { return r.prob; }), leads: lab.leads(lens) };
           draw();
+          if (from) ui.reveal(picture, from);
           root.setAttribute("data-pass", String(my));
         });
       }).then(function () {

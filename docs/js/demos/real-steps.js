@@ -25,7 +25,7 @@ nexttoken.define("demos.real-steps", ["ui", "store", "ui.real-badge", "ui.real-l
     var loader = realLoad.control(root);
     var state = badge(), sourceText = el("span", { "data-role": "steps-source-text" });
     var source = el("p", { class: "nt-source-line", "aria-live": "polite", "data-role": "steps-source" }, [state.node, sourceText]);
-    var msg = ui.message();
+    var msg = ui.message();  // under Run both live: all it says answers that run
     var pick = ui.select("A stored question", S.candidates.map(function (c) {
       return { value: c.key, label: c.question + (c.key === S.picked ? " (picked by the rule)" : "") };
     }), key, function (v) { key = v; showStored(); });
@@ -33,22 +33,22 @@ nexttoken.define("demos.real-steps", ["ui", "store", "ui.real-badge", "ui.real-l
     var fields = {};
     [["question", "Question (the user's turn)"], ["direct", "Asked directly: the assistant's turn starts"], ["steps", "With the steps: the assistant's turn starts"], ["answer", "The right answer's first token"]].forEach(function (f) {
       var input = el("input", { type: "text", class: "nt-input", maxlength: String(ui.INPUT_MAX), spellcheck: "false", autocomplete: "off", "data-role": "steps-" + f[0] });
-      input.addEventListener("keydown", function (e) { if (e.key === "Enter") { e.preventDefault(); runLive(); } });
+      input.addEventListener("keydown", function (e) { if (e.key === "Enter") { e.preventDefault(); runLive(input); } });
       fields[f[0]] = { input: input, wrap: ui.field(f[1], input) };
     });
-    var runButton = ui.button("Run both live", runLive, { primary: false });
+    var runButton = ui.button("Run both live", function () { runLive(runButton); }, { primary: false });
     runButton.setAttribute("data-role", "steps-run");
     var picture = el("div", { class: "nt-lab-steps", "data-role": "steps-picture" });
     var costLine = el("p", { class: "nt-note", "data-role": "steps-cost" });
 
     live.appendChild(loader.node);
     live.appendChild(source);
-    live.appendChild(msg.node);
     live.appendChild(el("div", { class: "nt-controls" }, [pick.wrap]));
+    // the fold above the picture: a run's answer comes under its button
+    live.appendChild(el("details", { class: "nt-fold nt-lab-edit" }, [el("summary", { text: "Edit the question, the steps or the answer (runs live)" }),
+      fields.question.wrap, fields.direct.wrap, fields.steps.wrap, fields.answer.wrap, el("div", { class: "nt-controls" }, [runButton]), msg.node]));
     live.appendChild(picture);
     live.appendChild(costLine);
-    live.appendChild(el("details", { class: "nt-fold nt-lab-edit" }, [el("summary", { text: "Edit the question, the steps or the answer (runs live)" }),
-      fields.question.wrap, fields.direct.wrap, fields.steps.wrap, fields.answer.wrap, el("div", { class: "nt-controls" }, [runButton])]));
 
     function modelReady() { ui.setDisabled(runButton, store.get("real.loaded") ? "" : "Load the model first: your question runs in it."); }
     store.subscribe("real.loaded", modelReady);
@@ -106,7 +106,9 @@ nexttoken.define("demos.real-steps", ["ui", "store", "ui.real-badge", "ui.real-l
       });
     }
 
-    function runLive() {
+    // from: the control the reader pressed (none when a link is restored); the picture, under the fold, is
+    // then brought into view
+    function runLive(from) {
       var model = store.get("real.loaded");
       if (!model) return;
       var q = fields.question.input.value, d = fields.direct.input.value, s = fields.steps.input.value, a = fields.answer.input.value;
@@ -122,6 +124,7 @@ nexttoken.define("demos.real-steps", ["ui", "store", "ui.real-badge", "ui.real-l
         view = { live: true, question: q, answer: model.tokenizer.decode([answerId]), answerId: answerId, direct: got[0], steps: got[1] };
         root.removeAttribute("data-busy");
         draw();
+        if (from) ui.reveal(picture, from);
         root.setAttribute("data-pass", String(my));
       }, function (err) {
         root.removeAttribute("data-busy");

@@ -19,7 +19,7 @@ nexttoken.define("demos.real-surprise", ["ui", "store", "ui.real-badge", "ui.rea
     var loader = realLoad.control(root);
     var state = badge(), sourceText = el("span", { "data-role": "surprise-source-text" });
     var source = el("p", { class: "nt-source-line", "aria-live": "polite", "data-role": "surprise-source" }, [state.node, sourceText]);
-    var msg = ui.message();
+    var msg = ui.message();  // under Run it live: all it says answers that run
     var choices = el("div", { class: "nt-choices", role: "group", "aria-label": "Stored texts (measured by the build)" });
     var buttons = S.texts.map(function (t) {
       var b = ui.button(t.label, function () { key = t.key; showStored(); });
@@ -28,24 +28,25 @@ nexttoken.define("demos.real-surprise", ["ui", "store", "ui.real-badge", "ui.rea
       return b;
     });
     var box = el("textarea", { class: "nt-input", rows: "3", spellcheck: "false", autocomplete: "off", "data-role": "surprise-text" });
-    var runButton = ui.button("Run it live", runLive);
+    var runButton = ui.button("Run it live", function () { runLive(runButton); });
     runButton.setAttribute("data-role", "surprise-run");
-    box.addEventListener("keydown", function (e) { if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); runLive(); } });
+    box.addEventListener("keydown", function (e) { if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); runLive(box); } });
     var tokens = el("p", { class: "nt-lab-tinted", "data-role": "surprise-tokens", tabindex: "0", role: "region", "aria-label": "The text's tokens, tinted by loss" });
     var summary = el("p", { class: "nt-lab-readout", "data-role": "surprise-summary", "aria-live": "polite" });
     var worstBox = el("div", { class: "nt-table-wrap", "data-role": "surprise-worst" });
 
     live.appendChild(loader.node);
     live.appendChild(source);
-    live.appendChild(msg.node);
     live.appendChild(choices);
+    // the box above the tinted text: a run's answer comes under its button
+    live.appendChild(ui.field("Your text (Enter runs it; Shift+Enter for a new line)", box));
+    live.appendChild(el("div", { class: "nt-controls" }, [runButton]));
+    live.appendChild(msg.node);
     live.appendChild(tokens);
     live.appendChild(el("p", { class: "nt-legend" }, [el("span", { text: "loss 0 (expected)" }), el("span", { class: "nt-lab-ramp", "aria-hidden": "true" }),
       el("span", { text: ui.fix(SCALE, 1) + " nats or more (a surprise)" })]));
     live.appendChild(summary);
     live.appendChild(worstBox);
-    live.appendChild(ui.field("Your text (Enter runs it; Shift+Enter for a new line)", box));
-    live.appendChild(el("div", { class: "nt-controls" }, [runButton]));
 
     function modelReady() { ui.setDisabled(runButton, store.get("real.loaded") ? "" : "Load the model first: your text runs in it."); box.disabled = !store.get("real.loaded"); }
     store.subscribe("real.loaded", modelReady);
@@ -87,7 +88,9 @@ nexttoken.define("demos.real-surprise", ["ui", "store", "ui.real-badge", "ui.rea
       draw();
     }
 
-    function runLive() {
+    // from: the control the reader pressed (none when a link is restored); the tinted text, under it, is
+    // then brought into view
+    function runLive(from) {
       var model = store.get("real.loaded");
       if (!model) return;
       var enc = model.tokenizer.encode(box.value);
@@ -105,6 +108,7 @@ nexttoken.define("demos.real-surprise", ["ui", "store", "ui.real-badge", "ui.rea
                  mean: lab.mean(got.losses), perplexity: lab.perplexity(got.losses) };
         root.removeAttribute("data-busy");
         draw();
+        if (from) ui.reveal(tokens, from);
         root.setAttribute("data-pass", String(my));
       }, function (err) {
         root.removeAttribute("data-busy");

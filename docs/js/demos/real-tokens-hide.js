@@ -23,7 +23,8 @@ nexttoken.define("demos.real-tokens-hide", ["ui", "store", "ui.real-badge", "ui.
     var loader = realLoad.control(root);
     var state = badge(), sourceText = el("span", { "data-role": "hide-source-text" });
     var source = el("p", { class: "nt-source-line", "aria-live": "polite", "data-role": "hide-source" }, [state.node, sourceText]);
-    var msg = ui.message();
+    // each section's message, under its own controls
+    var lettersMsg = ui.message(), numberMsg = ui.message(), sentenceMsg = ui.message();
     var letters = { live: false, word: LT.word, letter: LT.letter, question: LT.question, wordPieces: LT.word_pieces, answer: LT.answer.text, count: LT.count };
     var number = { live: false, text: T.number.text, pieces: T.number.pieces };
     var yours = null, gen = 0;
@@ -46,15 +47,15 @@ nexttoken.define("demos.real-tokens-hide", ["ui", "store", "ui.real-badge", "ui.
 
     [wordIn, letterIn].forEach(function (i) { i.addEventListener("keydown", function (e) { if (e.key === "Enter") { e.preventDefault(); askLetters(); } }); });
     numberIn.addEventListener("keydown", function (e) { if (e.key === "Enter") { e.preventDefault(); tokenizeNumber(); } });
-    sentenceIn.addEventListener("keydown", function (e) { if (e.key === "Enter") { e.preventDefault(); tokenizeSentence(); } });
+    sentenceIn.addEventListener("keydown", function (e) { if (e.key === "Enter") { e.preventDefault(); tokenizeSentence(true); } });
 
     live.appendChild(loader.node);
     live.appendChild(source);
-    live.appendChild(msg.node);
     live.appendChild(ui.section("Letters inside a token", [
-      el("div", { class: "nt-controls" }, [ui.field("Word", wordIn), ui.field("Letter", letterIn), ask]), wordChips, answerLine]));
-    live.appendChild(ui.section("Languages: the same sentence, other costs", [langBox, ui.field("Add your own sentence", sentenceIn)]));
-    live.appendChild(ui.section("Numbers, one token per digit", [ui.field("A number or a sentence with numbers (Enter)", numberIn), numberChips, numberNote]));
+      el("div", { class: "nt-controls" }, [ui.field("Word", wordIn), ui.field("Letter", letterIn), ask]), lettersMsg.node, wordChips, answerLine]));
+    // the box above the bars: a sentence added shows as their last row, under the box
+    live.appendChild(ui.section("Languages: the same sentence, other costs", [ui.field("Add your own sentence", sentenceIn), sentenceMsg.node, langBox]));
+    live.appendChild(ui.section("Numbers, one token per digit", [ui.field("A number or a sentence with numbers (Enter)", numberIn), numberMsg.node, numberChips, numberNote]));
 
     function modelReady() { ui.setDisabled(ask, store.get("real.loaded") ? "" : "Load the model first: it answers in this page."); }
     store.subscribe("real.loaded", modelReady);
@@ -101,20 +102,22 @@ nexttoken.define("demos.real-tokens-hide", ["ui", "store", "ui.real-badge", "ui.
       root.setAttribute("data-view", isLive ? "live" : "stored");
     }
 
-    function fail(err) { root.removeAttribute("data-busy"); msg.show((err && err.message ? err.message : String(err)) + ".", "error"); }
+    function fail(msg) {
+      return function (err) { root.removeAttribute("data-busy"); msg.show((err && err.message ? err.message : String(err)) + ".", "error"); };
+    }
     function labels(tk, ids) { return tk.pieces(ids).map(function (p) { return p.text === null ? "[" + p.label + "]" : p.text; }); }
 
     function askLetters() {
       var model = store.get("real.loaded");
       if (!model) return;
       var word = wordIn.value.trim(), letter = letterIn.value;
-      if (!word || /\s/.test(word)) { msg.show("Type one word, without spaces.", "error"); return; }
-      if (letter.length !== 1) { msg.show("Type one letter.", "error"); return; }
+      if (!word || /\s/.test(word)) { lettersMsg.show("Type one word, without spaces.", "error"); return; }
+      if (letter.length !== 1) { lettersMsg.show("Type one letter.", "error"); return; }
       var tk = model.tokenizer, question = LT.template.replace("{letter}", letter).replace("{word}", word);
       var enc = tk.encode(question, { chat: true });
-      if (!enc.ok) { msg.show(enc.error.message, "error"); return; }
+      if (!enc.ok) { lettersMsg.show(enc.error.message, "error"); return; }
       var my = ++gen, stop = STOP.map(function (s) { return tk.encode(s).ids[0]; }), got = [];
-      msg.clear();
+      lettersMsg.clear();
       root.setAttribute("data-busy", "");
       answerLine.textContent = "The model is answering…";
       // its own cache slot, so another demo's pass between two steps leaves this answer's cache alone
@@ -133,30 +136,32 @@ nexttoken.define("demos.real-tokens-hide", ["ui", "store", "ui.real-badge", "ui.
         root.removeAttribute("data-busy");
         draw();
         root.setAttribute("data-pass", String(my));
-      }).then(null, fail);
+      }).then(null, fail(lettersMsg));
     }
 
     function tokenizeNumber() {
       var text = numberIn.value;
       realLoad.tokenizer().then(function (tk) {
         var enc = tk.encode(text);
-        if (!enc.ok) { msg.show(enc.error.message, "error"); return; }
-        msg.clear();
+        if (!enc.ok) { numberMsg.show(enc.error.message, "error"); return; }
+        numberMsg.clear();
         number = { live: true, text: text, pieces: labels(tk, enc.ids) };
         draw();
-      }, fail);
+      }, fail(numberMsg));
     }
 
-    function tokenizeSentence() {
+    // pressed: the reader pressed Enter (not a link restored): the new row, the bars' last, is brought into view
+    function tokenizeSentence(pressed) {
       var text = sentenceIn.value.trim();
-      if (!text) { msg.show("Type a sentence first.", "error"); return; }
+      if (!text) { sentenceMsg.show("Type a sentence first.", "error"); return; }
       realLoad.tokenizer().then(function (tk) {
         var enc = tk.encode(text);
-        if (!enc.ok) { msg.show(enc.error.message, "error"); return; }
-        msg.clear();
+        if (!enc.ok) { sentenceMsg.show(enc.error.message, "error"); return; }
+        sentenceMsg.clear();
         yours = { language: "yours", text: text, words: text.split(/\s+/).length, tokens: enc.ids.length, pieces: labels(tk, enc.ids), yours: true };
         draw();
-      }, fail);
+        if (pressed) ui.reveal(langBox.querySelector(".nt-lab-yours"), sentenceIn);
+      }, fail(sentenceMsg));
     }
 
     draw();
