@@ -25,15 +25,25 @@ SUBJECTS = ["The lighthouse keeper", "A tired cyclist", "My favourite teacher", 
             "The small village", "Our new neighbour", "The quiet library"]
 VERBS = ["walked slowly to the", "has always loved", "found a", "was famous for its", "never forgot the", "opened the"]
 
+# page.evaluate has no timeout: a wait inside the page has a deadline of its own (two minutes, where a
+# pass here takes under a second), so that a test fails saying what it waited for instead of hanging.
+# within(what, promise) and until(what, test) reject with "<what>: not within 120 s".
+WAIT = """const within = (what, p, ms = 120000) => Promise.race([p, new Promise((_, no) =>
+    setTimeout(() => no(new Error(`${what}: not within ${ms / 1000} s`)), ms))]);
+  const until = async (what, ok, ms = 120000) => { const end = performance.now() + ms;
+    while (!ok()) { if (performance.now() > end) throw new Error(`${what}: not within ${ms / 1000} s`); await new Promise(r => setTimeout(r, 50)); } };
+"""
+
 # Runs one prompt through the panel as a reader does (the text in the box, the chat switch, Enter)
 # and waits for the live pass it publishes; returns its ids and the probabilities of its logits.
 RUN = """async ([text, chat, want]) => {
+  """ + WAIT + """
   const box = document.querySelector('[data-role=ask-prompt]'), sw = document.querySelector('[data-role=ask-chat]');
   const got = new Promise(res => { const off = nexttoken.store.subscribe('real.pass', p => { if (p) { off(); res(p); } }); });
   box.value = text;
   sw.checked = chat;
   box.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true}));
-  const p = await got;
+  const p = await within('the pass of ' + JSON.stringify(text), got);
   const z = p.result.logits; let m = -Infinity; for (const v of z) m = Math.max(m, v);
   let s = 0; for (const v of z) s += Math.exp(v - m);
   const prob = i => Math.exp(z[i] - m) / s;
@@ -177,9 +187,10 @@ def test_held_out_prompts_and_a_knockout_match_transformers(loaded, reference):
     p_off = softmax(ref(model, ids, knockout)["logits"])
     top3 = [int(j) for j in np.argsort(-p_off)[:3]]
     got = loaded.evaluate("""async ([k, want, run]) => {
+        """ + WAIT + """
         const done = new Promise(res => { const off = nexttoken.store.subscribe('real.pass', p => { if (p) { off(); res(p); } }); });
         nexttoken.store.set('real.knockout', k);
-        const p = await done, z = p.result.logits; let m = -Infinity; for (const v of z) m = Math.max(m, v);
+        const p = await within('the pass with the knock-out', done), z = p.result.logits; let m = -Infinity; for (const v of z) m = Math.max(m, v);
         let s = 0; for (const v of z) s += Math.exp(v - m);
         let top = 0; for (let i = 1; i < z.length; i++) if (z[i] > z[top]) top = i;
         const out = {top, probs: want.map(i => Math.exp(z[i] - m) / s), knockout: p.knockout};
@@ -209,6 +220,7 @@ def test_chat_switch_gives_the_template_tokens(loaded):
 def test_typing_while_a_pass_runs_cancels_it(loaded):
     texts = held_out(5)[3:]
     got = loaded.evaluate("""async ([a, b]) => {
+        """ + WAIT + """
         const box = document.querySelector('[data-role=ask-prompt]'), seen = [];
         document.querySelector('[data-role=ask-chat]').checked = false;
         const off = nexttoken.store.subscribe('real.pass', p => { if (p) seen.push(p.text); });
@@ -217,7 +229,7 @@ def test_typing_while_a_pass_runs_cancels_it(loaded):
         await new Promise(r => setTimeout(r, 50));
         const busy = document.querySelector('.nt-demo[data-demo=real-ask]').hasAttribute('data-busy');
         box.value = b; box.dispatchEvent(new Event('input', {bubbles: true}));
-        while (!seen.length) await new Promise(r => setTimeout(r, 100));
+        await until('a pass published after the text changed', () => seen.length);
         await new Promise(r => setTimeout(r, 500));
         off();
         return {seen, busy, msg: document.querySelector('[data-role=ask-msg]').textContent};
@@ -292,8 +304,9 @@ def test_badges_a_stored_prompt_after_loading_and_the_lens_at_a_position(loaded,
         assert got_p == pytest.approx(p.max(), rel=5e-3, abs=1e-5), (l, got_p, p.max())
 
     # a knock-out: every view says the parts are off
-    loaded.evaluate("""() => new Promise(res => { const off = nexttoken.store.subscribe('real.pass', p => {
-        if (p && p.knockout.heads.length) { off(); res(); } }); nexttoken.store.set('real.knockout', {heads: [[3, 1]], mlp: []}); })""")
+    loaded.evaluate("""() => { """ + WAIT + """
+        return within('the pass with block 3 head 1 switched off', new Promise(res => { const off = nexttoken.store.subscribe('real.pass', p => {
+        if (p && p.knockout.heads.length) { off(); res(); } }); nexttoken.store.set('real.knockout', {heads: [[3, 1]], mlp: []}); })); }""")
     loaded.wait_for_function("() => !document.querySelector('.nt-demo[data-demo=real-ask]').hasAttribute('data-busy')")
     badges = loaded.evaluate(BADGES)
     assert badges and all(t == "Live, parts switched off" for _, t in badges), badges
@@ -308,6 +321,7 @@ def test_badges_a_stored_prompt_after_loading_and_the_lens_at_a_position(loaded,
 # the next key. Records every published pass with what the box held then; at the end, the last pass's
 # logits against a fresh prefill of its ids in a spare cache slot.
 TYPE = """async ([text, burst]) => {
+  """ + WAIT + """
   const box = document.querySelector('[data-role=ask-prompt]'), ask = document.querySelector('.nt-demo[data-demo=real-ask]');
   const sleep = (ms) => new Promise(r => setTimeout(r, ms)), seen = [];
   document.querySelector('[data-role=ask-chat]').checked = true;
@@ -317,10 +331,10 @@ TYPE = """async ([text, burst]) => {
     box.dispatchEvent(new Event('input', {bubbles: true}));
     await sleep((i + 1) % burst ? 40 : 400);
   }
-  while (ask.hasAttribute('data-busy') || !seen.length || seen[seen.length - 1].text !== text) await sleep(50);
+  await until('the pass of the whole typed text', () => !ask.hasAttribute('data-busy') && seen.length && seen[seen.length - 1].text === text);
   off();
   const p = nexttoken.store.get('real.pass'), session = nexttoken.store.get('real.model').session;
-  const fresh = await session.prefill(p.ids, {slot: 7, final: true, knockout: p.knockout});
+  const fresh = await within('a fresh pass in slot 7', session.prefill(p.ids, {slot: 7, final: true, knockout: p.knockout}));
   let worst = 0, same = true;
   p.result.logits.forEach((v, i) => { worst = Math.max(worst, Math.abs(v - fresh.logits[i])); same = same && Object.is(v, fresh.logits[i]); });
   return {seen, same, worst, kernels: session.kernels, status: document.querySelector('[data-role=ask-status-text]').textContent,

@@ -2,7 +2,8 @@
 real.sweep and the engine in the page's worker): the live sweep of every head and MLP on the repeated
 letters equals the build's (transformers with hooks, site_data/smollm2/lab/repeat.json), and prints its
 time; a named pair's logit difference runs through the bars and every lens row as transformers has it;
-a written token opens its step with the probability its writer recorded."""
+a written token opens its step, drawn whole: the probability its writer recorded, the pair followed there
+and the lens."""
 from __future__ import annotations
 
 import os
@@ -97,9 +98,14 @@ def test_live_sweep_target_and_writer_step(page):
     probs = [float(x) for x in col.get_attribute("data-probs").strip("[]").split(",")]
     col.locator('[data-role="text"] [data-step="1"]').click()
     step = col.locator('[data-role="step"] [data-role="step-chosen"]')
-    step.wait_for()
+    step.wait_for(timeout=120_000)
     assert float(step.get_attribute("data-prob")) == pytest.approx(probs[1], abs=1e-6)
     assert step.get_attribute("data-rank") == "1"  # greedy: the most likely token
+    # the step is drawn at once, whole: its top 10, the pair followed there and its lens (read, not waited for)
     assert col.locator('[data-role="step"] .nt-bars li').count() == 10
-    assert "Your pair" in col.locator('[data-role="step"] [data-role="step-target"]').text_content()
+    target = col.locator('[data-role="step"] [data-role="step-target"]')
+    assert target.count() == 1, "the step shows no line for the pair followed: " + col.locator('[data-role="step"]').inner_text()
+    assert target.inner_text().startswith("Your pair ·Paris − ·Rome here: logit difference "), target.inner_text()
+    assert col.locator('[data-role="step"] tbody tr').count() == L  # the lens after every block
+    assert not "".join(page.locator('.nt-demo[data-demo="real-writers"] .nt-msg').all_text_contents()), "the writers' message line is not empty"
     assert not page.nt_problems, page.nt_problems

@@ -78,3 +78,50 @@ test("a cancelled reusing prefill keeps the prefix it reused, and a copied slot 
   const forked = await m.prefill(prompt.concat([1]), { reuse: true, slot: 4 });
   assert.equal(forked.reused, 40);
 });
+
+// The inside view's default colouring asks every pass for the heads' kinds (every query's attention),
+// and its direct view for each part's direct share (the last position's): the panel's slot (opts.keep)
+// keeps each query's kind sums, so a typed token still runs only the new queries.
+test("the heads' kinds and direct shares in a keeping slot: a reuse runs only the new queries, with a fresh pass's bits", async () => {
+  const buf = (a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+  const labBits = (o) => Buffer.concat([bits(o), ...o.kinds.map(buf), ...[o.direct.embedding, ...o.direct.heads, ...o.direct.mlp].map(buf),
+    Buffer.from(Float64Array.of(o.direct.scale).buffer)]);
+  const show = { heads: true, lens: true, final: true, kinds: true, direct: true };
+  const lab = { ...show, keep: true, reuse: true };
+  const fresh = async (tokens, knockout) => labBits(await model("wasm").prefill(tokens, { ...show, knockout }));
+  const text = [3, 14, 15, 92, 65, 35, 89, 79, 32, 38, 46, 26].flatMap((t, i, a) => [t, a[(i * 5) % a.length]]).concat([3, 14, 15, 92, 65, 35, 89, 79, 32, 38, 46, 26, 43, 38, 32, 79]);
+  const m = model("wasm"), found = {};
+  const run = async (name, tokens, opts, knockout) => {
+    const got = await m.prefill(tokens, { ...opts, knockout });
+    found[name] = { reused: got.reused, from: got.from, same: labBits(got).equals(await fresh(tokens, knockout)) };
+  };
+  await run("the first pass", text.slice(0, 20), lab);
+  await run("four tokens typed", text.slice(0, 24), lab);
+  const edited = text.slice(0, 24);
+  edited[15] = (edited[15] + 1) % 101;
+  await run("a token changed", edited, lab);
+  const plain = await m.prefill(text.slice(0, 30), { ...lab, kinds: false });  // the view scrolled away: no kinds asked
+  found["a pass without the kinds"] = plain.reused;
+  await run("the kinds again: only the queries whose sums were kept", text.slice(0, 32), lab);
+  let blocks = 0;
+  await assert.rejects(m.prefill(text.slice(0, 36), lab, async () => { if (++blocks === 1) throw new Error("cancelled"); }), { message: "cancelled" });
+  await run("after a stopped pass", text.slice(0, 36), lab);
+  await run("a knock-out's rerun", text.slice(0, 36), lab, { heads: [[1, 2]] });
+  await run("a token typed after it", text.slice(0, 37), lab, { heads: [[1, 2]] });
+  const other = model("wasm");  // a slot that does not keep: no sums, the whole prompt runs
+  await other.prefill(text.slice(0, 20), { ...show, reuse: true });
+  const whole = await other.prefill(text.slice(0, 24), { ...show, reuse: true });
+  found["a slot that does not keep"] = { reused: whole.reused, same: labBits(whole).equals(await fresh(text.slice(0, 24))) };
+  await assert.rejects(other.decode(5, { kinds: true }), /the heads' kinds read every query/);
+  assert.deepEqual(JSON.parse(JSON.stringify(found)), {
+    "the first pass": { same: true },
+    "four tokens typed": { reused: 20, same: true },
+    "a token changed": { reused: 15, same: true },
+    "a pass without the kinds": 15,
+    "the kinds again: only the queries whose sums were kept": { reused: 15, same: true },
+    "after a stopped pass": { reused: 32, same: true },
+    "a knock-out's rerun": { reused: 36, from: 1, same: true },
+    "a token typed after it": { reused: 36, same: true },
+    "a slot that does not keep": { same: true },
+  });
+});

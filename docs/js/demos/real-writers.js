@@ -251,7 +251,7 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
           return { label: piece(x.id), value: x.prob, text: ui.pct(x.prob, 1), cls: x.id === chosen ? "nt-bar-target" : null, data: { id: x.id, prob: x.prob } };
         }), { label: "The top 10 at step " + (s + 1) }));
         if (t) {
-          var tm = sweep.metric(r.logits, t), names = t.pieces.map(piece);
+          var tm = sweep.metric(r.logits, t), names = t.ids.map(piece);  // t.pieces are text, piece() reads ids
           c.step.appendChild(el("p", { class: "nt-readout", "data-role": "step-target", text: t.ids.length === 1 ? "Your token " + names[0] + " here: " + ui.pct(tm.prob, 2) + " (rank " + ui.count(tm.rank) + ")." :
             "Your pair " + names[0] + " − " + names[1] + " here: logit difference " + ui.fix(tm.diff, 2) + "." }));
         }
@@ -265,7 +265,7 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
           el("div", { class: "nt-table-wrap" }, [el("table", { class: "nt-table nt-lens-table" }, [el("thead", null, [el("tr", null, [el("th", { scope: "col", text: "after" }),
             el("th", { scope: "col", text: "top guess" }), el("th", { scope: "col", text: "“" + piece(chosen) + "”" })])]), body])])]);
         c.step.appendChild(det);
-      }, function (err) { if (gen === stepGen) { ui.clear(c.step); msg.show(err.message, "error"); } });
+      }).catch(function (err) { if (gen === stepGen) { ui.clear(c.step); msg.show(err.message, "error"); } });  // a failed drawing too, not half a step
     }
 
     function start() {

@@ -39,10 +39,11 @@
 //     through c_proj), mlp: [layer] n_embd} at the last position, with the final norm's scale (1/rms)
 //     and weights (gamma): a part's direct share of a token's logit is part . (gamma scale row)
 //   opts.kinds: out.kinds = [layer] n_head x 5, the shares of each head's attention on the first token,
-//     itself, the previous token, the induction token and the rest (kindShares)
+//     itself, the previous token, the induction token and the rest (kindShares), over every query
 //   opts.pattern = [layer, head]: out.pattern, that head's weights for every query, T x T
-//   (capture, direct, kinds and pattern read every block at every position: a prefill asking for them
-//   keeps no cached position and reruns no block alone)
+//   (capture and pattern read every block at every position: a reuse keeps no cached position for
+//   them. The kinds read every query too, but a slot that keeps (opts.keep) keeps each query's sums,
+//   so a reuse runs only the new queries; direct reads the last position, which always runs)
 //   opts.keep (prefill): the slot keeps each block's input at every position (and the last position's
 //     attention weights and lens), so that a later prefill with reuse of the same tokens under another
 //     knock-out reruns only blocks L..n_layer-1, L the first block the two knock-outs treat
@@ -632,12 +633,14 @@ function nexttokenRealEngine() {
   // at every position (all but after a cancelled rerun, see run). With opts.keep (prefill): inputs,
   // each block's input at every position (block 0's, the embedding, is not kept); heads, the last
   // position's attention weights in every block; lens, the last lens ({at, rows}) or null; lab, the
-  // last pass's heads' kinds, direct shares and pattern (what a rerun's unchanged blocks show) or null.
+  // last pass's heads' kinds, direct shares and pattern (what a rerun's unchanged blocks show) or null;
+  // kindRows, every block's kind sums of the queries 0..n-1 of `ids` ({n, rows: [layer] Float64Array,
+  // see kindSums}, never written in place) or null, so that a reuse asking for kinds runs only new queries.
   Model.prototype.fresh = function () {
     return { kv: [], length: 0, ids: [], knockout: { heads: [], mlp: [] }, valid: this.config.n_layer,
-             inputs: null, room: 0, heads: null, lens: null, lab: null };
+             inputs: null, room: 0, heads: null, lens: null, lab: null, kindRows: null };
   };
-  var SLOT_FIELDS = ["kv", "length", "ids", "knockout", "valid", "inputs", "room", "heads", "lens", "lab"];
+  var SLOT_FIELDS = ["kv", "length", "ids", "knockout", "valid", "inputs", "room", "heads", "lens", "lab", "kindRows"];
 
   // A slot's state: the current slot's is the model's own fields (see use), another's waits in slots.
   Model.prototype.state = function (slot) {
@@ -668,7 +671,8 @@ function nexttokenRealEngine() {
     var back = this.slot, keep = !!(opts && opts.keep);
     this.use(from);
     var src = { kv: this.kv, n: this.length, knockout: this.knockout, valid: this.valid, ids: this.ids.slice(0, this.length),
-                inputs: keep ? this.inputs : null, heads: keep ? this.heads : null, lens: keep ? this.lens : null, lab: keep ? this.lab : null };
+                inputs: keep ? this.inputs : null, heads: keep ? this.heads : null, lens: keep ? this.lens : null, lab: keep ? this.lab : null,
+                kindRows: keep ? this.kindRows : null };
     this.use(to);
     if (to !== from) {
       var n = src.n, C = this.config.n_embd, pages = Math.ceil(n / PAGE);
@@ -691,7 +695,8 @@ function nexttokenRealEngine() {
       if (src.inputs) {
         this.heads = src.heads ? src.heads.map(function (a) { return a.slice(); }) : null;
         this.lens = src.lens ? { at: src.lens.at, rows: src.lens.rows.map(function (a) { return a.slice(); }) } : null;
-        this.lab = src.lab;  // replaced, never written in place (see run)
+        this.lab = src.lab;  // replaced, never written in place (see run), as kindRows are
+        this.kindRows = src.kindRows;
       }
     }
     this.use(back);
@@ -729,7 +734,7 @@ function nexttokenRealEngine() {
     } catch (err) {
       return Promise.reject(err);
     }
-    if (!opts.keep) this.inputs = null;
+    if (!opts.keep) this.inputs = this.kindRows = null;
     else if (!this.inputs) { this.inputs = []; plan = { keep: 0, from: c.n_layer }; }  // nothing kept yet: the whole prompt runs
     if (plan.from === c.n_layer) {  // the kept positions, if any, are run as they were; the rest runs
       this.length = plan.keep;
@@ -748,10 +753,11 @@ function nexttokenRealEngine() {
 
   // What a prefill of `ids` may keep of the slot's cache ({keep, from}). With the same knock-out
   // (from = n_layer): the positions whose tokens start `ids`, short of the last token (its logits are
-  // the answer) and of the lens's position `at` (residuals and the lens are computed only for
-  // positions that run). With the same tokens and a knock-out that first changes block L, in a slot
-  // that keeps each block's input (opts.keep): every position of blocks 0..L-1 (from = L), and
-  // blocks L..n_layer-1 rerun every position from block L's kept input. Else nothing.
+  // the answer), of the lens's position `at` (residuals and the lens are computed only for
+  // positions that run) and, asking for the kinds, of the queries whose sums the slot keeps. With
+  // the same tokens and a knock-out that first changes block L, in a slot that keeps each block's
+  // input (opts.keep): every position of blocks 0..L-1 (from = L), and blocks L..n_layer-1 rerun
+  // every position from block L's kept input. Else nothing.
   Model.prototype.plan = function (ids, knockout, opts, at) {
     var L = this.config.n_layer, none = { keep: 0, from: L }, n = 0;
     if (opts.keep && !this.inputs) return none;
@@ -762,7 +768,10 @@ function nexttokenRealEngine() {
     // takes those of its unchanged blocks from the last pass (kept with the inputs), a reuse cannot
     var labOk = (!opts.kinds || (lab && lab.kinds)) && (!opts.direct || (lab && lab.direct)) &&
       (!pat || pat[0] >= from || (lab && lab.pattern && lab.pattern.at[0] === pat[0] && lab.pattern.at[1] === pat[1]));
-    if (from === L) return opts.kinds || opts.direct || pat ? none : { keep: Math.min(n, ids.length - 1, at), from: L };
+    if (from === L) {
+      if (pat) return none;
+      return { keep: Math.min(n, ids.length - 1, at, !opts.kinds ? Infinity : opts.keep && this.kindRows ? this.kindRows.n : 0), from: L };
+    }
     if (opts.keep && this.inputs && this.heads && labOk && from > 0 && n === ids.length && n === this.length) return { keep: n, from: from };
     return none;
   };
@@ -965,6 +974,10 @@ function nexttokenRealEngine() {
     // what a rerun's unchanged blocks show comes from the last pass (plan made sure it has it); a keeping
     // slot keeps this pass's for the next (a new object: a copied slot may share the last one)
     var old = this.lab || {}, lab = keep ? { kinds: opts.kinds ? [] : null, direct: opts.direct ? { heads: [], mlp: [] } : null, pattern: null } : null;
+    // each block's kind sums of every query, for the next reuse: the kept queries' from the slot (plan
+    // made sure it has them), the rest computed; a block a rerun keeps has them all, or none are kept
+    var kr = this.kindRows, rows = opts.kinds && keep ? [] : null;
+    if (opts.kinds && from === L && p0 && !(kr && kr.n >= p0)) throw new Error("the heads' kinds read every query: this cache slot keeps the sums of " + (kr ? kr.n : 0) + " of the " + p0 + " positions before the new ones (prefill the prompt with kinds)");
     if (opts.direct) out.direct = { embedding: x ? x.slice((N - 1 - r) * C, (N - r) * C) : old.direct.embedding.slice(), heads: [], mlp: [] };
     if (lab && lab.direct) lab.direct.embedding = out.direct.embedding.slice();
     if (opts.kinds) out.kinds = [];
@@ -981,6 +994,7 @@ function nexttokenRealEngine() {
           if (out.residuals) out.residuals.push(this.inputs[l + 1].slice(at * C, (at + 1) * C));
           if (out.heads) out.heads.push(this.heads[l].slice());
           if (out.kinds) out.kinds.push(old.kinds[l].slice());
+          if (rows) rows.push(kr && kr.n >= N ? kr.rows[l] : null);
           if (out.direct) { out.direct.heads.push(old.direct.heads[l].slice()); out.direct.mlp.push(old.direct.mlp[l].slice()); }
           if (pat && pat[0] === l) out.pattern = old.pattern.data.slice();
           if (lab) {
@@ -1016,7 +1030,13 @@ function nexttokenRealEngine() {
         await this.attend(this, q.subarray((r0 - r) * C), m, r0, l, att, headsOut, full);
         if (keep) this.heads[l] = headsOut;
         if (out.heads) out.heads.push(keep ? headsOut.slice() : headsOut);
-        if (full && opts.kinds) out.kinds.push(kindShares(full, H, m, r0, ids));
+        if (full && opts.kinds) {
+          var sums = new Float64Array(N * H * KINDS);
+          if (r0) sums.set(kr.rows[l].subarray(0, r0 * H * KINDS));
+          kindSums(full, H, m, r0, ids, sums);
+          out.kinds.push(kindShares(sums, H, N, ids));
+          if (rows) rows.push(sums);
+        }
         if (full && pat && pat[0] === l) out.pattern = full.slice(pat[1] * m * N, (pat[1] + 1) * m * N);
         this.knockout.heads.forEach(function (idx) {  // a switched-off head's mean or patched z, where the knock-out gives one
           var key = "h." + l + "." + (idx % H);
@@ -1078,7 +1098,7 @@ function nexttokenRealEngine() {
     } catch (err) {
       if (widened) {  // blocks before `done` hold the new knock-out's pass at every position, the rest must rerun
         this.valid = done;
-        this.lens = null;
+        this.lens = this.kindRows = null;
         if (keep) this.lab = lab;  // its blocks before `done` are this pass's
       } else {
         this.length = start;  // a cancelled or failed step leaves the cache as it was
@@ -1090,6 +1110,10 @@ function nexttokenRealEngine() {
     this.length = N;
     this.valid = L;
     if (keep) this.lab = lab;
+    // the kind sums kept: this pass's, or the last pass's for the queries the two share (a rerun
+    // changed them all)
+    if (rows && rows.every(Boolean)) this.kindRows = { n: N, rows: rows };
+    else if (kr) this.kindRows = from < L ? null : { n: Math.min(kr.n, p0), rows: kr.rows };
     out.length = N;
     return out;
   };
@@ -1153,25 +1177,32 @@ function nexttokenRealEngine() {
   // What each head looks at (scripts/real/ablation.py's head_kinds, the same rule): the shares of its
   // attention on the first token, itself, the token before, the token after an earlier occurrence of
   // its own token (induction) and the rest, each averaged over the queries after position 0 that
-  // have such a key. full: H x T x (p0 + T) weights of positions p0..p0+T-1; ids: every position's
-  // token. Returns H x 5 (Float32Array).
+  // have such a key. In two steps, so that a reuse runs only its new queries: kindSums writes each
+  // query's five sums of weights into sums (N x H x 5 float64, N = p0 + T) for the queries
+  // p0..N-1, from full (H x T x N weights); kindShares averages every query's, in position order as
+  // one pass over them all would. ids: every position's token. Returns H x 5 (Float32Array).
   var KINDS = 5;
-  function kindShares(full, H, T, p0, ids) {
-    var Tk = p0 + T, out = new Float32Array(H * KINDS), sum = new Float64Array(KINDS), seen = new Float64Array(KINDS), has = [0, 0, 0, 0, 0];
-    var kind = new Uint8Array(Tk), s = [0, 0, 0, 0, 0], j, k;
+  function kindOf(ids, pos, j) { return j === 0 ? 0 : j === pos ? 1 : j === pos - 1 ? 2 : ids[j - 1] === ids[pos] ? 3 : 4; }
+  function kindSums(full, H, T, p0, ids, sums) {
+    var N = p0 + T, kind = new Uint8Array(N), s = new Float64Array(KINDS), j;
+    for (var t = 0; t < T; t++) {
+      var pos = p0 + t;
+      for (j = 0; j <= pos; j++) kind[j] = kindOf(ids, pos, j);
+      for (var hh = 0; hh < H; hh++) {
+        var row = (hh * T + t) * N;
+        s.fill(0);
+        for (j = 0; j <= pos; j++) s[kind[j]] += full[row + j];
+        sums.set(s, (pos * H + hh) * KINDS);
+      }
+    }
+  }
+  function kindShares(sums, H, N, ids) {
+    var out = new Float32Array(H * KINDS), sum = new Float64Array(KINDS), seen = new Float64Array(KINDS), has = new Uint8Array(N * KINDS), pos, j, k;
+    for (pos = 1; pos < N; pos++) for (j = 0; j <= pos; j++) has[pos * KINDS + kindOf(ids, pos, j)] = 1;
     for (var hh = 0; hh < H; hh++) {
       sum.fill(0); seen.fill(0);
-      for (var t = 0; t < T; t++) {
-        var pos = p0 + t;
-        if (pos === 0) continue;
-        for (k = 0; k < KINDS; k++) { has[k] = 0; s[k] = 0; }
-        for (j = 0; j <= pos; j++) {
-          kind[j] = j === 0 ? 0 : j === pos ? 1 : j === pos - 1 ? 2 : ids[j - 1] === ids[pos] ? 3 : 4;
-          has[kind[j]] = 1;
-        }
-        var row = (hh * T + t) * Tk;
-        for (j = 0; j <= pos; j++) s[kind[j]] += full[row + j];
-        for (k = 0; k < KINDS; k++) if (has[k]) { sum[k] += s[k]; seen[k] += 1; }
+      for (pos = 1; pos < N; pos++) {  // position 0 has only itself: no query counts it
+        for (k = 0; k < KINDS; k++) if (has[pos * KINDS + k]) { sum[k] += sums[(pos * H + hh) * KINDS + k]; seen[k] += 1; }
       }
       for (k = 0; k < KINDS; k++) out[hh * KINDS + k] = seen[k] ? sum[k] / seen[k] : 0;
     }
