@@ -136,13 +136,13 @@ chromium:
 .PHONY: test
 test: node chromium lint site pipeline-deps ## run every test: lint, pipeline (pytest), JS runtime (node), browser (chromium; BROWSER=skip to skip)
 	NEXTTOKEN_BROWSER=$(BROWSER) NEXTTOKEN_CHROMIUM=$$(cat build/make/chromium) $(PY) -m pytest -q -n $(JOBS) --dist loadfile --durations=25 tests
-	node --test tests/js/
+	node --test --test-concurrency=2 tests/js/
 
 # The quick loop needs no torch: the modules that import it are marked slow and not even collected.
 .PHONY: test-fast
 test-fast: node site $(VENV)/.site-deps ## the quick loop: node tests, pytest without the browser and slow tests (no torch)
-	node --test tests/js/
-	$(PY) -m pytest -q -m "$(FAST)" tests
+	node --test --test-concurrency=2 tests/js/
+	$(PY) -m pytest -q -n $(JOBS) -m "$(FAST)" tests
 
 .PHONY: lint
 lint: node $(VENV)/.lint-deps node_modules/.package-lock.json ## ruff (Python) and eslint (docs/js, tests/js): correctness rules, no style
