@@ -86,10 +86,13 @@ def _allowed(url: str, base: str) -> bool:
 @pytest.fixture
 def open_page(browser_context, server, site):
     """open_page(name, mode="http"|"file") -> a Playwright page, watched for problems. Unless lazy=True,
-    every load of the page scrolls each demo into view until it has built, then back (read_through)."""
+    every load of the page scrolls each demo into view until it has built, then back (read_through).
+    scheme="light"|"dark": the page as a reader's system asks for that scheme, from its first load (no stored
+    palette, prefers-color-scheme emulated; Material follows it), so a test in a scheme loads the page once."""
     opened = []
 
-    def _open(name: str, mode: str = "http", width: int = 1280, height: int = 900, lazy: bool = False):
+    def _open(name: str, mode: str = "http", width: int = 1280, height: int = 900, lazy: bool = False,
+              scheme: str | None = None):
         base = server if mode == "http" else site.as_uri() + "/"
         page = browser_context.new_page()
         page.set_viewport_size({"width": width, "height": height})
@@ -105,6 +108,9 @@ def open_page(browser_context, server, site):
         page.on("request", request)
         if not lazy:
             page.add_init_script(READ_THROUGH)
+        if scheme:
+            page.add_init_script("localStorage.clear()")  # before Material's own scripts read a stored choice
+            page.emulate_media(color_scheme=scheme)
         page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
         page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
         page.on("requestfailed", lambda r: problems.append(f"failed request: {r.url} ({r.failure})")
@@ -114,6 +120,9 @@ def open_page(browser_context, server, site):
         page.evaluate("() => document.fonts.ready.then(() => true)")  # measure the site's faces, not their stand-ins
         if not lazy:
             page.wait_for_function(DONE, timeout=60_000)
+        if scheme:  # Material applies the media query's palette after the demos have drawn
+            page.wait_for_function("w => document.body.getAttribute('data-md-color-scheme') === w",
+                                   arg="slate" if scheme == "dark" else "default", timeout=5000)
         page.wait_for_timeout(150)
         opened.append(page)
         return page

@@ -1,6 +1,6 @@
 """Seeing the computation (issue 10) in a real browser: numbers open to arithmetic whose parts give the
-number shown, by mouse and keyboard; both colour schemes pass axe's contrast rule after the demos draw;
-nothing widens a 360-px page; the sampling ruler and the 1,000 draws."""
+number shown, by mouse and keyboard; opened panels pass axe in both colour schemes (every page's contrast
+after its demos draw: test_pages_in_both_schemes.py); nothing widens a 360-px page; the sampling ruler and the 1,000 draws."""
 from __future__ import annotations
 
 import json
@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.helpers.axe import AXE, violations
+from tests.helpers.axe import violations
 from tests.helpers.tiny_page import use_yours
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,17 +31,6 @@ def ready(page):
                            "d => d.hasAttribute('data-ready') || d.querySelector('.nt-error'))", timeout=5000)
     # the one-token demo's every-stage copy waits folded under the played pass: a reader opens it to reach its numbers
     page.evaluate("() => document.querySelectorAll('details.nt-pass-all').forEach(d => { d.open = true; })")
-
-
-def in_scheme(page, scheme: str):
-    """Reload `page` with prefers-color-scheme emulated (and no stored palette choice): Material follows it."""
-    page.add_init_script("localStorage.clear()")  # before Material's own scripts read the stored choice
-    page.emulate_media(color_scheme=scheme)
-    page.reload(wait_until="load")
-    ready(page)
-    want = "slate" if scheme == "dark" else "default"
-    # Material's bundle applies the media query's palette after the demos have drawn
-    page.wait_for_function("w => document.body.getAttribute('data-md-color-scheme') === w", arg=want, timeout=5000)
 
 
 # ---- arithmetic, as displayed ------------------------------------------------------------------
@@ -400,22 +389,6 @@ def open_some_numbers(page):
             b.click()
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("name", PAGES)
-def test_contrast_in_both_schemes(open_page, name, scheme):
-    page = open_page(name)
-    in_scheme(page, scheme)
-    open_some_numbers(page)
-    for b in page.locator(".nt-demo .nt-primary").all()[:1]:
-        if b.is_enabled():
-            b.click()
-    page.wait_for_timeout(400)  # colours settle: the theme's transitions (up to 250 ms) after the click and the scheme change
-    page.add_script_tag(path=str(AXE))
-    res = page.evaluate("() => axe.run(document, {runOnly: ['color-contrast'], resultTypes: ['violations']})")
-    nodes = [n["target"] for v in res["violations"] for n in v["nodes"]]
-    assert nodes == [], f"{name} ({scheme}): {len(nodes)} elements fail contrast, e.g. {nodes[:5]}"
-
-
 OPENED = {  # page -> what to open before axe looks: numbers whose panels hold the folded, labelled lines
     "index.html": ['.nt-demo[data-demo="one-token"] [data-token] .nt-x-num', ".nt-stage:nth-child(4) .nt-strip-open .nt-x-num"],
     "embeddings.html": ["li[data-token] .nt-x-num"],
@@ -431,8 +404,8 @@ def test_opened_panels_pass_axe_and_fit_a_phone(open_page, name, scheme):
     """With this page's panels open (the aligned, folded lines, the ringed cells), the merge list shown and
     the snapshots loaded: axe finds no violation at 360 and 1280 px in either scheme, and the 360-px page
     does not scroll sideways."""
-    page = open_page(name, width=360, height=800)
-    in_scheme(page, scheme)
+    page = open_page(name, width=360, height=800, scheme=scheme)
+    ready(page)
     for sel in OPENED[name]:
         b = page.locator(sel).first
         b.scroll_into_view_if_needed()

@@ -464,12 +464,7 @@ def drive(page, name):
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("name", ["attention.html", "block.html", "generation.html", "context.html"])
 def test_driven_pages_fit_a_phone_and_axe_finds_nothing(open_page, name, scheme):
-    page = open_page(name, width=360, height=800)
-    page.add_init_script("localStorage.clear()")
-    page.emulate_media(color_scheme=scheme)
-    page.reload(wait_until="load")
-    want = "slate" if scheme == "dark" else "default"
-    page.wait_for_function("w => document.body.getAttribute('data-md-color-scheme') === w", arg=want, timeout=5000)
+    page = open_page(name, width=360, height=800, scheme=scheme)
     drive(page, name)
     assert page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") <= 1
     for width in (360, 1280):

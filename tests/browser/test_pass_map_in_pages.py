@@ -3,8 +3,8 @@ SmolLM2's, GPT-2 small's; none on a page with no pass), the one shown always the
 screen, a part for each stage, each a link, the page's own parts marked; on wide screens under the page's
 contents, which stay whole and visible at every width from 1024 to 1920 px; on phones a folded strip above
 the text that opens by keyboard and never covers a demo; its sizes are the active model's (a reader's model
-of other sizes redraws them, the built one brings them back); no page scrolls sideways at 360 px; axe finds
-nothing in either colour scheme."""
+of other sizes redraws them, the built one brings them back). (That no page scrolls sideways at 360 px with the
+strip open, and axe finds nothing in either colour scheme: test_pages_in_both_schemes.py.)"""
 from __future__ import annotations
 
 import json
@@ -15,8 +15,6 @@ import pytest
 from scripts.core.io import SITE_DATA
 from scripts.real.page_variables import load_real_models
 from scripts.site.pass_map import FLOW, fill, gpt2_parts, smollm2_parts
-from tests.helpers.axe import violations
-from tests.helpers.schemes import in_scheme
 from tests.helpers.tiny_page import KEY, forget, use_yours
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -208,24 +206,6 @@ def test_the_block_page_draws_the_block_large(open_page):
     page.set_viewport_size({"width": 360, "height": 800})
     page.wait_for_timeout(200)
     assert page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") <= 1
-    clean(page)
-
-
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("name", PAGES)
-def test_no_sideways_scroll_at_360_and_axe_finds_nothing(open_page, name, scheme):
-    page = open_page(name, width=360, height=800)
-    in_scheme(page, scheme)
-    if name in WITH_MAP:
-        page.locator(f"{STRIP} > summary").click()
-    page.wait_for_timeout(300)
-    overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
-    assert overflow <= 1, f"{name} ({scheme}): {overflow}px wider than a 360-px phone"
-    for width in (360, 1280):
-        page.set_viewport_size({"width": width, "height": 900})
-        page.wait_for_timeout(300)
-        found = violations(page)
-        assert found == [], f"{name} ({scheme}, {width} px): " + "; ".join(found)
     clean(page)
 
 

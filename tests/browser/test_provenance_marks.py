@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.axe import violations
-from tests.helpers.schemes import in_scheme
 
 pytestmark = pytest.mark.browser
 
@@ -38,8 +37,7 @@ def first_mark_by_keyboard(page):
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_a_mark_is_reached_by_keyboard_described_by_its_popover_and_axe_clean(open_page, scheme):
-    page = open_page("sampling.html", lazy=True)
-    in_scheme(page, scheme)
+    page = open_page("sampling.html", lazy=True, scheme=scheme)
     btn = first_mark_by_keyboard(page)
     pop = page.locator("#" + btn.get_attribute("aria-describedby"))
     assert pop.is_visible()  # focus shows it, without a click
@@ -124,8 +122,7 @@ MARKED = sorted(p.name for p in (Path(__file__).resolve().parents[2] / "build" /
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("name", MARKED)
 def test_every_marked_page_passes_axe_with_its_sources_open_and_the_auditors_view_on(open_page, name, scheme):
-    page = open_page(name, lazy=True)
-    in_scheme(page, scheme)
+    page = open_page(name, lazy=True, scheme=scheme)
     open_where(page)
     page.locator(".nt-audit").click()
     page.wait_for_timeout(300)

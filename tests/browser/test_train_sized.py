@@ -217,7 +217,7 @@ def test_the_fox_and_hen_model_runs_only_where_the_reader_switches_it_on(open_pa
         web.reload(wait_until="load")
         use_yours(web)
         demo(web, "knockout")
-        for scheme in ("default", "slate"):  # set in place: a reload with in_scheme's cleared storage forgets the model
+        for scheme in ("default", "slate"):  # set in place: a load in a scheme (open_page's scheme=) clears the storage, and the model
             web.evaluate("s => document.body.setAttribute('data-md-color-scheme', s)", scheme)
             found = violations(web)
             assert found == [], f"{scheme}: " + "; ".join(found)

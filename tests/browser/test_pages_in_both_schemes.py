@@ -1,0 +1,53 @@
+"""Every page in both colour schemes, in one load each: it does not scroll sideways on a 360-px phone (the map's
+strip opened), axe finds nothing at 360 and at 1280 px, and once its demos have drawn, with numbers opened and the
+first demo run, axe's contrast rule finds nothing at 1280 px.
+
+The page is loaded once per scheme, already in it, and looked at in turn: these were two tests with a load (and a
+reload into the scheme) each, test_pass_map_in_pages.py's sideways-scroll-and-axe pass and test_computation.py's
+contrast pass."""
+from __future__ import annotations
+
+import pytest
+from tests.browser.test_pass_map_in_pages import PAGES, STRIP, WITH_MAP
+from tests.helpers.axe import violations
+
+pytestmark = pytest.mark.browser
+
+
+def contrast(page) -> list:
+    res = page.evaluate("() => axe.run(document, {runOnly: ['color-contrast'], resultTypes: ['violations']})")
+    return [n["target"] for v in res["violations"] for n in v["nodes"]]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("name", PAGES)
+def test_no_sideways_scroll_at_360_axe_finds_nothing_and_drawn_demos_pass_contrast(open_page, name, scheme):
+    page = open_page(name, width=360, height=800, scheme=scheme)
+    # 1. the phone, the map's strip open (a page with no pass has none): no sideways scroll; axe at 360 and 1280 px
+    if name in WITH_MAP:
+        page.locator(f"{STRIP} > summary").click()
+    page.wait_for_timeout(300)
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1, f"{name} ({scheme}): {overflow}px wider than a 360-px phone"
+    for width in (360, 1280):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_timeout(300)
+        found = violations(page)
+        assert found == [], f"{name} ({scheme}, {width} px): " + "; ".join(found)
+    assert page.nt_problems == [], "\n".join(page.nt_problems)
+    # 2. at 1280 px, the demos drawn (the one-token demo's every-stage copy unfolded, as a reader opens it), the
+    # first three numbers shown opened and the first demo's main button pressed: axe's contrast rule
+    page.wait_for_function("() => [...document.querySelectorAll('.nt-demo')].every("
+                           "d => d.hasAttribute('data-ready') || d.querySelector('.nt-error'))", timeout=5000)
+    page.evaluate("() => document.querySelectorAll('details.nt-pass-all').forEach(d => { d.open = true; })")
+    for b in page.locator(".nt-x-num").all()[:3]:
+        if b.is_visible():
+            b.click()
+    for b in page.locator(".nt-demo .nt-primary").all()[:1]:
+        if b.is_enabled():
+            b.click()
+    page.wait_for_timeout(400)  # colours settle: the theme's transitions (up to 250 ms) after the click
+    nodes = contrast(page)
+    assert nodes == [], (f"{name} ({scheme}, 1280 px, numbers opened and the first demo run): {len(nodes)} elements "
+                         f"fail contrast, e.g. {nodes[:5]}")
+    assert page.nt_problems == [], "\n".join(page.nt_problems)
