@@ -118,12 +118,14 @@ def open_page(browser_context, server, site):
         page.on("response", lambda r: problems.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
         page.goto(base + name, wait_until="load")
         page.evaluate("() => document.fonts.ready.then(() => true)")  # measure the site's faces, not their stand-ins
-        if not lazy:
+        if lazy:
+            page.wait_for_timeout(150)
+        else:  # every demo built and the page back at its top: two frames for what the scroll back set off
             page.wait_for_function(DONE, timeout=60_000)
+            page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))")
         if scheme:  # Material applies the media query's palette after the demos have drawn
             page.wait_for_function("w => document.body.getAttribute('data-md-color-scheme') === w",
                                    arg="slate" if scheme == "dark" else "default", timeout=5000)
-        page.wait_for_timeout(150)
         opened.append(page)
         return page
 
