@@ -79,9 +79,18 @@ def test_page_served_clean_with_screenshots(open_page, name):
 
 
 @pytest.mark.parametrize("name", PAGES)
-def test_page_from_file_clean(open_page, name):
+def test_page_from_file_clean_with_its_math_rendered(open_page, name):
+    """Opened from disk, the page has no problem and every demo starts; its formulas arrive as MathML (made at
+    build time), laid out by the browser: none left as LaTeX."""
     page = open_page(name, "file")
     page.wait_for_timeout(300)
+    assert page.locator(".arithmatex").count() == 0, f"{name}: a formula was left unconverted"
+    for i in range(page.locator("math").count()):
+        formula = page.locator("math").nth(i)
+        if not formula.is_visible():  # e.g. inside a no-JavaScript fallback that the demo replaced
+            continue
+        box = formula.bounding_box()
+        assert box and box["width"] > 0 and box["height"] > 0, f"{name}: formula {i} has no layout"
     clean(page)
     for d in page.locator(".nt-demo").all():
         kind = d.get_attribute("data-demo")
@@ -99,20 +108,6 @@ def test_search_works(open_page, mode):
     page.keyboard.type("attention", delay=20)
     page.locator(".md-search-result__item").first.wait_for(timeout=8000)
     assert page.locator(".md-search-result__item").count() > 0
-    clean(page)
-
-
-@pytest.mark.parametrize("name", PAGES)
-def test_math_is_mathml_and_rendered(open_page, name):
-    """Formulas arrive as MathML (made at build time), laid out by the browser: none left as LaTeX."""
-    page = open_page(name, "file")
-    assert page.locator(".arithmatex").count() == 0, f"{name}: a formula was left unconverted"
-    for i in range(page.locator("math").count()):
-        formula = page.locator("math").nth(i)
-        if not formula.is_visible():  # e.g. inside a no-JavaScript fallback that the demo replaced
-            continue
-        box = formula.bounding_box()
-        assert box and box["width"] > 0 and box["height"] > 0, f"{name}: formula {i} has no layout"
     clean(page)
 
 
