@@ -180,7 +180,7 @@ nexttoken.define("runtime.decoding", ["runtime.sampling"], function (sampling) {
         else if (name === "sample") {
           var rng = sampling.mulberry32(s.seed === undefined ? 1 : s.seed);
           var cut = { temperature: s.T === undefined ? 1 : s.T, topK: s.k || 0, topP: s.p === undefined ? 1 : s.p, rng: rng };
-          w = single(name, slot, o, logits, ends, function (l) { return sampling.sample(l, cut).id; });
+          w = single(name, slot, o, logits, ends, function (l) { return sampling.draw(l, cut); });  // sample's id, without its full sort
         } else w = beam(session, slots.beam, o, logits, ends);
         w.state.prefillMs = prefillMs;
         states[name] = w.state;
