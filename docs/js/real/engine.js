@@ -207,19 +207,16 @@ function nexttokenRealEngine() {
     }
     for (t = 0; t < T; t += n) {
       n = Math.min(tile, T - t);
-      // A few tokens go straight from the blocks, each row unpacked once for six, then four, two, one
-      // (real_kernels.wat's $direct): a fifth or third token alone would unpack every row again, so
-      // the last token goes twice (its copy's outputs dropped; each token's arithmetic is the same).
-      var g = (n === 3 || n === 5) && n < tile ? n + 1 : n;
+      // A few tokens (up to six) go straight from the blocks, each row unpacked once for all of them
+      // (real_kernels.wat's $direct); each token's arithmetic is the same however many come.
       k.x.set(x.subarray(t * cols, (t + n) * cols));
-      if (g > n) k.x.copyWithin(n * cols, (n - 1) * cols, n * cols);
-      if (q4) {  // block-major for the kernels: token i's block b at b g + i
-        for (i = 0; i < g; i++) for (b = 0, j = (t + Math.min(i, n - 1)) * nb; b < nb; b++) k.xs[b * g + i] = XSUM[j + b];
+      if (q4) {  // block-major for the kernels: token i's block b at b n + i
+        for (i = 0; i < n; i++) for (b = 0, j = (t + i) * nb; b < nb; b++) k.xs[b * n + i] = XSUM[j + b];
       }
-      if (g === 1) {
+      if (n === 1) {
         if (q4) k.e.q4(w.off, rows, nb, k.X, k.XS, k.Y); else k.e.q8(w.off, rows, nb, k.X, k.Y);
       } else {
-        (q4 ? k.e.q4t : k.e.q8t)(w.off, rows, nb, k.X, 4 * cols, g, k.XS, k.Y, 4 * rows, k.S);
+        (q4 ? k.e.q4t : k.e.q8t)(w.off, rows, nb, k.X, 4 * cols, n, k.XS, k.Y, 4 * rows, k.S);
       }
       y.set(k.y.subarray(0, n * rows), t * rows);
     }
