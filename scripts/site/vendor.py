@@ -6,6 +6,7 @@
   need (the Latin ones cut to LATIN_KEEP), and `fonts/fonts.css`, their @font-face rules (font-display:
   swap), each face's unicode-range that of its Fontsource subset or of its cut file. The symbols the faces lack (arrows, ≤, ∑, ᵀ...) come from one small
   face cut at build time from DejaVu Sans (SYMBOLS): its unicode-range is exactly the glyphs it holds.
+  While they load, system faces scaled to their widths stand in (STAND_INS), so no line moves when they arrive.
 
 Formulas need nothing here: scripts/site/hooks/math.py makes them MathML at build time. Nothing is
 fetched: a missing file fails loudly, naming it, with the command that restores it (`npm ci`).
@@ -65,8 +66,12 @@ FACES = (
     Face("Source Serif 4 Variable", "@fontsource-variable/source-serif-4", "source-serif-4", "normal", SUBSETS, TITLE_KEEP),
     Face("JetBrains Mono Variable", "@fontsource-variable/jetbrains-mono", "jetbrains-mono", "normal", SUBSETS),
 )
-# The text face's Latin file: every page draws with it, so overrides/main.html and embed.html preload it.
-PRELOAD = "fonts/inter-latin-wght-normal.woff2"
+# Text shows at once in a stand-in (STAND_INS, sized as ours) and takes our face when it arrives. No preload:
+# a preload competes with the stylesheets for a slow line (Lighthouse mobile put the first paint at
+# 2.9-3.1 s with one, 1.5-2.0 s without), and the rules are written inline in every page's head
+# (scripts/site/hooks/share.py), not in a stylesheet of their own. `optional` was tried: without a preload,
+# Chromium drew every first visit in the system's face. STYLE.md, Type.
+DISPLAY = "swap"
 # Phonetic Extensions hold ᵀ (the map's wteᵀ, on every page): served by the symbols face, so a page with
 # a transposed matrix does not load a whole Latin Extended file for one glyph.
 NOT_FROM_LATIN_EXT = (0x1D00, 0x1DBF)
@@ -80,6 +85,65 @@ SYMBOLS = ("←↑→↓↔↕↵⇐⇒⇔↦"  # arrows
            "ℒℓℝ𝔼‖ᵀ"  # letters of formulas written in text
            "✓✗")
 SYMBOL_FILE = "fonts/nexttoken-symbols.woff2"
+
+
+@dataclass(frozen=True)
+class StandIn:
+    """A system face that stands in for one of ours while it loads: `local()` names (full and PostScript),
+    its regular and bold, and its average letter width in ems (LETTERS' weighting)."""
+    family: str
+    face: str  # the family of ours it stands in for
+    regular: tuple[str, ...]
+    bold: tuple[str, ...]
+    width: float
+
+
+# Until a face of ours arrives (font-display: swap), the page draws with the face a reader most likely has
+# (Arial, Georgia, Courier New, or faces with their widths, on macOS and Windows; DejaVu on a bare Linux), scaled to our face's
+# average letter width and given our face's ascent and descent: a paragraph keeps its lines when ours
+# arrive, so nothing below it moves (Lighthouse counted a shift of 0.26 on the landing page without).
+# Widths: Arial, Georgia and Courier New from @capsizecss/metrics 4.3.0 (Latin xWidthAvg / unitsPerEm;
+# the package is 169 MB, so not a dependency), DejaVu from Debian's fonts-dejavu-core 2.37 files,
+# measured with letter_width() below.
+STAND_INS = (
+    StandIn("nt Inter on Arial", "Inter Variable", ("Arial", "ArialMT", "Liberation Sans", "LiberationSans", "Arimo"),
+            ("Arial Bold", "Arial-BoldMT", "Liberation Sans Bold", "LiberationSans-Bold", "Arimo Bold"), 913 / 2048),
+    StandIn("nt Inter on DejaVu Sans", "Inter Variable", ("DejaVu Sans", "DejaVuSans"), ("DejaVu Sans Bold", "DejaVuSans-Bold"), 0.5132),
+    StandIn("nt Source Serif 4 on Georgia", "Source Serif 4 Variable", ("Georgia",), ("Georgia Bold", "Georgia-Bold"), 913 / 2048),
+    StandIn("nt Source Serif 4 on DejaVu Serif", "Source Serif 4 Variable", ("DejaVu Serif", "DejaVuSerif"),
+            ("DejaVu Serif Bold", "DejaVuSerif-Bold"), 0.5187),
+    StandIn("nt JetBrains Mono on Courier New", "JetBrains Mono Variable", ("Courier New", "CourierNewPSMT"),
+            ("Courier New Bold", "CourierNewPS-BoldMT"), 1229 / 2048),
+    StandIn("nt JetBrains Mono on DejaVu Sans Mono", "JetBrains Mono Variable", ("DejaVu Sans Mono", "DejaVuSansMono"),
+            ("DejaVu Sans Mono Bold", "DejaVuSansMono-Bold"), 1233 / 2048),
+)
+# English letter frequencies (per cent) and the space's, for an average letter width as running text has it.
+LETTERS = dict(zip("abcdefghijklmnopqrstuvwxyz ", (8.2, 1.5, 2.8, 4.3, 12.7, 2.2, 2.0, 6.1, 7.0, 0.15, 0.77, 4.0, 2.4, 6.7,
+                                                    7.5, 1.9, 0.095, 6.0, 6.3, 9.1, 2.8, 0.98, 2.4, 0.15, 2.0, 0.074, 18.0)))
+
+
+def letter_width(font) -> float:
+    """A fontTools font's average advance over LETTERS, in ems (its default instance: weight 400)."""
+    cmap, hmtx, upm = font.getBestCmap(), font["hmtx"], font["head"].unitsPerEm
+    return sum(w * hmtx[cmap[ord(c)]][0] for c, w in LETTERS.items()) / sum(LETTERS.values()) / upm
+
+
+def stand_in_rules(ours: dict[str, tuple[float, float, float, str]]) -> list[str]:
+    """@font-face rules for STAND_INS, from each face of ours: (letter width, ascent, descent in ems, the
+    unicode-range of its files, so other scripts still go to the reader's system faces)."""
+    rules = []
+    for s in STAND_INS:
+        width, ascent, descent, unicode_range = ours[s.face]
+        adjust = width / s.width
+        for weight, names in (("100 549", s.regular), ("550 900", s.bold)):
+            src = ", ".join(f'local("{n}")' for n in names)
+            rules.append("@font-face {\n"
+                         f"  font-family: \"{s.family}\";\n  font-style: normal;\n  font-weight: {weight};\n"
+                         f"  src: {src};\n"
+                         f"  size-adjust: {adjust:.2%};\n  ascent-override: {ascent / adjust:.2%};\n"
+                         f"  descent-override: {descent / adjust:.2%};\n  line-gap-override: 0%;\n"
+                         f"  unicode-range: {unicode_range};\n}}\n")
+    return rules
 
 
 def _ranges(codepoints: set[int]) -> str:
@@ -114,7 +178,7 @@ def _minus(unicode_range: str, lo: int, hi: int) -> str:
 def _font_face(family: str, src: str, style: str, weight: str, unicode_range: str) -> str:
     return ("@font-face {\n"
             f"  font-family: \"{family}\";\n  font-style: {style};\n  font-weight: {weight};\n"
-            f"  font-display: swap;\n  src: url({src}) format(\"woff2\");\n  unicode-range: {unicode_range};\n}}\n")
+            f"  font-display: {DISPLAY};\n  src: url({src}) format(\"woff2\");\n  unicode-range: {unicode_range};\n}}\n")
 
 
 def font_plan(node_modules: Path = NODE_MODULES) -> tuple[list[tuple[Path, str]], list[str]]:
@@ -197,6 +261,20 @@ def plan(node_modules: Path = NODE_MODULES, vendor: Path = VENDOR) -> list[tuple
     return pairs
 
 
+def _metrics(fonts: Path, rules: list[str]) -> dict[str, tuple[float, float, float, str]]:
+    """Each face of ours: its Latin file's letter width, ascent and descent (OS/2 typo metrics, which our
+    faces say to use), and the union of its rules' unicode-ranges."""
+    import re
+    from fontTools.ttLib import TTFont
+    out = {}
+    for face in FACES:
+        font = TTFont(fonts / f"{face.stem}-latin-wght-{face.style}.woff2")
+        upm, os2 = font["head"].unitsPerEm, font["OS/2"]
+        ranges = [re.search(r"unicode-range: ([^;]+);", r).group(1) for r in rules if f'"{face.family}"' in r]
+        out[face.family] = (letter_width(font), os2.sTypoAscender / upm, -os2.sTypoDescender / upm, ",".join(ranges))
+    return out
+
+
 def copy_assets(node_modules: Path = NODE_MODULES, vendor: Path = VENDOR) -> list[Path]:
     """Copy the vendor files and write fonts/fonts.css (replacing the folder, so no stale file survives);
     returns the files written."""
@@ -216,6 +294,7 @@ def copy_assets(node_modules: Path = NODE_MODULES, vendor: Path = VENDOR) -> lis
             cut = cut_latin(vendor / "fonts" / name, TITLE_KEEP if key.endswith("|title") else LATIN_KEEP)
             rules[i] = rule.replace("{latin:" + key + "}", _ranges(cut))
     rules.append(_font_face(SYMBOL_FAMILY, Path(SYMBOL_FILE).name, "normal", "400", _ranges(held)))
+    rules += stand_in_rules(_metrics(vendor / "fonts", rules))
     css = vendor / "fonts" / "fonts.css"
     write_text_atomic(css, "/* Written by scripts/site/vendor.py from the Fontsource packages pinned in package.json (OFL-1.1,\n"
                            "   licences beside). The families are named in docs/css/nexttoken.css (STYLE.md, Type). */\n"

@@ -119,14 +119,13 @@ def _faces(page, selector: str) -> dict[str, dict[str, int]]:
 @pytest.mark.parametrize("mode", ["http", "file"])
 def test_text_titles_and_code_are_drawn_in_our_own_faces_served_and_from_disk(open_page, mode):
     """Every page draws with the faces it ships (not the machine's): Inter for text, Source Serif 4 for
-    titles, JetBrains Mono for code, and the symbols face for the arrows those lack; the text face is
-    preloaded, and the same holds printed."""
+    titles, JetBrains Mono for code, and the symbols face for the arrows those lack, from the rules in the
+    page's head (no font stylesheet, no preload), and the same holds printed."""
     page = open_page("block.html", mode=mode, lazy=True)
     loaded = page.evaluate("() => [...document.fonts].filter(f => f.status === 'loaded').map(f => f.family)")
     assert {"Inter Variable", "Source Serif 4 Variable", "JetBrains Mono Variable"} <= set(loaded), loaded
-    if mode == "http":  # (file:// loads leave no resource timing)
-        assert page.evaluate("() => performance.getEntriesByType('resource').some(r => r.initiatorType === 'link'"
-                             " && r.name.endsWith('/inter-latin-wght-normal.woff2'))"), "the text face is not preloaded"
+    assert page.evaluate("() => !document.querySelector('link[rel=preload], link[href*=\"fonts.css\"]')"
+                         " && [...document.head.querySelectorAll('style')].some(s => s.textContent.includes('Inter Variable'))")
     for media in ("screen", "print"):
         page.emulate_media(media=media)
         for selector, face in (("h1", "Source Serif 4*"), (".md-typeset > p", "Inter*"), (".md-typeset p code", "JetBrains Mono*")):
@@ -173,3 +172,32 @@ def test_scripts_our_faces_leave_out_fall_through_to_the_systems_fonts(open_page
     })).map(f => f.family)""", [ord(c) for c in "你好😀שمد"])
     assert claimed == [], claimed
     assert not page.nt_problems, page.nt_problems
+
+
+BLOCKS = """() => [...document.querySelectorAll('.md-header__title, .md-typeset > h1, .md-typeset > h2, .md-typeset > p, .md-typeset > ul, .md-typeset > ol')]
+  .filter(e => e.getBoundingClientRect().top < 2 * innerHeight)
+  .map(e => { const r = e.getBoundingClientRect(); return [(e.textContent || '').trim().slice(0, 40), r.top + scrollY, r.height]; })"""
+
+
+@pytest.mark.parametrize("name", ["index.html", "attention.html", "sampling.html"])
+def test_no_line_moves_when_our_faces_arrive(browser_context, server, name):
+    """While our faces load, a system face sized as ours stands in (vendor.STAND_INS): every title, paragraph
+    and list of the first two screens keeps its place and its lines when ours arrive. Without them the
+    landing page's list lost a line at 412 px, a layout shift of 0.26."""
+    seen = []
+    for fonts in (False, True):
+        page = browser_context.new_page()
+        page.set_viewport_size({"width": 360, "height": 740})
+        if not fonts:
+            page.route("**/*.woff2", lambda route: route.abort())  # the stand-ins, as a reader sees them first
+        page.goto(server + name, wait_until="load")
+        page.evaluate("() => document.fonts.ready.then(() => true)")
+        drawn = page.evaluate("() => [...document.fonts].filter(f => f.status === 'loaded').map(f => f.family)")
+        assert ("Inter Variable" in drawn) == fonts, drawn
+        seen.append(page.evaluate(BLOCKS))
+        page.close()
+    stand_in, ours = seen
+    assert len(stand_in) == len(ours) > 3
+    for (text, top, height), (_, top2, height2) in zip(stand_in, ours):
+        assert abs(top - top2) <= 2 and abs(height - height2) <= 1, \
+            f"{name}: “{text}” moves from {top:.0f} px (height {height:.0f}) to {top2:.0f} px (height {height2:.0f})"

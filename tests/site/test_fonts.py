@@ -1,6 +1,7 @@
 """The site's own type (STYLE.md, Type; scripts/site/vendor.py), checked on the built site: every character
 the pages draw is in one of our faces, each face's file holds what its unicode-range sends to it or the
-symbols face does, nothing comes from elsewhere, and every page preloads its text face."""
+symbols face does, nothing comes from elsewhere, every page writes the rules in its head (no font stylesheet,
+no preload), and each system face that stands in while ours load is sized as ours."""
 from __future__ import annotations
 
 import re
@@ -39,6 +40,8 @@ def faces() -> list[dict]:
     out = []
     for body in RULE.findall(css):
         props = dict(re.findall(r"([\w-]+):\s*([^;]+);", body))
+        if props["src"].startswith("local("):
+            continue  # a stand-in (test_stand_ins_are_sized_as_our_faces)
         src = re.fullmatch(r'url\(([^)]+)\) format\("woff2"\)', props["src"]).group(1)
         out.append({**props, "family": props["font-family"].strip('"'), "file": FONTS / src,
                     "range": _codepoints(props["unicode-range"]), "cmap": set(TTFont(FONTS / src).getBestCmap())})
@@ -74,7 +77,7 @@ class _Text(HTMLParser):
 def test_every_face_is_ours_swaps_and_has_its_file(faces):
     assert {f["family"] for f in faces} == {f.family for f in vendor.FACES} | {vendor.SYMBOL_FAMILY}
     for f in faces:
-        assert f["font-display"] == "swap", f["file"].name
+        assert f["font-display"] == vendor.DISPLAY == "swap", f["file"].name
         assert f["file"].is_file() and f["file"].parent == FONTS
     listed = {f["file"].name for f in faces}
     assert {p.name for p in FONTS.glob("*.woff2")} == listed  # no file shipped that no rule names
@@ -90,7 +93,7 @@ def test_every_character_the_pages_draw_is_in_one_of_our_faces(faces):
     display = [f for f in faces if f["family"] == "Source Serif 4 Variable"]
     symbols = [f for f in faces if f["family"] == vendor.SYMBOL_FAMILY]
     missing: dict[str, set[str]] = {}
-    pages = sorted(_site().glob("*.html")) + sorted(SITE.glob("embed/*.html"))
+    pages = _pages()
     assert len(pages) > 20
     for page in pages:
         parser = _Text()
@@ -112,14 +115,52 @@ def test_the_code_and_title_faces_cover_what_the_text_face_does():
         assert face.subsets == vendor.SUBSETS
 
 
-def test_every_page_preloads_its_text_face_when_served():
-    pages = sorted(_site().glob("*.html")) + sorted(SITE.glob("embed/*.html"))
-    for page in pages:
+def _pages() -> list[Path]:
+    return sorted(_site().glob("*.html")) + sorted(SITE.glob("embed/*.html"))
+
+
+def test_every_page_writes_the_faces_in_its_head_and_loads_no_font_stylesheet_nor_preload():
+    """A stylesheet of their own was one more request before the first paint, and a preload took a slow
+    line from the stylesheets (Lighthouse mobile: first paint 2.9-3.1 s with both)."""
+    rules = (FONTS / "fonts.css").read_text(encoding="utf-8")
+    count = len(RULE.findall(rules))
+    for page in _pages():
         html = page.read_text(encoding="utf-8")
-        found = re.search(r'l\.href = "([^"]+)"', html)
-        assert found and 'l.rel = "preload"' in html, page.name
-        href = found.group(1)  # 404.html's links start at the root, as the theme makes them
-        assert (SITE / href.lstrip("/") if href.startswith("/") else page.parent / href).resolve() == (SITE / "assets" / "vendor" / vendor.PRELOAD).resolve(), page.name
+        head = html[:html.index("</head>")]
+        assert "fonts.css" not in html and 'rel="preload"' not in html and "l.rel" not in html, page.name
+        inline = re.search(r"<style>(@font-face.*?)</style>", head, re.S)
+        assert inline and len(RULE.findall(inline.group(1))) == count, page.name
+        assert head.index("<style>@font-face") < head.index('rel="stylesheet"'), page.name  # ahead of the stylesheets
+        for url in re.findall(r"url\(([^)]+)\)", inline.group(1)):  # 404.html's links start at the root, as the theme makes them
+            target = SITE / url.lstrip("/") if url.startswith("/") else page.parent / url
+            assert target.resolve().parent == FONTS.resolve() and target.is_file(), (page.name, url)
+
+
+def test_stand_ins_are_sized_as_our_faces():
+    """Each system face that stands in while ours load: named by local() only (nothing fetched), for each
+    of its weights, scaled by our face's letter width over its own, with our face's ascent and descent,
+    and only over our face's ranges (other scripts still go to the reader's own faces)."""
+    css = (FONTS / "fonts.css").read_text(encoding="utf-8")
+    rules = [dict(re.findall(r"([\w-]+):\s*([^;]+);", b)) for b in RULE.findall(css)]
+    ours = {r["font-family"].strip('"'): r for r in rules if r["src"].startswith("url(") and "-latin-wght" in r["src"]}
+    ranges = {}
+    for r in rules:
+        if r["src"].startswith("url("):
+            ranges.setdefault(r["font-family"].strip('"'), set()).update(_codepoints(r["unicode-range"]))
+    assert {s.face for s in vendor.STAND_INS} == {f.family for f in vendor.FACES}
+    for s in vendor.STAND_INS:
+        mine = [r for r in rules if r["font-family"].strip('"') == s.family]
+        assert [r["font-weight"] for r in mine] == ["100 549", "550 900"], s.family
+        font = TTFont(FONTS / re.fullmatch(r'url\(([^)]+)\) format\("woff2"\)', ours[s.face]["src"]).group(1))
+        upm, os2 = font["head"].unitsPerEm, font["OS/2"]
+        adjust = vendor.letter_width(font) / s.width
+        assert 0.85 < adjust < 1.15, (s.family, adjust)  # a stand-in of about our size, or it is the wrong face
+        for r, names in zip(mine, (s.regular, s.bold)):
+            assert r["src"] == ", ".join(f'local("{n}")' for n in names), s.family
+            assert float(r["size-adjust"].rstrip("%")) == pytest.approx(adjust * 100, abs=0.006), s.family
+            assert float(r["ascent-override"].rstrip("%")) * adjust == pytest.approx(os2.sTypoAscender / upm * 100, abs=0.01)
+            assert float(r["descent-override"].rstrip("%")) * adjust == pytest.approx(-os2.sTypoDescender / upm * 100, abs=0.01)
+            assert _codepoints(r["unicode-range"]) == ranges[s.face], s.family
 
 
 def test_the_kit_names_our_families_first():
@@ -128,4 +169,6 @@ def test_the_kit_names_our_families_first():
         stack = re.search(rf"--nt-font-{var}:\s*([^;]+);", css).group(1)
         names = [n.strip().strip('"') for n in stack.split(",")]
         assert names[:2] == [family, vendor.SYMBOL_FAMILY], names
+        # then the faces that stand in while ours load, before the reader's own
+        assert names[2:2 + sum(s.face == family for s in vendor.STAND_INS)] == [s.family for s in vendor.STAND_INS if s.face == family], names
         assert "sans-serif" in names or "serif" in names or "monospace" in names  # then the system's own

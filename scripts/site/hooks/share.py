@@ -2,6 +2,9 @@
 
 The version and date (scripts/site/provenance.py) go to `config.extra.nt_version` / `nt_built`, which
 overrides/main.html writes as <meta name="nt-version">, read by js/ui/permalink.js and js/ui/export.js.
+The faces' @font-face rules (scripts/site/vendor.py's fonts.css) go to `config.extra.nt_font_faces`, which
+main.html and embed.html write inline in the head: a stylesheet of their own would be one more request
+before a page's first paint.
 Each demo's container, as its first page in the nav renders it (its static fallback included), is kept;
 after the build every one is written to embed/<demo>.html through overrides/embed.html: the demo alone,
 with the theme's colours and the scripts it needs (scripts/site/demos.py), nothing else.
@@ -42,6 +45,20 @@ def containers(html: str) -> list[tuple[str, str]]:
     return out
 
 
+def font_faces(css: Path) -> str:
+    """fonts.css's rules on one line each, comments out; their url()s name files beside fonts.css, and
+    the templates put the path to that folder in front."""
+    try:
+        text = css.read_text(encoding="utf-8")
+    except OSError:
+        raise PluginError(f"share hook: {css.relative_to(ROOT)} not found: run `python -m scripts.site.vendor` "
+                          "(`make site` does)") from None
+    rules = re.findall(r"@font-face\s*{[^}]*}", re.sub(r"/\*.*?\*/", "", text, flags=re.S))
+    if not rules:
+        raise PluginError(f"share hook: {css.relative_to(ROOT)} holds no @font-face rule: run `python -m scripts.site.vendor`")
+    return "\n".join(re.sub(r"\s*\n\s*", " ", r) for r in rules)
+
+
 def on_config(config, **kwargs):
     try:
         prov = provenance(ROOT / "site_data")
@@ -49,6 +66,7 @@ def on_config(config, **kwargs):
         raise PluginError(f"share hook: site_data/manifest.json gives no version ({exc!r}): run `make data`") from None
     config["extra"]["nt_version"] = prov["version"]
     config["extra"]["nt_built"] = prov["date"]
+    config["extra"]["nt_font_faces"] = font_faces(Path(config["docs_dir"]) / "assets" / "vendor" / "fonts" / "fonts.css")
     _found.clear()
     return config
 
