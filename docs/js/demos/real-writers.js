@@ -168,22 +168,6 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
       if (name === "beam") renderBeams(c, st, ctx);
     }
 
-    // A writer's text is drawn in a task of its own, after the engine has been sent the step's tokens:
-    // the page draws while the worker computes, not before it starts (a step of 64 tokens' beams takes
-    // several ms to draw). One drawing a writer for all the updates since the last; drawn() now.
-    var dirty = {}, drawing = null;
-    function later(name, st, ctx) {
-      dirty[name] = { st: st, ctx: ctx };
-      if (!drawing) drawing = setTimeout(drawn, 0);
-    }
-    function drawn() {
-      clearTimeout(drawing);
-      drawing = null;
-      var todo = dirty;
-      dirty = {};
-      Object.keys(todo).forEach(function (name) { render(name, todo[name].st, todo[name].ctx); });
-    }
-
     function renderBeams(c, st, ctx) {
       ui.clear(c.beams);
       (st.done ? [] : st.running).forEach(function (b, i) {
@@ -296,9 +280,6 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
       var writers = ["greedy", "sample", "beam"].filter(function (n) { return picks[n].input.checked; });
       if (!writers.length) { msg.show("Tick at least one way to write.", "error"); return; }
       var ctx = { tok: m.tokenizer, ids: Array.from(p.ids), ends: endIds(m.tokenizer) };
-      clearTimeout(drawing);  // nothing of a last run drawn over this one
-      drawing = null;
-      dirty = {};
       ["greedy", "sample", "beam"].forEach(function (n) {
         var c = cols[n];
         ui.clear(c.text);
@@ -319,16 +300,14 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
       var mine = run = decoding.write(m.session, ctx.ids, {
         writers: writers, maxNew: maxNew, sampling: sampling(), ends: ctx.ends, slots: SLOTS, from: 0,  // the panel's pass is in slot 0
         knockout: p.knockout || null,
-        onUpdate: function (name, st) { if (run === mine) later(name, st, ctx); },
+        onUpdate: function (name, st) { if (run === mine) render(name, st, ctx); },
       });
       refresh();
       tell("Writing up to " + maxNew + " tokens with " + writers.map(function (n) { return NAMES[n].toLowerCase(); }).join(", ") + "…");
       mine.done.then(function (states) {
-        drawn();
         var secs = (performance.now() - t0) / 1000;
         if (sig(pass()) === started) said = "Done in " + secs.toFixed(1) + " s (the prompt's pass " + (states[writers[0]].prefillMs / 1000).toFixed(1) + " s).";
       }, function (err) {
-        drawn();
         msg.show(err.message, "error");
         said = "The writers stopped: see the line below.";
       }).then(function () {
