@@ -89,53 +89,60 @@ SYMBOL_FILE = "fonts/nexttoken-symbols.woff2"
 
 @dataclass(frozen=True)
 class StandIn:
-    """A system face that stands in for one of ours while it loads: `local()` names (full and PostScript),
-    its regular and bold, and its average letter width in ems (LETTERS' weighting)."""
+    """A system face that stands in for one of ours while it loads: `local()` names (full and PostScript)
+    of its regular and bold, and their average letter widths in ems (LETTERS' weighting)."""
     family: str
     face: str  # the family of ours it stands in for
     regular: tuple[str, ...]
     bold: tuple[str, ...]
     width: float
+    bold_width: float
 
 
 # Until a face of ours arrives (font-display: swap), the page draws with the face a reader most likely has
-# (Arial, Georgia, Courier New, or faces with their widths, on macOS and Windows; DejaVu on a bare Linux), scaled to our face's
-# average letter width and given our face's ascent and descent: a paragraph keeps its lines when ours
-# arrive, so nothing below it moves (Lighthouse counted a shift of 0.26 on the landing page without).
+# (Arial, Georgia, Courier New, or faces with their widths, on macOS and Windows; DejaVu on a bare Linux),
+# scaled to our face's average letter width, its bold to our face's at weight 700, and given our face's
+# ascent and descent: a paragraph keeps its lines when ours arrive, so nothing below it moves (Lighthouse
+# counted a shift of 0.26 on the landing page without; 0.18 on embeddings.html with one size for both weights).
 # Widths: Arial, Georgia and Courier New from @capsizecss/metrics 4.3.0 (Latin xWidthAvg / unitsPerEm;
-# the package is 169 MB, so not a dependency), DejaVu from Debian's fonts-dejavu-core 2.37 files,
-# measured with letter_width() below.
+# the package is 169 MB, so not a dependency), DejaVu Sans from @fontsource/dejavu-sans, DejaVu Serif and
+# Sans Mono from Debian's fonts-dejavu-core 2.37, measured with letter_width().
 STAND_INS = (
     StandIn("nt Inter on Arial", "Inter Variable", ("Arial", "ArialMT", "Liberation Sans", "LiberationSans", "Arimo"),
-            ("Arial Bold", "Arial-BoldMT", "Liberation Sans Bold", "LiberationSans-Bold", "Arimo Bold"), 913 / 2048),
-    StandIn("nt Inter on DejaVu Sans", "Inter Variable", ("DejaVu Sans", "DejaVuSans"), ("DejaVu Sans Bold", "DejaVuSans-Bold"), 0.5132),
-    StandIn("nt Source Serif 4 on Georgia", "Source Serif 4 Variable", ("Georgia",), ("Georgia Bold", "Georgia-Bold"), 913 / 2048),
+            ("Arial Bold", "Arial-BoldMT", "Liberation Sans Bold", "LiberationSans-Bold", "Arimo Bold"), 913 / 2048, 983 / 2048),
+    StandIn("nt Inter on DejaVu Sans", "Inter Variable", ("DejaVu Sans", "DejaVuSans"), ("DejaVu Sans Bold", "DejaVuSans-Bold"),
+            0.5132, 0.5799),
+    StandIn("nt Source Serif 4 on Georgia", "Source Serif 4 Variable", ("Georgia",), ("Georgia Bold", "Georgia-Bold"),
+            913 / 2048, 1062 / 2048),
     StandIn("nt Source Serif 4 on DejaVu Serif", "Source Serif 4 Variable", ("DejaVu Serif", "DejaVuSerif"),
-            ("DejaVu Serif Bold", "DejaVuSerif-Bold"), 0.5187),
+            ("DejaVu Serif Bold", "DejaVuSerif-Bold"), 0.5187, 0.5727),
     StandIn("nt JetBrains Mono on Courier New", "JetBrains Mono Variable", ("Courier New", "CourierNewPSMT"),
-            ("Courier New Bold", "CourierNewPS-BoldMT"), 1229 / 2048),
+            ("Courier New Bold", "CourierNewPS-BoldMT"), 1229 / 2048, 1229 / 2048),
     StandIn("nt JetBrains Mono on DejaVu Sans Mono", "JetBrains Mono Variable", ("DejaVu Sans Mono", "DejaVuSansMono"),
-            ("DejaVu Sans Mono Bold", "DejaVuSansMono-Bold"), 1233 / 2048),
+            ("DejaVu Sans Mono Bold", "DejaVuSansMono-Bold"), 1233 / 2048, 1233 / 2048),
 )
 # English letter frequencies (per cent) and the space's, for an average letter width as running text has it.
 LETTERS = dict(zip("abcdefghijklmnopqrstuvwxyz ", (8.2, 1.5, 2.8, 4.3, 12.7, 2.2, 2.0, 6.1, 7.0, 0.15, 0.77, 4.0, 2.4, 6.7,
                                                     7.5, 1.9, 0.095, 6.0, 6.3, 9.1, 2.8, 0.98, 2.4, 0.15, 2.0, 0.074, 18.0)))
+BOLD = 700  # the pages' bold (<strong>, labels); the stand-ins' bold serves 550-900
 
 
-def letter_width(font) -> float:
-    """A fontTools font's average advance over LETTERS, in ems (its default instance: weight 400)."""
+def letter_width(font, weight: int | None = None) -> float:
+    """A fontTools font's average advance over LETTERS, in ems (a variable font at `weight`, else as it is)."""
+    if weight is not None and "fvar" in font:
+        from fontTools.varLib import instancer
+        font = instancer.instantiateVariableFont(font, {"wght": weight})
     cmap, hmtx, upm = font.getBestCmap(), font["hmtx"], font["head"].unitsPerEm
     return sum(w * hmtx[cmap[ord(c)]][0] for c, w in LETTERS.items()) / sum(LETTERS.values()) / upm
 
 
-def stand_in_rules(ours: dict[str, tuple[float, float, float, str]]) -> list[str]:
-    """@font-face rules for STAND_INS, from each face of ours: (letter width, ascent, descent in ems, the
-    unicode-range of its files, so other scripts still go to the reader's system faces)."""
+def stand_in_rules(ours: dict[str, tuple[float, float, float, float, str]]) -> list[str]:
+    """@font-face rules for STAND_INS, from each face of ours: (letter width at 400 and at BOLD, ascent and
+    descent in ems, the unicode-range of its files, so other scripts still go to the reader's system faces)."""
     rules = []
     for s in STAND_INS:
-        width, ascent, descent, unicode_range = ours[s.face]
-        adjust = width / s.width
-        for weight, names in (("100 549", s.regular), ("550 900", s.bold)):
+        width, bold_width, ascent, descent, unicode_range = ours[s.face]
+        for weight, names, adjust in (("100 549", s.regular, width / s.width), ("550 900", s.bold, bold_width / s.bold_width)):
             src = ", ".join(f'local("{n}")' for n in names)
             rules.append("@font-face {\n"
                          f"  font-family: \"{s.family}\";\n  font-style: normal;\n  font-weight: {weight};\n"
@@ -261,8 +268,8 @@ def plan(node_modules: Path = NODE_MODULES, vendor: Path = VENDOR) -> list[tuple
     return pairs
 
 
-def _metrics(fonts: Path, rules: list[str]) -> dict[str, tuple[float, float, float, str]]:
-    """Each face of ours: its Latin file's letter width, ascent and descent (OS/2 typo metrics, which our
+def _metrics(fonts: Path, rules: list[str]) -> dict[str, tuple[float, float, float, float, str]]:
+    """Each face of ours: its Latin file's letter widths (regular and bold), ascent and descent (OS/2 typo metrics, which our
     faces say to use), and the union of its rules' unicode-ranges."""
     import re
     from fontTools.ttLib import TTFont
@@ -271,7 +278,8 @@ def _metrics(fonts: Path, rules: list[str]) -> dict[str, tuple[float, float, flo
         font = TTFont(fonts / f"{face.stem}-latin-wght-{face.style}.woff2")
         upm, os2 = font["head"].unitsPerEm, font["OS/2"]
         ranges = [re.search(r"unicode-range: ([^;]+);", r).group(1) for r in rules if f'"{face.family}"' in r]
-        out[face.family] = (letter_width(font), os2.sTypoAscender / upm, -os2.sTypoDescender / upm, ",".join(ranges))
+        out[face.family] = (letter_width(font, 400), letter_width(font, BOLD), os2.sTypoAscender / upm,
+                            -os2.sTypoDescender / upm, ",".join(ranges))
     return out
 
 

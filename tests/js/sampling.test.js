@@ -94,3 +94,26 @@ test("argsort of a long array (a radix sort of its float64 bits) gives the compa
     assert.deepStrictEqual(kernels.argsort(probs), compare(probs), `${n} probabilities`);
   }
 });
+
+test("draw picks sample's id without sorting every id: any temperature, cut, seed, ties and a 49,152-token vocabulary", () => {
+  let s = 11;
+  const r = () => (s = (s * 16807) % 2147483647) / 2147483647;
+  const settings = [{ temperature: 0.8, topP: 0.9 }, { temperature: 1 }, { temperature: 0 }, { temperature: 0, topP: 0.5 }, { temperature: 1.3, topK: 40 },
+    { temperature: 0.7, topK: 5, topP: 0.6 }, { temperature: 2, topP: 0.05 }, { temperature: 1, topP: 0 }, { temperature: 100, topK: 3000 }];
+  let checked = 0;
+  for (const n of [7, 300, 49152]) {
+    for (let c = 0; c < 4; c++) {
+      // whole-number logits make ties; a spread one makes a long tail of tiny probabilities
+      const logits = Float32Array.from({ length: n }, () => c % 2 ? Math.round((r() - 0.5) * 8) : (r() - 0.5) * 30);
+      for (const o of settings) {
+        for (let seed = 0; seed < (n > 1000 ? 3 : 20); seed++) {
+          assert.strictEqual(S.draw(logits, { ...o, seed }), S.sample(logits, { ...o, seed }).id, `n ${n}, ${JSON.stringify(o)}, seed ${seed}`);
+          checked++;
+        }
+      }
+    }
+  }
+  const rngA = S.mulberry32(3), rngB = S.mulberry32(3);  // a shared generator moves on once a draw, as sample's does
+  for (let i = 0; i < 50; i++) assert.strictEqual(S.draw(logits, { temperature: 1.2, rng: rngA }), S.sample(logits, { temperature: 1.2, rng: rngB }).id);
+  assert.ok(checked > 900);
+});

@@ -138,7 +138,7 @@ def test_every_page_writes_the_faces_in_its_head_and_loads_no_font_stylesheet_no
 
 def test_stand_ins_are_sized_as_our_faces():
     """Each system face that stands in while ours load: named by local() only (nothing fetched), for each
-    of its weights, scaled by our face's letter width over its own, with our face's ascent and descent,
+    of its weights, scaled by our face's letter width (regular, and bold at vendor.BOLD) over its own, with our face's ascent and descent,
     and only over our face's ranges (other scripts still go to the reader's own faces)."""
     css = (FONTS / "fonts.css").read_text(encoding="utf-8")
     rules = [dict(re.findall(r"([\w-]+):\s*([^;]+);", b)) for b in RULE.findall(css)]
@@ -153,9 +153,9 @@ def test_stand_ins_are_sized_as_our_faces():
         assert [r["font-weight"] for r in mine] == ["100 549", "550 900"], s.family
         font = TTFont(FONTS / re.fullmatch(r'url\(([^)]+)\) format\("woff2"\)', ours[s.face]["src"]).group(1))
         upm, os2 = font["head"].unitsPerEm, font["OS/2"]
-        adjust = vendor.letter_width(font) / s.width
-        assert 0.85 < adjust < 1.15, (s.family, adjust)  # a stand-in of about our size, or it is the wrong face
-        for r, names in zip(mine, (s.regular, s.bold)):
+        for r, names, adjust in zip(mine, (s.regular, s.bold), (vendor.letter_width(font, 400) / s.width,
+                                                                vendor.letter_width(font, vendor.BOLD) / s.bold_width)):
+            assert 0.8 < adjust < 1.2, (s.family, adjust)  # a stand-in of about our size, or it is the wrong face
             assert r["src"] == ", ".join(f'local("{n}")' for n in names), s.family
             assert float(r["size-adjust"].rstrip("%")) == pytest.approx(adjust * 100, abs=0.006), s.family
             assert float(r["ascent-override"].rstrip("%")) * adjust == pytest.approx(os2.sTypoAscender / upm * 100, abs=0.01)

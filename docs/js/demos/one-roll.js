@@ -41,8 +41,10 @@ nexttoken.define("demos.one-roll", ["ui", "runtime.kernels", "runtime.sampling",
     live.appendChild(tallest);
     live.appendChild(about);
     live.appendChild(msg.node);
-    ui.setDisabled(rollBtn, "The bars are loading.");
-    manyBtn.disabled = true;
+    // while the bars load, the readout says so where "Press Roll" will be (a hint under the buttons would go
+    // again when they come, and the bars move up)
+    rollBtn.disabled = manyBtn.disabled = true;
+    readout.textContent = "The bars are loading…";
 
     function pieceAt(r) { return r < d.head.pieces.length ? "“" + show(d.head.pieces[r]) + "”" : "a token of the stored tail (rank " + ui.count(r + 1) + ")"; }
 
@@ -152,8 +154,7 @@ nexttoken.define("demos.one-roll", ["ui", "runtime.kernels", "runtime.sampling",
       about.textContent = "SmolLM2-135M's probabilities for the next token, measured ahead of time and stored with the page (no model runs here): the top " +
         ui.count(head) + " exactly, the other " + ui.count(V - head) + " redrawn from " + buckets + " rank buckets. Roll n takes the n-th random number from seed " + SEED +
         ": the same for every reader.";
-      ui.setDisabled(rollBtn, "");
-      manyBtn.disabled = false;
+      rollBtn.disabled = manyBtn.disabled = false;
       readout.textContent = "Press Roll: a random number between 0 and 1 lands on one bar, each bar as likely as its height.";
       root.setAttribute("data-loaded", d.key);
       draw();

@@ -131,6 +131,8 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
     // that reshape them right under the bars, the draw's line under its button; the prompt's notes last.
     live.appendChild(el("div", { class: "nt-controls" }, [pick.wrap]));
     live.appendChild(sourceLine);
+    // the stored prompt's line at once (the index has its words), so the bars do not move down when its record comes
+    if (entryOf(state.key)) { state_.set("stored"); sourceText.textContent = storedLine(entryOf(state.key)); }
     live.appendChild(msg.node);
     live.appendChild(ui.section("All the bars", [canvas, axes,
       el("div", { class: "nt-controls" }, [tSlider.wrap, kSlider.wrap, pSlider.wrap, scale]), survivors,
@@ -160,6 +162,9 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
     }
 
     // A stored record on show; `quiet`: shown here only (the way back from a live pass), not published.
+    function storedLine(pr) {
+      return "“" + pr.text.replace(/\n/g, " ↵ ") + "”" + (pr.chat ? " in the chat template" : "") + ": measured by the build with transformers.";
+    }
     function setData(data, quiet) {
       d = data;
       lp = null;
@@ -167,8 +172,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
       logits = expand(d);
       state.cursor = 0;
       state_.set("stored");
-      sourceText.textContent = "“" + d.text.replace(/\n/g, " ↵ ") + "”" + (d.chat ? " in the chat template" : "") +
-        ": measured by the build with transformers.";
+      sourceText.textContent = storedLine(d);
       shape.hidden = false;
       provenance.hidden = false;
       shape.textContent = "The prompt: " + d.shape + ". Its bars: " + d.bars + ".";

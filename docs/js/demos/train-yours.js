@@ -143,7 +143,22 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
       return "Your model: vocabulary " + c.vocab_size + " (end-of-text, " + p.sized.bpe.chars.length + " characters, " + p.sized.bpe.merges.length + " merges" +
         (p.capped ? "; capped at " + caps.vocab + ", so some words stay in pieces" : ", every word one token") + "), context " + c.n_ctx +
         " (the longest line with its end marker), " + ui.count(active.paramCount(c)) + " weights" +
-        (seconds === null ? "." : "; " + steps + " steps take about " + seconds.toFixed(1) + " s here (timed over " + n + " steps).");
+        "; " + steps + " steps take about " + (seconds === null ? "… s here (timing a few now)." : seconds.toFixed(1) + " s here (timed over " + n + " steps).");
+    }
+    // Until corpus.js and trainer.js arrive, a draft holds the preview's place: each line's words as chips
+    // (the built tokenizer makes every word one token) and the sizes' sentence with "…" for its numbers, so
+    // the demo does not grow under the reader when they come (a layout shift of 0.16 on its embed page).
+    function draftPreview() {
+      var list = ui.el("ol", { class: "nt-train-lines" });
+      area.value.split("\n").filter(function (l) { return l.trim() && l.trim().charAt(0) !== "#"; }).slice(0, limits.maxSentences)
+        .forEach(function (l) {
+          var words = l.trim().match(/[^\s.,!?;:]+|[.,!?;:]/g) || [];
+          list.appendChild(ui.el("li", {}, [ui.el("div", { class: "nt-tokens" },
+            words.map(function (w, i) { return ui.chip(i && !/^[.,!?;:]$/.test(w) ? "·" + w : w); }))]));
+        });
+      preview.appendChild(list);
+      sizes.textContent = "Your model: vocabulary … (end-of-text, … characters, … merges, every word one token), context … (the longest line " +
+        "with its end marker), … weights; " + steps + " steps take about … s here (timing a few now).";
     }
     // What is on screen belongs to the corpus in the box: Train says why it cannot act on a corpus with
     // a problem, and the last run's curve and status show only while the box holds the corpus it ran on.
@@ -165,6 +180,7 @@ nexttoken.define("demos.train-yours", ["ui", "runtime.kernels", "runtime.active"
       }
     }
     area.addEventListener("input", schedulePreview);
+    draftPreview();
     schedulePreview();
 
     var running = null;

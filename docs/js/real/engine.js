@@ -207,19 +207,16 @@ function nexttokenRealEngine() {
     }
     for (t = 0; t < T; t += n) {
       n = Math.min(tile, T - t);
-      // A few tokens go straight from the blocks, each row unpacked once for six, then four, two, one
-      // (real_kernels.wat's $direct): a fifth or third token alone would unpack every row again, so
-      // the last token goes twice (its copy's outputs dropped; each token's arithmetic is the same).
-      var g = (n === 3 || n === 5) && n < tile ? n + 1 : n;
+      // A few tokens (up to six) go straight from the blocks, each row unpacked once for all of them
+      // (real_kernels.wat's $direct); each token's arithmetic is the same however many come.
       k.x.set(x.subarray(t * cols, (t + n) * cols));
-      if (g > n) k.x.copyWithin(n * cols, (n - 1) * cols, n * cols);
-      if (q4) {  // block-major for the kernels: token i's block b at b g + i
-        for (i = 0; i < g; i++) for (b = 0, j = (t + Math.min(i, n - 1)) * nb; b < nb; b++) k.xs[b * g + i] = XSUM[j + b];
+      if (q4) {  // block-major for the kernels: token i's block b at b n + i
+        for (i = 0; i < n; i++) for (b = 0, j = (t + i) * nb; b < nb; b++) k.xs[b * n + i] = XSUM[j + b];
       }
-      if (g === 1) {
+      if (n === 1) {
         if (q4) k.e.q4(w.off, rows, nb, k.X, k.XS, k.Y); else k.e.q8(w.off, rows, nb, k.X, k.Y);
       } else {
-        (q4 ? k.e.q4t : k.e.q8t)(w.off, rows, nb, k.X, 4 * cols, g, k.XS, k.Y, 4 * rows, k.S);
+        (q4 ? k.e.q4t : k.e.q8t)(w.off, rows, nb, k.X, 4 * cols, n, k.XS, k.Y, 4 * rows, k.S);
       }
       y.set(k.y.subarray(0, n * rows), t * rows);
     }
@@ -957,10 +954,7 @@ function nexttokenRealEngine() {
     }
     this.reserve(N);
     var lo = from < L ? 0 : p0, R = N - lo;  // the first position a block runs, and the most rows one runs
-    var h = new Float32Array(R * C), att = new Float32Array(R * C);
-    var q = new Float32Array(R * C), k = new Float32Array(R * kvDim), v = new Float32Array(R * kvDim);
-    var proj = new Float32Array(R * C), F = c.d_mlp, ff = new Float32Array(R * F), up = this.llama ? new Float32Array(R * F) : null;
-    var qkv = this.llama ? null : new Float32Array(R * 3 * C);
+    var sc = this.scratch(R), h = sc.h, att = sc.att, q = sc.q, k = sc.k, v = sc.v, proj = sc.proj, F = c.d_mlp, ff = sc.ff, up = sc.up, qkv = sc.qkv;
     var keep = this.inputs, r = p0, x = null;  // x: the residual stream at positions r..N-1
     if (r < N) x = await this.embed(ids.slice(r), r);
     var out = { residuals: opts.residuals || opts.lens ? [] : null, heads: opts.heads ? [] : null };
@@ -1118,6 +1112,22 @@ function nexttokenRealEngine() {
     return out;
   };
 
+  // A pass's working rows for R positions (the residual's norm, attention's q, k, v and output, the
+  // MLP's), kept by the model and remade only when a longer pass needs them: a pass leaves no garbage
+  // behind, which the collector takes its time to reclaim (its buffers live outside the JS heap), so
+  // a knock-out's rerun right after a pass does not hold two sets at once (bench_ask's memory).
+  // Every output of a pass is a copy, never one of these.
+  Model.prototype.scratch = function (R) {
+    var c = this.config, C = c.n_embd, F = c.d_mlp, s = this.rows;
+    if (!s || s.R < R) {
+      var n = Math.min(this.cap, Math.ceil(R / 64) * 64);  // a prompt growing a token at a time does not remake them each time
+      s = this.rows = { R: n, h: new Float32Array(n * C), att: new Float32Array(n * C), q: new Float32Array(n * C), k: new Float32Array(n * this.kvDim),
+                        v: new Float32Array(n * this.kvDim), proj: new Float32Array(n * C), ff: new Float32Array(n * F),
+                        up: this.llama ? new Float32Array(n * F) : null, qkv: this.llama ? null : new Float32Array(n * 3 * C) };
+    }
+    return s;
+  };
+
   // The embedding of tokens `ids` at positions p, p + 1, ... (GPT-2 adds its learned positions).
   Model.prototype.embed = async function (ids, p) {
     var x = await this.lookup("wte.weight", ids);
@@ -1141,7 +1151,7 @@ function nexttokenRealEngine() {
       var rows = n === 1 && !this.w[this.w["lm_head.weight"] ? "lm_head.weight" : "wte.weight"].k ? 2 : n, stack = new Float32Array(rows * C);
       for (l = 0; l < rows; l++) stack.set(residuals[reuse + Math.min(l, n - 1)], l * C);
       var all = await this.unembed(stack, rows);
-      for (l = 0; l < n; l++) out.push(all.slice(l * V, (l + 1) * V));
+      for (l = 0; l < n; l++) out.push(all.subarray(l * V, (l + 1) * V));  // views of one buffer: no second copy
     }
     if (below < c.n_layer) out.push(logits.slice());
     return out;

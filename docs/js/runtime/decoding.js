@@ -37,12 +37,17 @@ nexttoken.define("runtime.decoding", ["runtime.sampling"], function (sampling) {
 
   function now() { return typeof performance !== "undefined" ? performance.now() : Date.now(); }
 
-  function logSoftmax(logits) {
-    var n = logits.length, mx = -Infinity, i, z = 0, out = new Float64Array(n);
+  // log of the softmax's sum: a token's log-probability is logits[id] - logSum(logits)
+  function logSum(logits) {
+    var n = logits.length, mx = -Infinity, i, z = 0;
     for (i = 0; i < n; i++) if (logits[i] > mx) mx = logits[i];
     for (i = 0; i < n; i++) z += Math.exp(logits[i] - mx);
-    var lz = mx + Math.log(z);
-    for (i = 0; i < n; i++) out[i] = logits[i] - lz;
+    return mx + Math.log(z);
+  }
+
+  function logSoftmax(logits) {
+    var n = logits.length, lz = logSum(logits), out = new Float64Array(n);
+    for (var i = 0; i < n; i++) out[i] = logits[i] - lz;
     return out;
   }
 
@@ -88,9 +93,9 @@ nexttoken.define("runtime.decoding", ["runtime.sampling"], function (sampling) {
     return {
       state: st,
       pick: async function (emit) {
-        var lp = logSoftmax(logits), id = pick(logits, lp);
+        var id = pick(logits);
         st.ids.push(id);
-        st.probs.push(Math.exp(lp[id]));
+        st.probs.push(Math.exp(logits[id] - logSum(logits)));  // logSoftmax's number, without its 49,152 others
         if (ends.indexOf(id) >= 0) { st.done = true; st.why = "end"; return []; }
         if (st.ids.length >= o.maxNew) { st.done = true; st.why = "length"; return []; }
         emit();  // the token is on the page while the engine reads it
@@ -180,7 +185,7 @@ nexttoken.define("runtime.decoding", ["runtime.sampling"], function (sampling) {
         else if (name === "sample") {
           var rng = sampling.mulberry32(s.seed === undefined ? 1 : s.seed);
           var cut = { temperature: s.T === undefined ? 1 : s.T, topK: s.k || 0, topP: s.p === undefined ? 1 : s.p, rng: rng };
-          w = single(name, slot, o, logits, ends, function (l) { return sampling.sample(l, cut).id; });
+          w = single(name, slot, o, logits, ends, function (l) { return sampling.draw(l, cut); });  // sample's id, without its full sort
         } else w = beam(session, slots.beam, o, logits, ends);
         w.state.prefillMs = prefillMs;
         states[name] = w.state;

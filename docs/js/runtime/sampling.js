@@ -53,6 +53,30 @@ nexttoken.define("runtime.sampling", ["runtime.kernels"], function (kernels) {
     return { id: id, probs: f.probs, kept: f.kept, u: u, raw: probs };
   }
 
+  // sample(logits, opts).id without sorting the ids: the same softmax and the cut over the same
+  // values sorted most likely first (a native numeric sort of the values alone: equal values are
+  // interchangeable in every sum the cut and the draw make), then only the ids down to the drawn
+  // one's value ordered as argsort orders them (most likely first, ties to the lower id). The same
+  // id for every input (tests/js/sampling.test.js): the writers' sampler, whose full argsort of a
+  // 49,152-token vocabulary took most of a step.
+  function draw(logits, opts) {
+    var v = validate(opts || {}, logits.length).opts;
+    var probs = softmax(logits, v.temperature), n = probs.length, i;
+    var sorted = Float64Array.from(probs).sort().reverse();  // probabilities are >= 0: no -0 or NaN to order
+    var kept = kernels.cut(sorted, v.topK, v.topP).kept, total = 0;
+    for (i = 0; i < kept; i++) total += sorted[i];  // filter's sum of the kept probabilities, in their order
+    var rng = opts && typeof opts.rng === "function" ? opts.rng : mulberry32(v.seed);
+    var u = rng(), cum = 0, at = kept - 1;
+    for (i = 0; i < kept; i++) {
+      cum += total > 0 ? sorted[i] / total : 1 / kept;
+      if (u < cum) { at = i; break; }
+    }
+    var ids = [];
+    for (i = 0; i < n; i++) if (probs[i] >= sorted[at]) ids.push(i);
+    ids.sort(function (a, b) { return probs[b] - probs[a] || a - b; });
+    return ids[at];
+  }
+
   function num(x) { return typeof x === "number" ? x : (typeof x === "string" && x.trim() !== "" ? Number(x) : NaN); }
 
   // Settings from a form may be anything: return defined values and say what was changed.
@@ -84,5 +108,5 @@ nexttoken.define("runtime.sampling", ["runtime.kernels"], function (kernels) {
     return { opts: o, warnings: w };
   }
 
-  return { softmax: softmax, filter: filter, mulberry32: mulberry32, sample: sample, validate: validate, argmax: argmax, order: order };
+  return { softmax: softmax, filter: filter, mulberry32: mulberry32, sample: sample, draw: draw, validate: validate, argmax: argmax, order: order };
 });

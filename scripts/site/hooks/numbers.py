@@ -38,6 +38,7 @@ from __future__ import annotations
 import html
 import json
 import math
+import re
 from pathlib import Path
 
 import sys
@@ -210,9 +211,15 @@ def build_context() -> dict:
             raise ValueError(f"figure {name!r} is {text}")
         safe = text.replace("[", "(").replace("]", ")").replace("\n", " ")
         cap = f"\n<figcaption>{caption}</figcaption>" if caption else ""
+        # its size in CSS px (matplotlib writes pt), so the page keeps its place before it loads (lazily)
+        head = (ROOT / "docs" / "assets" / "figures" / f"{name}.svg").read_text(encoding="utf-8")[:2000]
+        size = re.search(r'<svg[^>]*\swidth="([\d.]+)pt"\s+height="([\d.]+)pt"', head)
+        if not size:
+            raise ValueError(f"figure {name!r}: its SVG names no width and height in pt")
+        attrs = f"loading=lazy width={round(float(size[1]) * 4 / 3)} height={round(float(size[2]) * 4 / 3)}"
         # one drawing per colour scheme; the theme shows the one whose scheme is on (#only-light, #only-dark)
-        return (f'<figure class="nt-figure" markdown>\n![{safe}](assets/figures/{name}.svg#only-light){{ loading=lazy }}'
-                f'![{safe}](assets/figures/{name}-dark.svg#only-dark){{ loading=lazy }}{cap}\n</figure>')
+        return (f'<figure class="nt-figure" markdown>\n![{safe}](assets/figures/{name}.svg#only-light){{ {attrs} }}'
+                f'![{safe}](assets/figures/{name}-dark.svg#only-dark){{ {attrs} }}{cap}\n</figure>')
 
     def has_figure(name: str) -> bool:
         return name in alt and not alt[name].startswith("unavailable")
