@@ -167,3 +167,24 @@ def test_site_server_gzips_text_and_serves_404(site):
         with pytest.raises(urllib.error.HTTPError) as err:
             urllib.request.urlopen(base + "nope.html")
         assert err.value.code == 404
+
+
+def test_site_server_keeps_its_connection_open_as_github_pages_does(site):
+    """HTTP/1.1 keep-alive: a page's files come over one connection, not a handshake each."""
+    import http.client
+    with server.SiteServer(site) as base:
+        host, port = base.split("//")[1].rstrip("/").split(":")
+        conn = http.client.HTTPConnection(host, int(port), timeout=10)
+        try:
+            for path in ("/index.html", "/assets/stylesheets/main.css", "/nope.html", "/index.html"):
+                conn.request("GET", path, headers={"Accept-Encoding": "gzip"})
+                resp = conn.getresponse()
+                resp.read()
+                assert resp.version == 11, f"{path}: HTTP/{resp.version / 10}"
+                assert not resp.will_close, f"{path}: the server closed the connection"
+            sock = conn.sock
+            conn.request("GET", "/index.html")
+            conn.getresponse().read()
+            assert conn.sock is sock  # the same connection throughout
+        finally:
+            conn.close()
