@@ -22,6 +22,7 @@ import pytest
 
 from scripts.quality.read_through import DONE, READ_THROUGH
 from tests.helpers.network import own_address
+from tests.helpers.faces import faces_loaded
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "build" / "site"
@@ -32,6 +33,7 @@ ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-
         "--disable-gpu",
         # no name resolves but the site's own servers: loopback and this machine's address (test_real_lan)
         f"--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE {own_address()}"]
+
 
 
 @pytest.fixture(scope="session")
@@ -117,7 +119,7 @@ def open_page(browser_context, server, site):
                 if r.url not in outside else None)
         page.on("response", lambda r: problems.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
         page.goto(base + name, wait_until="load")
-        page.evaluate("() => document.fonts.ready.then(() => true)")  # measure the site's faces, not their stand-ins
+        faces_loaded(page)  # measure the site's faces, not their stand-ins
         if lazy:
             page.wait_for_timeout(150)
         else:  # every demo built and the page back at its top: two frames for what the scroll back set off

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.faces import faces_loaded
+
 pytestmark = pytest.mark.browser
 
 SITE = Path(__file__).resolve().parents[2] / "build" / "site"
@@ -191,7 +193,7 @@ def test_no_line_moves_when_our_faces_arrive(browser_context, server, name):
         if not fonts:
             page.route("**/*.woff2", lambda route: route.abort())  # the stand-ins, as a reader sees them first
         page.goto(server + name, wait_until="load")
-        page.evaluate("() => document.fonts.ready.then(() => true)")
+        faces_loaded(page)
         drawn = page.evaluate("() => [...document.fonts].filter(f => f.status === 'loaded').map(f => f.family)")
         assert ("Inter Variable" in drawn) == fonts, drawn
         seen.append(page.evaluate(BLOCKS))

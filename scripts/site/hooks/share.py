@@ -2,9 +2,12 @@
 
 The version and date (scripts/site/provenance.py) go to `config.extra.nt_version` / `nt_built`, which
 overrides/main.html writes as <meta name="nt-version">, read by js/ui/permalink.js and js/ui/export.js.
-The faces' @font-face rules (scripts/site/vendor.py's fonts.css) go to `config.extra.nt_font_faces`, which
-main.html and embed.html write inline in the head: a stylesheet of their own would be one more request
-before a page's first paint.
+The faces' @font-face rules (scripts/site/vendor.py's fonts.css) go to `config.extra`, which main.html and
+embed.html write inline in the head (a stylesheet of their own would be one more request before a page's
+first paint): the stand-ins (local() faces sized as ours) as they are, in `nt_font_stand_ins`; our faces
+(url()s) in `nt_font_faces`, written under media="print" and switched on by `nt_faces_on` once the page
+has painted. Their files then load after the first paint, never ahead of it: on a phone's line 110 KB of
+faces held the first paint 0.7 s, the stand-ins drawing the same lines (STYLE.md, Type).
 Each demo's container, as its first page in the nav renders it (its static fallback included), is kept;
 after the build every one is written to embed/<demo>.html through overrides/embed.html: the demo alone,
 with the theme's colours and the scripts it needs (scripts/site/demos.py), nothing else.
@@ -45,9 +48,17 @@ def containers(html: str) -> list[tuple[str, str]]:
     return out
 
 
-def font_faces(css: Path) -> str:
-    """fonts.css's rules on one line each, comments out; their url()s name files beside fonts.css, and
-    the templates put the path to that folder in front."""
+# Our faces on (the <style id="nt-faces"> the templates write) once the page has painted: a frame, then a
+# task; at the latest when the page has loaded. <html data-nt-faces> says it is done.
+FACES_ON = ("(function () { var done = false; function on() { if (done) return; done = true;"
+            " document.getElementById('nt-faces').media = 'all'; document.documentElement.setAttribute('data-nt-faces', ''); }"
+            " if (window.requestAnimationFrame) requestAnimationFrame(function () { setTimeout(on, 0); });"
+            " addEventListener('load', on); })();")
+
+
+def font_faces(css: Path) -> tuple[str, str]:
+    """fonts.css's rules on one line each, comments out: (our faces, the stand-ins). Our faces' url()s
+    name files beside fonts.css, and the templates put the path to that folder in front."""
     try:
         text = css.read_text(encoding="utf-8")
     except OSError:
@@ -56,7 +67,12 @@ def font_faces(css: Path) -> str:
     rules = re.findall(r"@font-face\s*{[^}]*}", re.sub(r"/\*.*?\*/", "", text, flags=re.S))
     if not rules:
         raise PluginError(f"share hook: {css.relative_to(ROOT)} holds no @font-face rule: run `python -m scripts.site.vendor`")
-    return "\n".join(re.sub(r"\s*\n\s*", " ", r) for r in rules)
+    rules = [re.sub(r"\s*\n\s*", " ", r) for r in rules]
+    ours, stand_ins = [r for r in rules if "url(" in r], [r for r in rules if "url(" not in r]
+    if not ours or not stand_ins:
+        raise PluginError(f"share hook: {css.relative_to(ROOT)} needs our faces (url()) and their stand-ins (local()):"
+                          " run `python -m scripts.site.vendor`")
+    return "\n".join(ours), "\n".join(stand_ins)
 
 
 def on_config(config, **kwargs):
@@ -66,7 +82,8 @@ def on_config(config, **kwargs):
         raise PluginError(f"share hook: site_data/manifest.json gives no version ({exc!r}): run `make data`") from None
     config["extra"]["nt_version"] = prov["version"]
     config["extra"]["nt_built"] = prov["date"]
-    config["extra"]["nt_font_faces"] = font_faces(Path(config["docs_dir"]) / "assets" / "vendor" / "fonts" / "fonts.css")
+    faces, stand_ins = font_faces(Path(config["docs_dir"]) / "assets" / "vendor" / "fonts" / "fonts.css")
+    config["extra"].update(nt_font_faces=faces, nt_font_stand_ins=stand_ins, nt_faces_on=FACES_ON)
     _found.clear()
     return config
 
