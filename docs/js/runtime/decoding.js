@@ -51,15 +51,18 @@ nexttoken.define("runtime.decoding", ["runtime.sampling"], function (sampling) {
     return out;
   }
 
-  // The k largest values' indices, largest first (ties: the lower index first), in one pass.
-  function topK(values, k) {
-    var ids = [], i, j;
+  // The k largest values' indices, largest first (ties: the lower index first), in one pass. With
+  // `minus`, the indices of the k largest values[i] - minus, each computed as logSoftmax computes it:
+  // topK(logits, k, logSum(logits)) is topK(logSoftmax(logits), k) without its 49,152-long array.
+  function topK(values, k, minus) {
+    var ids = [], top = [], off = minus || 0, i, j;
     for (i = 0; i < values.length; i++) {
-      var v = values[i];
-      if (ids.length === k && v <= values[ids[k - 1]]) continue;
-      for (j = ids.length; j > 0 && values[ids[j - 1]] < v; j--);
+      var v = values[i] - off;
+      if (ids.length === k && v <= top[k - 1]) continue;
+      for (j = ids.length; j > 0 && top[j - 1] < v; j--);
       ids.splice(j, 0, i);
-      if (ids.length > k) ids.pop();
+      top.splice(j, 0, v);
+      if (ids.length > k) { ids.pop(); top.pop(); }
     }
     return ids;
   }
@@ -119,8 +122,8 @@ nexttoken.define("runtime.decoding", ["runtime.sampling"], function (sampling) {
       pick: async function (emit) {
         var cands = [], i;
         running.forEach(function (b, bi) {
-          var lp = logSoftmax(b.logits);
-          topK(lp, keep).forEach(function (id) { cands.push({ parent: bi, id: id, sum: b.sum + lp[id] }); });
+          var lz = logSum(b.logits);  // a token's log-probability is logits[id] - lz, as logSoftmax makes it
+          topK(b.logits, keep, lz).forEach(function (id) { cands.push({ parent: bi, id: id, sum: b.sum + (b.logits[id] - lz) }); });
         });
         cands.sort(function (a, b) { return b.sum - a.sum || a.parent - b.parent || a.id - b.id; });
         cands = cands.slice(0, keep);
