@@ -34,7 +34,8 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
 
   // A continuation as spans, one per written token (tokens that end mid-character joined until the
   // text is whole), each naming its step (data-step, from 0): a token that repeats earlier text is
-  // tinted, its tooltip naming what it repeats; an end token is a chip.
+  // tinted, its tooltip naming what it repeats; an end token is a chip. Returned as {key, make()}:
+  // make() builds the span, key says all that it sets, so put() can keep a span already drawn.
   function spans(tok, promptIds, ids, ends) {
     var all = promptIds.concat(ids), marks = decoding.repeats(all, promptIds.length), out = [], group = [], first = 0;
     function flush(i) {
@@ -44,13 +45,16 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
         var from = Math.max(0, promptIds.length + first - decoding.NGRAM + 1);
         attrs.title = "repeats “" + tok.decode(all.slice(from, promptIds.length + i)).replace(/\n/g, "↵") + "”, written before";
       }
-      out.push(el("span", attrs));
+      out.push({ key: [attrs.class, first, text, attrs.title || ""].join("\u0000"), make: function () { return el("span", attrs); } });
       group = [];
     }
     ids.forEach(function (id, i) {
       if (ends.indexOf(id) >= 0) {
         flush(i);
-        out.push(el("span", { class: "nt-chip nt-end nt-wtok", title: "end of text: the writer stops here", "data-step": String(i), tabindex: "-1" }, [el("code", { text: tok.pieces([id])[0].token })]));
+        var code = tok.pieces([id])[0].token;
+        out.push({ key: ["end", i, code].join("\u0000"), make: function () {
+          return el("span", { class: "nt-chip nt-end nt-wtok", title: "end of text: the writer stops here", "data-step": String(i), tabindex: "-1" }, [el("code", { text: code })]);
+        } });
         return;
       }
       if (group.length && tok.decode(group).indexOf("\uFFFD") < 0) flush(i);
@@ -59,6 +63,21 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
     });
     flush(ids.length);
     return out;
+  }
+
+  // host's token spans become spans(...)'s: the ones already drawn that stay the same are kept (a new
+  // token appends a span instead of redrawing the text), so the page lays out and paints only what
+  // changed while the engine computes the next step. Other children (a beam's score) stay first.
+  var keyOf = new WeakMap();
+  function put(host, items) {
+    var have = Array.prototype.filter.call(host.childNodes, function (n) { return keyOf.has(n); }), i = 0, j;
+    while (i < have.length && i < items.length && keyOf.get(have[i]) === items[i].key) i++;
+    for (j = have.length - 1; j >= i; j--) host.removeChild(have[j]);
+    for (; i < items.length; i++) {
+      var node = items[i].make();
+      keyOf.set(node, items[i].key);
+      host.appendChild(node);
+    }
   }
 
   // How long the run of repeated tokens at the end is (a loop shows as a long one).
@@ -147,8 +166,7 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
 
     function render(name, st, ctx) {
       var c = cols[name];
-      ui.clear(c.text);
-      spans(ctx.tok, ctx.ids, st.ids, ctx.ends).forEach(function (s) { c.text.appendChild(s); });
+      put(c.text, spans(ctx.tok, ctx.ids, st.ids, ctx.ends));
       rovingStart(c.text);
       var n = name === "beam" ? st.steps : st.ids.length, secs = st.ms / 1000, answer = name === "beam" && st.done && st.finished.length ? st.finished[0] : null;
       var parts = answer ? ["the answer, the beam kept: " + answer.ids.length + " token" + (answer.ids.length === 1 ? "" : "s") + ", " + (answer.why === "end" ? "ended by an end-of-text token" : "cut at the length"),
@@ -168,26 +186,38 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
       if (name === "beam") renderBeams(c, st, ctx);
     }
 
+    // The beams' list: each running beam, then each finished one. A row already drawn for a beam of
+    // the same kind is kept and updated (its score, its spans by put), so only what changed is redrawn.
+    var beamOf = new WeakMap();  // a row -> {kind, ids}: what it shows
     function renderBeams(c, st, ctx) {
-      ui.clear(c.beams);
-      (st.done ? [] : st.running).forEach(function (b, i) {
-        var li = el("li", { class: "nt-beam", "data-sum": b.sum.toFixed(4) }, [
-          el("span", { class: "nt-beam-score", text: "running " + (i + 1) + ": Σ log p = " + b.sum.toFixed(2).replace("-", "−") + " " })]);
-        spans(ctx.tok, ctx.ids, b.ids, ctx.ends).forEach(function (s) { li.appendChild(s); });
-        tokens(c, "beam", li, function () { return b.ids; });
-        rovingStart(li);
-        c.beams.appendChild(li);
-      });
-      st.finished.forEach(function (b, i) {
+      var rows = (st.done ? [] : st.running).map(function (b, i) {
+        return { kind: "running", cls: "nt-beam", attr: "data-sum", value: b.sum.toFixed(4), ids: b.ids,
+          score: "running " + (i + 1) + ": Σ log p = " + b.sum.toFixed(2).replace("-", "−") + " " };
+      }).concat(st.finished.map(function (b, i) {
         var best = st.done && i === 0;
-        var li = el("li", { class: "nt-beam nt-beam-done" + (best ? " nt-beam-best" : ""), "data-score": b.score.toFixed(4) }, [
-          el("span", { class: "nt-beam-score", text: (best ? "answer" : "finished") + ": Σ log p = " + b.sum.toFixed(2).replace("-", "−") +
-            ", ÷ " + b.ids.length + " tokens = " + b.score.toFixed(3).replace("-", "−") + " " })]);
-        spans(ctx.tok, ctx.ids, b.ids, ctx.ends).forEach(function (s) { li.appendChild(s); });
-        tokens(c, "beam", li, function () { return b.ids; });
+        return { kind: "finished", cls: "nt-beam nt-beam-done" + (best ? " nt-beam-best" : ""), attr: "data-score", value: b.score.toFixed(4), ids: b.ids,
+          score: (best ? "answer" : "finished") + ": Σ log p = " + b.sum.toFixed(2).replace("-", "−") + ", ÷ " + b.ids.length + " tokens = " + b.score.toFixed(3).replace("-", "−") + " " };
+      }));
+      var drawn = Array.prototype.slice.call(c.beams.children);
+      rows.forEach(function (r, i) {
+        var li = drawn[i];
+        if (!li || beamOf.get(li).kind !== r.kind) {
+          var fresh = el("li", { class: r.cls }), mine = fresh;
+          fresh.setAttribute(r.attr, r.value);
+          fresh.appendChild(el("span", { class: "nt-beam-score", text: r.score }));
+          tokens(c, "beam", fresh, function () { return beamOf.get(mine).ids; });
+          if (li) c.beams.replaceChild(fresh, li); else c.beams.appendChild(fresh);
+          li = fresh;
+        } else {
+          if (li.getAttribute("class") !== r.cls) li.setAttribute("class", r.cls);
+          if (li.getAttribute(r.attr) !== r.value) li.setAttribute(r.attr, r.value);
+          if (li.firstChild.textContent !== r.score) li.firstChild.textContent = r.score;
+        }
+        beamOf.set(li, { kind: r.kind, ids: r.ids });
+        put(li, spans(ctx.tok, ctx.ids, r.ids, ctx.ends));
         rovingStart(li);
-        c.beams.appendChild(li);
       });
+      for (var i = drawn.length - 1; i >= rows.length; i--) c.beams.removeChild(drawn[i]);
     }
 
     // A text's tokens as one tab stop: arrow keys move between them, Enter or a click opens the step.
