@@ -34,34 +34,47 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
 
   // A continuation as spans, one per written token (tokens that end mid-character joined until the
   // text is whole), each naming its step (data-step, from 0): a token that repeats earlier text is
-  // tinted, its tooltip naming what it repeats; an end token is a chip. Returned as {key, make()}:
-  // make() builds the span, key says all that it sets, so put() can keep a span already drawn.
-  function spans(tok, promptIds, ids, ends) {
-    var all = promptIds.concat(ids), marks = decoding.repeats(all, promptIds.length), out = [], group = [], first = 0;
-    function flush(i) {
+  // tinted, its tooltip naming what it repeats; an end token is a chip. Returned as {key, make(), end}:
+  // make() builds the span, key says all that it sets (so put() can keep a span already drawn), end is
+  // the index of the token after it. With `was`, an earlier call's answer for the same prompt, its
+  // items that end before the first token where its ids and these differ are kept as they are: each
+  // depends only on the tokens before its end, so a text that grows by a token redoes only its last.
+  function spans(tok, promptIds, ids, ends, was) {
+    var p = 0, keep = 0;
+    if (was) {
+      while (p < was.ids.length && p < ids.length && was.ids[p] === ids[p]) p++;
+      while (keep < was.length && was[keep].end < p) keep++;
+    }
+    var out = was ? was.slice(0, keep) : [], start = keep ? out[keep - 1].end : 0, group = [], first = start, i;
+    var all = promptIds.concat(ids), marks = decoding.repeats(all, promptIds.length + start);  // marks[j]: token start + j
+    function flush(end) {
       if (!group.length) return;
-      var text = tok.decode(group), rep = marks[first], attrs = { class: "nt-wtok" + (rep ? " nt-repeat" : ""), text: text, "data-step": String(first), tabindex: "-1" };
+      var text = tok.decode(group), rep = marks[first - start], at = first, attrs = { class: "nt-wtok" + (rep ? " nt-repeat" : ""), text: text, "data-step": String(first), tabindex: "-1" };
       if (rep) {  // the NGRAM tokens ending here: the text seen before
         var from = Math.max(0, promptIds.length + first - decoding.NGRAM + 1);
-        attrs.title = "repeats “" + tok.decode(all.slice(from, promptIds.length + i)).replace(/\n/g, "↵") + "”, written before";
+        attrs.title = "repeats “" + tok.decode(all.slice(from, promptIds.length + end)).replace(/\n/g, "↵") + "”, written before";
       }
-      out.push({ key: [attrs.class, first, text, attrs.title || ""].join("\u0000"), make: function () { return el("span", attrs); } });
+      out.push({ key: [attrs.class, at, text, attrs.title || ""].join("\u0000"), make: function () { return el("span", attrs); }, end: end });
       group = [];
     }
-    ids.forEach(function (id, i) {
+    function chip(at, code) {
+      out.push({ key: ["end", at, code].join("\u0000"), end: at + 1, make: function () {
+        return el("span", { class: "nt-chip nt-end nt-wtok", title: "end of text: the writer stops here", "data-step": String(at), tabindex: "-1" }, [el("code", { text: code })]);
+      } });
+    }
+    for (i = start; i < ids.length; i++) {
+      var id = ids[i];
       if (ends.indexOf(id) >= 0) {
         flush(i);
-        var code = tok.pieces([id])[0].token;
-        out.push({ key: ["end", i, code].join("\u0000"), make: function () {
-          return el("span", { class: "nt-chip nt-end nt-wtok", title: "end of text: the writer stops here", "data-step": String(i), tabindex: "-1" }, [el("code", { text: code })]);
-        } });
-        return;
+        chip(i, tok.pieces([id])[0].token);
+        continue;
       }
       if (group.length && tok.decode(group).indexOf("\uFFFD") < 0) flush(i);
       if (!group.length) first = i;
       group.push(id);
-    });
+    }
     flush(ids.length);
+    out.ids = ids.slice();
     return out;
   }
 
@@ -78,6 +91,14 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
       keyOf.set(node, items[i].key);
       host.appendChild(node);
     }
+  }
+
+  // A text of the run ctx in host: its spans, from the ones host last showed for the same run.
+  var shown = new WeakMap();  // host -> {ctx, items}
+  function drawText(host, ctx, ids) {
+    var last = shown.get(host), items = spans(ctx.tok, ctx.ids, ids, ctx.ends, last && last.ctx === ctx ? last.items : null);
+    shown.set(host, { ctx: ctx, items: items });
+    put(host, items);
   }
 
   // How long the run of repeated tokens at the end is (a loop shows as a long one).
@@ -166,7 +187,7 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
 
     function render(name, st, ctx) {
       var c = cols[name];
-      put(c.text, spans(ctx.tok, ctx.ids, st.ids, ctx.ends));
+      drawText(c.text, ctx, st.ids);
       rovingStart(c.text);
       var n = name === "beam" ? st.steps : st.ids.length, secs = st.ms / 1000, answer = name === "beam" && st.done && st.finished.length ? st.finished[0] : null;
       var parts = answer ? ["the answer, the beam kept: " + answer.ids.length + " token" + (answer.ids.length === 1 ? "" : "s") + ", " + (answer.why === "end" ? "ended by an end-of-text token" : "cut at the length"),
@@ -214,7 +235,7 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
           if (li.firstChild.textContent !== r.score) li.firstChild.textContent = r.score;
         }
         beamOf.set(li, { kind: r.kind, ids: r.ids });
-        put(li, spans(ctx.tok, ctx.ids, r.ids, ctx.ends));
+        drawText(li, ctx, r.ids);
         rovingStart(li);
       });
       for (var i = drawn.length - 1; i >= rows.length; i--) c.beams.removeChild(drawn[i]);
