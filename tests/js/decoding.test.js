@@ -16,14 +16,14 @@ const llama = require("./random-llama.js");
 
 const randomLlama = () => llama.randomLlama({ vocab: 60, seed: 5, scale: 1.2, n_ctx: 256 });
 
-// The engine as workers.js's session presents it (one call at a time), counting its calls and the
-// rows of its steps.
+// The engine as workers.js's session presents it (one call at a time), counting its calls, the
+// rows of its steps and the copies they carry.
 function session(m = randomLlama()) {
-  const calls = { prefill: 0, step: 0, rows: 0, copy: 0 };
+  const calls = { prefill: 0, step: 0, rows: 0, copy: 0, carried: 0 };
   return {
     calls,
     prefill: (ids, o) => { calls.prefill++; return m.prefill(ids, o); },
-    step: (list, o) => { calls.step++; calls.rows += list.length; return m.step(list, o); },
+    step: (list, o) => { calls.step++; calls.rows += list.length; calls.carried += ((o && o.copies) || []).length; return m.step(list, o); },
     copySlot: async (a, b) => { calls.copy++; return m.copySlot(a, b); },
   };
 }
@@ -34,7 +34,8 @@ function uncached() {
   const full = async (slot) => (await randomLlama().prefill(texts[slot], {})).logits;
   return {
     prefill: async (ids, o) => { texts[o.slot] = Array.from(ids); return { logits: await full(o.slot) }; },
-    step: async (list) => {
+    step: async (list, o) => {
+      for (const [a, b] of (o && o.copies) || []) texts[b] = texts[a].slice();
       const out = [];
       for (const [slot, id] of list) { texts[slot].push(id); out.push({ logits: await full(slot), length: texts[slot].length }); }
       return out;
@@ -134,7 +135,7 @@ test("a writer's token is published before the engine computes what follows it, 
   const s = session(), seen = [];
   const onUpdate = (name, st) => seen.push({ name, n: st.ids.length, decodes: s.calls.step, done: st.done });
   await decoding.write(s, PROMPT, { writers: ["greedy"], maxNew: 5, sampling: SAMPLING, onUpdate }).done;
-  // token n is shown while decode n runs (n - 1 finished), then again when its step is done
+  // token n is shown while decode n runs (n - 1 finished); the last once more, when the writer is done
   const first = seen.filter((u, i) => i === 0 || u.n !== seen[i - 1].n);
   assert.deepEqual(first.map((u) => u.n), [1, 2, 3, 4, 5]);
   assert.deepEqual(first.map((u) => u.decodes), [0, 1, 2, 3, 4]);
@@ -148,6 +149,9 @@ test("one engine call a round reads every writer's tokens: greedy's, the sample'
   assert.equal(s.calls.step, Math.max(got.greedy.ids.length, got.sample.ids.length, got.beam.steps) - 1);
   assert.ok(s.calls.rows > 2 * s.calls.step, `${s.calls.rows} rows in ${s.calls.step} steps: the beams ride along`);
   assert.equal(s.calls.prefill, 1);
+  // the prompt's copies to the other writers and the beams' forks ride with the steps: no call of their own
+  assert.equal(s.calls.copy, 0);
+  assert.ok(s.calls.carried >= 2 + decoding.BEAMS - 1, `${s.calls.carried} copies carried`);
 });
 
 test("writers that start from the panel's slot copy its cache and run only the tokens it lacks, with the same text", async () => {

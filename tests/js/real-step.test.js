@@ -19,7 +19,8 @@ function check(found, kernels) {
     "the prompt's first page is still shared": true,
     "a fork and its source": true,
     refused: ["a step needs at least one [slot, token id]", "cache slot 1 is in the step twice", "decode needs a prefilled prompt first in cache slot 7",
-              "token id 101 is outside the vocabulary (0-100)", "cache slot 9 is not 0-7", "cancelled"],
+              "token id 101 is outside the vocabulary (0-100)", "cache slot 9 is not 0-7",
+              "a step's copies are a list of [from slot, to slot], each slot 0-7", "cancelled"],
     "every slot as it was": true,
     "a rewritten page is read again": { reused: 5, same: true },
   });

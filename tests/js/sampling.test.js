@@ -95,6 +95,39 @@ test("argsort of a long array (a radix sort of its float64 bits) gives the compa
   }
 });
 
+test("sortedDown (the logits' radix order) sorts a sampler's probabilities as the plain sort does, bit for bit", () => {
+  let s = 5;
+  const r = () => (s = (s * 16807) % 2147483647) / 2147483647;
+  const plain = (p) => Float64Array.from(p).sort().reverse();
+  const bits = (a) => Buffer.from(new Float64Array(a).buffer).toString("hex");
+  const kinds = [
+    (n) => Float32Array.from({ length: n }, () => (r() - 0.5) * 40),  // spread: a long tail of tiny probabilities
+    (n) => Float32Array.from({ length: n }, () => Math.round((r() - 0.5) * 8)),  // ties
+    (n) => Float32Array.from({ length: n }, (_, i) => (i % 3 ? 1 : -1) * (i % 5 ? r() * 1e-30 : 0) * (i % 7 ? 1 : -0)),  // +-0, tiny of both signs
+    (n) => Float32Array.from({ length: n }, (_, i) => (i === 9 ? NaN : r())),  // a NaN: the plain sort's order
+    (n) => Float32Array.from({ length: n }, (_, i) => (i === 4 ? -Infinity : i === 5 ? Infinity : r() * 3)),
+  ];
+  let checked = 0;
+  for (const n of [4096, 49152]) {
+    for (const make of kinds) {
+      const logits = make(n);
+      for (const T of [0, 0.3, 1, 2.5, 100]) {
+        const probs = S.softmax(logits, T);
+        assert.strictEqual(bits(S.sortedDown(probs, logits)), bits(plain(probs)), `n ${n}, T ${T}`);
+        checked++;
+      }
+    }
+  }
+  // an order the logits do not give (not a softmax of them) is caught, and sorted plainly
+  const logits = Float32Array.from({ length: 5000 }, () => r()), shuffled = Array.from({ length: 5000 }, () => r());
+  assert.strictEqual(bits(S.sortedDown(shuffled, logits)), bits(plain(shuffled)));
+  const down = Float32Array.from({ length: 5000 }, (_, i) => 5000 - i), withZeros = S.softmax(down, 1);
+  withZeros[4998] = -0;  // -0 sorts below 0
+  withZeros[4999] = 0;
+  assert.strictEqual(bits(S.sortedDown(withZeros, down)), bits(plain(withZeros)));
+  assert.ok(checked === 50);
+});
+
 test("draw picks sample's id without sorting every id: any temperature, cut, seed, ties and a 49,152-token vocabulary", () => {
   let s = 11;
   const r = () => (s = (s * 16807) % 2147483647) / 2147483647;

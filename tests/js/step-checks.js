@@ -40,15 +40,16 @@ async function stepChecks(wasm, shares) {
   }
   found["steps against decodes"] = { bits, small: worst < 1e-5 };
   found["the prompt's first page is still shared"] = m.state(3).kv[0][0] === m.state(4).kv[0][0] && m.state(3).kv[0][0] === m.state(1).kv[0][0];
-  // a fork in the middle of a text: the copy continues as its source would have
-  m.copySlot(2, 6);
-  const [a, b] = await m.step([[6, 40], [2, 41]]);
+  // a fork in the middle of a text, carried by the step that reads it (opts.copies, made before any
+  // row runs): the copy continues as its source would have
+  const [a, b] = await m.step([[6, 40], [2, 41]], { copies: [[2, 6]] });
   const fresh = async (slot, id) => { const x = model(); await x.prefill(m.state(slot).ids.slice(0, -1), {}); return x.decode(id, {}); };
   found["a fork and its source"] = gap(a.logits, (await fresh(6, 40)).logits) < 1e-5 && gap(b.logits, (await fresh(2, 41)).logits) < 1e-5;
   // refused in one line, every slot left as it was
   const lengths = [1, 2, 3, 4, 5].map((s) => m.state(s).length);
   const refuse = (list) => m.step(list).then(() => "ran", (e) => e.message);
   found.refused = [await refuse([]), await refuse([[1, 3], [1, 4]]), await refuse([[7, 3]]), await refuse([[1, 101]]), await refuse([[9, 1]]),
+    await m.step([[1, 3]], { copies: [[1, 8]] }).then(() => "ran", (e) => e.message),
     await m.step([[1, 3], [2, 4]], {}, async () => { throw new engine.Cancelled(); }).then(() => "ran", (e) => e.message)];
   found["every slot as it was"] = [1, 2, 3, 4, 5].every((s, i) => m.state(s).length === lengths[i]);
   // One block, so the kernels' attention room still holds its pages when the block comes again: a

@@ -34,31 +34,71 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
 
   // A continuation as spans, one per written token (tokens that end mid-character joined until the
   // text is whole), each naming its step (data-step, from 0): a token that repeats earlier text is
-  // tinted, its tooltip naming what it repeats; an end token is a chip.
-  function spans(tok, promptIds, ids, ends) {
-    var all = promptIds.concat(ids), marks = decoding.repeats(all, promptIds.length), out = [], group = [], first = 0;
-    function flush(i) {
+  // tinted, its tooltip naming what it repeats; an end token is a chip. Returned as {key, make(), end}:
+  // make() builds the span, key says all that it sets (so put() can keep a span already drawn), end is
+  // the index of the token after it. With `was`, an earlier call's answer for the same prompt, its
+  // items that end before the first token where its ids and these differ are kept as they are: each
+  // depends only on the tokens before its end, so a text that grows by a token redoes only its last.
+  function spans(tok, promptIds, ids, ends, was) {
+    var p = 0, keep = 0;
+    if (was) {
+      while (p < was.ids.length && p < ids.length && was.ids[p] === ids[p]) p++;
+      while (keep < was.length && was[keep].end < p) keep++;
+    }
+    var out = was ? was.slice(0, keep) : [], start = keep ? out[keep - 1].end : 0, group = [], first = start, i;
+    var all = promptIds.concat(ids), marks = decoding.repeats(all, promptIds.length + start);  // marks[j]: token start + j
+    function flush(end) {
       if (!group.length) return;
-      var text = tok.decode(group), rep = marks[first], attrs = { class: "nt-wtok" + (rep ? " nt-repeat" : ""), text: text, "data-step": String(first), tabindex: "-1" };
+      var text = tok.decode(group), rep = marks[first - start], at = first, attrs = { class: "nt-wtok" + (rep ? " nt-repeat" : ""), text: text, "data-step": String(first), tabindex: "-1" };
       if (rep) {  // the NGRAM tokens ending here: the text seen before
         var from = Math.max(0, promptIds.length + first - decoding.NGRAM + 1);
-        attrs.title = "repeats “" + tok.decode(all.slice(from, promptIds.length + i)).replace(/\n/g, "↵") + "”, written before";
+        attrs.title = "repeats “" + tok.decode(all.slice(from, promptIds.length + end)).replace(/\n/g, "↵") + "”, written before";
       }
-      out.push(el("span", attrs));
+      out.push({ key: [attrs.class, at, text, attrs.title || ""].join("\u0000"), make: function () { return el("span", attrs); }, end: end });
       group = [];
     }
-    ids.forEach(function (id, i) {
+    function chip(at, code) {
+      out.push({ key: ["end", at, code].join("\u0000"), end: at + 1, make: function () {
+        return el("span", { class: "nt-chip nt-end nt-wtok", title: "end of text: the writer stops here", "data-step": String(at), tabindex: "-1" }, [el("code", { text: code })]);
+      } });
+    }
+    for (i = start; i < ids.length; i++) {
+      var id = ids[i];
       if (ends.indexOf(id) >= 0) {
         flush(i);
-        out.push(el("span", { class: "nt-chip nt-end nt-wtok", title: "end of text: the writer stops here", "data-step": String(i), tabindex: "-1" }, [el("code", { text: tok.pieces([id])[0].token })]));
-        return;
+        chip(i, tok.pieces([id])[0].token);
+        continue;
       }
       if (group.length && tok.decode(group).indexOf("\uFFFD") < 0) flush(i);
       if (!group.length) first = i;
       group.push(id);
-    });
+    }
     flush(ids.length);
+    out.ids = ids.slice();
     return out;
+  }
+
+  // host's token spans become spans(...)'s: the ones already drawn that stay the same are kept (a new
+  // token appends a span instead of redrawing the text), so the page lays out and paints only what
+  // changed while the engine computes the next step. Other children (a beam's score) stay first.
+  var keyOf = new WeakMap();
+  function put(host, items) {
+    var have = Array.prototype.filter.call(host.childNodes, function (n) { return keyOf.has(n); }), i = 0, j;
+    while (i < have.length && i < items.length && keyOf.get(have[i]) === items[i].key) i++;
+    for (j = have.length - 1; j >= i; j--) host.removeChild(have[j]);
+    for (; i < items.length; i++) {
+      var node = items[i].make();
+      keyOf.set(node, items[i].key);
+      host.appendChild(node);
+    }
+  }
+
+  // A text of the run ctx in host: its spans, from the ones host last showed for the same run.
+  var shown = new WeakMap();  // host -> {ctx, items}
+  function drawText(host, ctx, ids) {
+    var last = shown.get(host), items = spans(ctx.tok, ctx.ids, ids, ctx.ends, last && last.ctx === ctx ? last.items : null);
+    shown.set(host, { ctx: ctx, items: items });
+    put(host, items);
   }
 
   // How long the run of repeated tokens at the end is (a loop shows as a long one).
@@ -147,8 +187,7 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
 
     function render(name, st, ctx) {
       var c = cols[name];
-      ui.clear(c.text);
-      spans(ctx.tok, ctx.ids, st.ids, ctx.ends).forEach(function (s) { c.text.appendChild(s); });
+      drawText(c.text, ctx, st.ids);
       rovingStart(c.text);
       var n = name === "beam" ? st.steps : st.ids.length, secs = st.ms / 1000, answer = name === "beam" && st.done && st.finished.length ? st.finished[0] : null;
       var parts = answer ? ["the answer, the beam kept: " + answer.ids.length + " token" + (answer.ids.length === 1 ? "" : "s") + ", " + (answer.why === "end" ? "ended by an end-of-text token" : "cut at the length"),
@@ -168,26 +207,38 @@ nexttoken.define("demos.real-writers", ["ui", "store", "ui.real-badge", "runtime
       if (name === "beam") renderBeams(c, st, ctx);
     }
 
+    // The beams' list: each running beam, then each finished one. A row already drawn for a beam of
+    // the same kind is kept and updated (its score, its spans by put), so only what changed is redrawn.
+    var beamOf = new WeakMap();  // a row -> {kind, ids}: what it shows
     function renderBeams(c, st, ctx) {
-      ui.clear(c.beams);
-      (st.done ? [] : st.running).forEach(function (b, i) {
-        var li = el("li", { class: "nt-beam", "data-sum": b.sum.toFixed(4) }, [
-          el("span", { class: "nt-beam-score", text: "running " + (i + 1) + ": Σ log p = " + b.sum.toFixed(2).replace("-", "−") + " " })]);
-        spans(ctx.tok, ctx.ids, b.ids, ctx.ends).forEach(function (s) { li.appendChild(s); });
-        tokens(c, "beam", li, function () { return b.ids; });
-        rovingStart(li);
-        c.beams.appendChild(li);
-      });
-      st.finished.forEach(function (b, i) {
+      var rows = (st.done ? [] : st.running).map(function (b, i) {
+        return { kind: "running", cls: "nt-beam", attr: "data-sum", value: b.sum.toFixed(4), ids: b.ids,
+          score: "running " + (i + 1) + ": Σ log p = " + b.sum.toFixed(2).replace("-", "−") + " " };
+      }).concat(st.finished.map(function (b, i) {
         var best = st.done && i === 0;
-        var li = el("li", { class: "nt-beam nt-beam-done" + (best ? " nt-beam-best" : ""), "data-score": b.score.toFixed(4) }, [
-          el("span", { class: "nt-beam-score", text: (best ? "answer" : "finished") + ": Σ log p = " + b.sum.toFixed(2).replace("-", "−") +
-            ", ÷ " + b.ids.length + " tokens = " + b.score.toFixed(3).replace("-", "−") + " " })]);
-        spans(ctx.tok, ctx.ids, b.ids, ctx.ends).forEach(function (s) { li.appendChild(s); });
-        tokens(c, "beam", li, function () { return b.ids; });
+        return { kind: "finished", cls: "nt-beam nt-beam-done" + (best ? " nt-beam-best" : ""), attr: "data-score", value: b.score.toFixed(4), ids: b.ids,
+          score: (best ? "answer" : "finished") + ": Σ log p = " + b.sum.toFixed(2).replace("-", "−") + ", ÷ " + b.ids.length + " tokens = " + b.score.toFixed(3).replace("-", "−") + " " };
+      }));
+      var drawn = Array.prototype.slice.call(c.beams.children);
+      rows.forEach(function (r, i) {
+        var li = drawn[i];
+        if (!li || beamOf.get(li).kind !== r.kind) {
+          var fresh = el("li", { class: r.cls }), mine = fresh;
+          fresh.setAttribute(r.attr, r.value);
+          fresh.appendChild(el("span", { class: "nt-beam-score", text: r.score }));
+          tokens(c, "beam", fresh, function () { return beamOf.get(mine).ids; });
+          if (li) c.beams.replaceChild(fresh, li); else c.beams.appendChild(fresh);
+          li = fresh;
+        } else {
+          if (li.getAttribute("class") !== r.cls) li.setAttribute("class", r.cls);
+          if (li.getAttribute(r.attr) !== r.value) li.setAttribute(r.attr, r.value);
+          if (li.firstChild.textContent !== r.score) li.firstChild.textContent = r.score;
+        }
+        beamOf.set(li, { kind: r.kind, ids: r.ids });
+        drawText(li, ctx, r.ids);
         rovingStart(li);
-        c.beams.appendChild(li);
       });
+      for (var i = drawn.length - 1; i >= rows.length; i--) c.beams.removeChild(drawn[i]);
     }
 
     // A text's tokens as one tab stop: arrow keys move between them, Enter or a click opens the step.

@@ -12,7 +12,9 @@
 //   share 0 is a Model whose peers ({call(message) -> Promise}) are the other shares' engine.Shard.
 //   m.prefill(ids, opts, tick)   forget the cache, run the prompt; m.decode(id, opts, tick) one step
 //   m.step([[slot, id], ...], opts, tick) one step of several slots at once, their rows through the
-//     prompt kernels together (the writers' and beams' tokens): each row's logits are its decode's
+//     prompt kernels together (the writers' and beams' tokens): each row's logits are its decode's;
+//     opts.copies = [[from, to], ...]: copySlot(from, to) for each, in order, before the step reads
+//     any slot (a beam that forks costs no call of its own)
 //   opts.reuse (prefill): keep the slot's cached positions that start the new prompt (same tokens, same
 //     knock-out) and run only the rest; at least the last token runs, and the lens position when asked.
 //     The outputs are a fresh prefill's (bit for bit on the wasm kernels; see real-reuse.test.js);
@@ -794,10 +796,17 @@ function nexttokenRealEngine() {
   // cache under its own knock-out. Each row's outputs have the bits of decode(id, {slot}) on the
   // wasm kernels (a prompt read at once has decode's bits); the plain-JS kernels sum several rows'
   // products in another order, within their rounding. Returns [{logits, length}] in list's order;
-  // a cancelled or failed step leaves every slot as it was. The slots stop keeping inputs (see keep).
+  // a cancelled or failed step leaves every slot as it was, but for its copies (opts.copies, made
+  // first: a beam's fork rides with the step that reads it). The slots stop keeping inputs (see keep).
   Model.prototype.step = async function (list, opts, tick) {
     var c = this.config, C = c.n_embd, H = c.n_head, hd = this.hd, kvDim = this.kvDim, V = c.vocab_size, w = this.w, L = c.n_layer;
     var n = list && list.length, S = [], seen = {}, ids = [], pos = [], i, t, l;
+    var copies = (opts && opts.copies) || [];
+    function isSlot(x) { return typeof x === "number" && x >= 0 && x < SLOTS && x % 1 === 0; }
+    if (!Array.isArray(copies) || !copies.every(function (cp) { return Array.isArray(cp) && cp.length === 2 && isSlot(cp[0]) && isSlot(cp[1]); })) {
+      throw new Error("a step's copies are a list of [from slot, to slot], each slot 0-" + (SLOTS - 1));
+    }
+    for (i = 0; i < copies.length; i++) this.copySlot(copies[i][0], copies[i][1]);
     if (!Array.isArray(list) || !n) throw new Error("a step needs at least one [slot, token id]");
     for (i = 0; i < n; i++) {
       var e = list[i], slot = Array.isArray(e) ? e[0] : undefined;

@@ -26,7 +26,8 @@
 // session.prefill(ids, opts), session.decode(id, opts) -> Promise<result> (see engine.js); calls run
 //   one at a time, in order; opts.slot picks one of the engine's independent caches (0 by default)
 // session.step([[slot, id], ...], opts) -> Promise<[{logits, length}]>: one token for each of several
-//   slots in one pass (engine step): the writers' and beams' tokens of one step in one call
+//   slots in one pass (engine step): the writers' and beams' tokens of one step in one call, and with
+//   opts.copies = [[from, to], ...] the slot copies they need, made first (a beam's forks)
 // session.row(id) -> Promise<Float32Array>: the unembedding's row id, dequantised (engine outputRow)
 // session.copySlot(from, to, opts) -> Promise<{length}>: cache slot `to` becomes a copy of slot `from`
 // session.cancel()  the running call rejects with "cancelled" at the next block; the cache is kept

@@ -12,13 +12,16 @@
 //   opts.from      a slot whose cache may already hold the prompt (the panel's pass): copied into the
 //                  first writer's slot, so that only the tokens it lacks run (the engine's opts.reuse)
 //   opts.onUpdate(name, state) as soon as a writer picks a token (before the engine computes what
-//                  follows it), and again when its step is done
-// The prompt is run once, into the first writer's slot, and copied to the others' (session.copySlot,
-// which shares the prompt's cache). Then each round every writer still writing picks its next token
-// (beam search its beams' next tokens) and one engine call, session.step, reads them all, each slot
-// over its own cache: the prompt kernels read each weight once for all the rows, so three writers cost
-// little more than one. stop() takes effect within one call. A writer's ms is the time of the rounds
-// it took part in (what the reader waited for its tokens).
+//                  follows it), and once more when it is done (a writer still writing shows its
+//                  step's time with its next token, picked in the same task as the step's answer)
+// The prompt is run once, into the first writer's slot, and copied to the others' (copySlot, which
+// shares the prompt's cache). Then each round every writer still writing picks its next token (beam
+// search its beams' next tokens) and one engine call, session.step, reads them all, each slot over its
+// own cache: the prompt kernels read each weight once for all the rows, so three writers cost little
+// more than one. The copies (the prompt's to the other writers, a beam's to its second and third
+// children) ride with the step that first reads them (session.step's opts.copies, made before any row
+// runs): no call of their own. stop() takes effect within one call. A writer's ms is the time of the
+// rounds it took part in (what the reader waited for its tokens).
 //
 // Beam search follows transformers' generate(num_beams=BEAMS, do_sample=False) with its defaults,
 // length_penalty = 1 and early_stopping = False: at each step the (1 + number of end tokens) x BEAMS
@@ -51,15 +54,18 @@ nexttoken.define("runtime.decoding", ["runtime.sampling"], function (sampling) {
     return out;
   }
 
-  // The k largest values' indices, largest first (ties: the lower index first), in one pass.
-  function topK(values, k) {
-    var ids = [], i, j;
+  // The k largest values' indices, largest first (ties: the lower index first), in one pass. With
+  // `minus`, the indices of the k largest values[i] - minus, each computed as logSoftmax computes it:
+  // topK(logits, k, logSum(logits)) is topK(logSoftmax(logits), k) without its 49,152-long array.
+  function topK(values, k, minus) {
+    var ids = [], top = [], off = minus || 0, i, j;
     for (i = 0; i < values.length; i++) {
-      var v = values[i];
-      if (ids.length === k && v <= values[ids[k - 1]]) continue;
-      for (j = ids.length; j > 0 && values[ids[j - 1]] < v; j--);
+      var v = values[i] - off;
+      if (ids.length === k && v <= top[k - 1]) continue;
+      for (j = ids.length; j > 0 && top[j - 1] < v; j--);
       ids.splice(j, 0, i);
-      if (ids.length > k) ids.pop();
+      top.splice(j, 0, v);
+      if (ids.length > k) { ids.pop(); top.pop(); }
     }
     return ids;
   }
@@ -85,14 +91,15 @@ nexttoken.define("runtime.decoding", ["runtime.sampling"], function (sampling) {
     return { maxNew: maxNew, writers: writers };
   }
 
-  // A writer: pick(emit) -> the [slot, token] rows the engine must read next (none once it is done),
-  // after emit() has put its new tokens on the page; take(results) gets those rows' answers.
+  // A writer: pick(emit, copies) -> the [slot, token] rows the engine must read next (none once it is
+  // done), after emit() has put its new tokens on the page; the [from, to] slot copies they need first
+  // go on `copies`. take(results) gets those rows' answers.
   // One token at a time from the top of the distribution (greedy) or a draw from it (sample).
   function single(name, slot, o, logits, ends, pick) {
     var st = { name: name, ids: [], probs: [], done: false, why: null, ms: 0 };
     return {
       state: st,
-      pick: async function (emit) {
+      pick: function (emit) {
         var id = pick(logits);
         st.ids.push(id);
         st.probs.push(Math.exp(logits[id] - logSum(logits)));  // logSoftmax's number, without its 49,152 others
@@ -105,7 +112,7 @@ nexttoken.define("runtime.decoding", ["runtime.sampling"], function (sampling) {
     };
   }
 
-  function beam(session, slots, o, logits, ends) {
+  function beam(slots, o, logits, ends) {
     var keep = Math.max(2, 1 + ends.length) * BEAMS;
     var running = [{ ids: [], sum: 0, slot: slots[0], logits: logits }];
     var st = { name: "beam", running: [], finished: [], best: null, ids: [], done: false, why: null, ms: 0, steps: 0 };
@@ -116,11 +123,11 @@ nexttoken.define("runtime.decoding", ["runtime.sampling"], function (sampling) {
     publish();
     return {
       state: st,
-      pick: async function (emit) {
+      pick: function (emit, copies) {
         var cands = [], i;
         running.forEach(function (b, bi) {
-          var lp = logSoftmax(b.logits);
-          topK(lp, keep).forEach(function (id) { cands.push({ parent: bi, id: id, sum: b.sum + lp[id] }); });
+          var lz = logSum(b.logits);  // a token's log-probability is logits[id] - lz, as logSoftmax makes it
+          topK(b.logits, keep, lz).forEach(function (id) { cands.push({ parent: bi, id: id, sum: b.sum + (b.logits[id] - lz) }); });
         });
         cands.sort(function (a, b) { return b.sum - a.sum || a.parent - b.parent || a.id - b.id; });
         cands = cands.slice(0, keep);
@@ -155,7 +162,7 @@ nexttoken.define("runtime.decoding", ["runtime.sampling"], function (sampling) {
         var free = slots.filter(function (s) { return !next.some(function (b) { return b.slot === s; }); });
         for (i = 0; i < need.length; i++) {
           need[i].slot = free[i];
-          await session.copySlot(running[need[i].parent].slot, free[i]);
+          copies.push([running[need[i].parent].slot, free[i]]);
         }
         running = next;
         publish();
@@ -176,17 +183,17 @@ nexttoken.define("runtime.decoding", ["runtime.sampling"], function (sampling) {
       var t0 = now();
       if (opts.from !== undefined && opts.from !== null && opts.from !== first) await session.copySlot(opts.from, first);
       var logits = (await session.prefill(ids, { slot: first, knockout: opts.knockout || undefined, reuse: true })).logits;
-      var prefillMs = now() - t0, states = {}, list = [];
+      var prefillMs = now() - t0, states = {}, list = [], copies = [];
       for (var i = 0; i < o.writers.length; i++) {
         var name = o.writers[i], slot = name === "beam" ? slots.beam[0] : slots[name];
-        if (slot !== first) await session.copySlot(first, slot);
+        if (slot !== first) copies.push([first, slot]);  // made with the first step, before a beam's forks
         var w;
         if (name === "greedy") w = single(name, slot, o, logits, ends, function (l) { return sampling.argmax(l); });
         else if (name === "sample") {
           var rng = sampling.mulberry32(s.seed === undefined ? 1 : s.seed);
           var cut = { temperature: s.T === undefined ? 1 : s.T, topK: s.k || 0, topP: s.p === undefined ? 1 : s.p, rng: rng };
           w = single(name, slot, o, logits, ends, function (l) { return sampling.draw(l, cut); });  // sample's id, without its full sort
-        } else w = beam(session, slots.beam, o, logits, ends);
+        } else w = beam(slots.beam, o, logits, ends);
         w.state.prefillMs = prefillMs;
         states[name] = w.state;
         list.push(w);
@@ -196,16 +203,17 @@ nexttoken.define("runtime.decoding", ["runtime.sampling"], function (sampling) {
         for (i = 0; i < list.length && !stopFlag; i++) {
           if (list[i].state.done) continue;
           var st = list[i].state, emit = opts.onUpdate ? opts.onUpdate.bind(null, st.name, st) : function () {};
-          var want = await list[i].pick(emit);
+          var want = list[i].pick(emit, copies);
           took.push({ w: list[i], at: rows.length, n: want.length, emit: emit });
           rows = rows.concat(want);
         }
-        var got = rows.length && !stopFlag ? await session.step(rows) : [];
+        var got = rows.length && !stopFlag ? await session.step(rows, copies.length ? { copies: copies } : {}) : [];
         var ms = now() - t1;
+        copies = [];
         took.forEach(function (t) {
           if (t.n && got.length) t.w.take(got.slice(t.at, t.at + t.n));
           t.w.state.ms += ms;
-          t.emit();
+          if (t.w.state.done) t.emit();  // one still writing is drawn again by its next pick, before the page paints
         });
       }
       list.forEach(function (w) {
