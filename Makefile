@@ -135,7 +135,7 @@ chromium:
 
 .PHONY: test
 test: node chromium lint site pipeline-deps ## run every test: lint, pipeline (pytest), JS runtime (node), browser (chromium; BROWSER=skip to skip)
-	NEXTTOKEN_BROWSER=$(BROWSER) NEXTTOKEN_CHROMIUM=$$(cat build/make/chromium) $(PY) -m pytest -q -n $(JOBS) --dist loadfile --no-loadscope-reorder --durations=25 tests
+	NEXTTOKEN_BROWSER=$(BROWSER) NEXTTOKEN_CHROMIUM=$$(cat build/make/chromium) $(PY) -m pytest -q -n $(JOBS) --dist loadfile --durations=25 tests
 	node --test --test-concurrency=2 tests/js/
 
 # The quick loop needs no torch: the modules that import it are marked slow and not even collected.

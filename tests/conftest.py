@@ -57,21 +57,6 @@ def _torch_defaults(torch) -> tuple[int, bool]:
     return _TORCH_DEFAULTS[0]
 
 
-def pytest_collection_modifyitems(session, config, items):
-    """Heaviest files first. `make test` deals whole files to its processes in the order collected
-    (pytest-xdist's --dist loadfile --no-loadscope-reorder): the real model's files (marked slow), then the
-    browser's, then the rest, each kind by its number of tests. A long file dealt last would leave one
-    process running it alone while the other waits."""
-    count: dict[Path, int] = {}
-    for item in items:
-        count[item.path] = count.get(item.path, 0) + 1
-    kind: dict[Path, int] = {}
-    for path in count:
-        marks = module_marks(path) if path.suffix == ".py" else set()
-        kind[path] = 0 if "slow" in marks else 1 if "browser" in marks else 2
-    items.sort(key=lambda item: (kind[item.path], -count[item.path], str(item.path)))  # stable within a file
-
-
 def pytest_collection_finish(session):
     if "torch" in sys.modules:  # imported by the modules collected, before any test or fixture ran
         _torch_defaults(sys.modules["torch"])
