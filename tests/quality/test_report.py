@@ -188,3 +188,20 @@ def test_site_server_keeps_its_connection_open_as_github_pages_does(site):
             assert conn.sock is sock  # the same connection throughout
         finally:
             conn.close()
+
+
+def test_site_server_says_nothing_when_a_browser_drops_a_kept_connection(site, capsys):
+    """A browser closing a kept-alive connection (Lighthouse's, at the end of each run) is not an error to print."""
+    import socket
+    import struct
+    import time
+    with server.SiteServer(site) as base:
+        host, port = base.split("//")[1].rstrip("/").split(":")
+        sock = socket.create_connection((host, int(port)), timeout=10)
+        sock.sendall(b"GET /index.html HTTP/1.1\r\nHost: here\r\n\r\n")
+        assert sock.recv(100).startswith(b"HTTP/1.1 200")
+        time.sleep(0.2)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        sock.close()  # a reset, not a polite close
+        time.sleep(0.3)
+    assert "Traceback" not in capsys.readouterr().err

@@ -23,6 +23,12 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args: Any) -> None:  # quiet
         pass
 
+    def handle(self) -> None:
+        try:
+            super().handle()
+        except (ConnectionResetError, BrokenPipeError):  # a browser closing a kept-alive connection: not an error
+            pass
+
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "max-age=600")
         super().end_headers()
