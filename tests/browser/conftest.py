@@ -90,11 +90,13 @@ def open_page(browser_context, server, site):
     """open_page(name, mode="http"|"file") -> a Playwright page, watched for problems. Unless lazy=True,
     every load of the page scrolls each demo into view until it has built, then back (read_through).
     scheme="light"|"dark": the page as a reader's system asks for that scheme, from its first load (no stored
-    palette, prefers-color-scheme emulated; Material follows it), so a test in a scheme loads the page once."""
+    palette, prefers-color-scheme emulated; Material follows it), so a test in a scheme loads the page once.
+    init: a script run in the page before its own (Playwright's add_init_script). page.nt_loading holds the
+    page's requests still in flight."""
     opened = []
 
     def _open(name: str, mode: str = "http", width: int = 1280, height: int = 900, lazy: bool = False,
-              scheme: str | None = None):
+              scheme: str | None = None, init: str | None = None):
         base = server if mode == "http" else site.as_uri() + "/"
         page = browser_context.new_page()
         page.set_viewport_size({"width": width, "height": height})
@@ -108,6 +110,13 @@ def open_page(browser_context, server, site):
                 outside.add(r.url)
 
         page.on("request", request)
+        loading: set = set()
+        page.nt_loading = loading
+        page.on("request", lambda r: loading.add(r))
+        page.on("requestfinished", lambda r: loading.discard(r))
+        page.on("requestfailed", lambda r: loading.discard(r))
+        if init:
+            page.add_init_script(init)
         if not lazy:
             page.add_init_script(READ_THROUGH)
         if scheme:

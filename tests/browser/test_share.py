@@ -11,10 +11,14 @@ import functools
 import http.server
 import io
 import json
+import re
 import threading
+import time
 from pathlib import Path
 
 import pytest
+
+from tests.helpers.link import WATCH_LINK, link_written
 
 pytestmark = pytest.mark.browser
 
@@ -28,7 +32,27 @@ def fragment(page):
 
 
 def settle(page):
-    page.wait_for_timeout(700)  # the link is written a moment after the last input
+    link_written(page)  # the link is written 300 ms after the last input (a page opened with init=WATCH_LINK)
+
+
+NEXT_FRAME = "() => new Promise(r => requestAnimationFrame(() => r(true)))"
+
+
+def shown_once_settled(page, read, want, timeout=10.0):
+    """What read(page) shows once it equals want with no request of the page in flight and still does a frame
+    later (a link's reader, and a stored prompt's data, load on demand after the demo is ready); else what it
+    shows after timeout seconds. Each frame is a poll."""
+    end = time.monotonic() + timeout
+    while True:
+        got = read(page)
+        if got == want and not page.nt_loading:
+            page.evaluate(NEXT_FRAME)
+            got = read(page)
+            if got == want or time.monotonic() > end:
+                return got
+        elif time.monotonic() > end:
+            return got
+        page.evaluate(NEXT_FRAME)
 
 
 def bars(page, sel):
@@ -56,14 +80,14 @@ def shown_temperature(page):
 
 @pytest.mark.parametrize("mode", ["http", "file"])
 def test_a_temperature_state_set_by_the_controls_comes_back_from_its_link(open_page, mode):
-    page = open_page("sampling.html", mode=mode)
+    page = open_page("sampling.html", mode=mode, init=WATCH_LINK)
     set_temperature(page)
     frag = fragment(page)
     assert frag.startswith("#nt=1&d=temperature") and "T=0.75" in frag and "k=4" in frag and "seed=7" in frag and "draws=1" in frag, frag  # the seed typed, and one Draw from it
     want = shown_temperature(page)
     again = open_page("sampling.html" + frag, mode=mode)
     assert again.locator(f"{TEMP} input[data-role=prompt]").input_value() == "the dog sat on the"
-    assert shown_temperature(again) == want
+    assert shown_once_settled(again, shown_temperature, want) == want
     assert again.locator(f"{TEMP} .nt-live > .nt-msg").first.is_hidden()  # nothing to say about a good link
     assert page.nt_problems == [] and again.nt_problems == [], page.nt_problems + again.nt_problems
 
@@ -233,7 +257,7 @@ def test_the_five_demos_that_gained_a_share_row_come_back_from_their_links(open_
 
 def round_trip(open_page, name, mode, where, act):
     sel = demo(name)
-    page = open_page(where, mode=mode)
+    page = open_page(where, mode=mode, init=WATCH_LINK)
     default = page.evaluate(SHOWN, sel)
     act(page, sel)
     settle(page)
@@ -243,12 +267,11 @@ def round_trip(open_page, name, mode, where, act):
     assert want != default, "the test's actions changed nothing"
     again = open_page(where + frag, mode=mode)
     again.locator(f"{sel}[data-ready]").wait_for(timeout=30_000)
-    again.wait_for_timeout(500)  # a stored prompt's data loads on demand
     if name == "snapshots":
         again.wait_for_selector(f"{sel}[data-snapshots=loaded]")
     if name == "one-roll":
         again.wait_for_selector(f"{sel}[data-loaded]")
-    assert again.evaluate(SHOWN, sel) == want
+    assert shown_once_settled(again, lambda p: p.evaluate(SHOWN, sel), want) == want
     assert page.nt_problems == [] and again.nt_problems == [], page.nt_problems + again.nt_problems
 
 
@@ -276,10 +299,11 @@ def test_a_bad_link_leaves_the_defaults_runs_nothing_and_says_so_in_one_line(ope
         DEFAULTS.append(shown_temperature_defaults(open_page("sampling.html")))
     want = DEFAULTS[0]
     page = open_page("sampling.html" + HOSTILE[name])
-    page.wait_for_timeout(300)  # the link's reader loads on demand
-    assert page.evaluate("window.__pwned") is None
-    # said once, by the demo the link names (else the first that builds)
+    # said once, by the demo the link names (else the first that builds), when the link's reader (loaded on
+    # demand) has read it
     notes = page.locator(".nt-live > .nt-msg:visible", has_text="not used")
+    notes.first.wait_for(timeout=10_000)
+    assert page.evaluate("window.__pwned") is None
     assert notes.count() == 1
     text = notes.first.inner_text()
     assert "\n" not in text and text.startswith("This link's settings were not used ("), text
@@ -361,7 +385,7 @@ def test_the_temperature_csv_reads_back_to_site_datas_probabilities(open_page):
 
 
 def test_a_download_names_its_own_demos_state_not_the_last_one_changed(open_page):
-    page = open_page("sampling.html")
+    page = open_page("sampling.html", init=WATCH_LINK)
     page.locator(f"{TEMP} input[type=range]").nth(0).fill("0.5")
     settle(page)
     assert "d=temperature" in fragment(page)  # the page's address now holds the temperature demo's state
@@ -604,9 +628,10 @@ def test_copy_link_in_a_frame_without_the_clipboard_shows_the_link_selected_to_c
         box.wait_for(state="visible", timeout=10_000)
         snippet = box.input_value()
         assert snippet.startswith('<iframe src="' + server + "embed/temperature.html#nt=1&d=temperature&") and "T=0.25" in snippet
+        from playwright.sync_api import expect
         frame.locator(f"{TEMP} .nt-share button", has_text="Copy link").click()
-        page.wait_for_timeout(300)
-        assert box.input_value().startswith(server + "embed/temperature.html#nt=1&d=temperature&")
+        # the link replaces the snippet in the box once the clipboard has refused it
+        expect(box).to_have_value(re.compile("^" + re.escape(server + "embed/temperature.html#nt=1&d=temperature&")), timeout=10_000)
     finally:
         page.close()
 

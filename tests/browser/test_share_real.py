@@ -14,6 +14,7 @@ from urllib.parse import quote
 import pytest
 
 from tests.browser.test_share import download, read_csv
+from tests.helpers.link import WATCH_LINK, link_written
 
 pytestmark = pytest.mark.browser
 
@@ -86,7 +87,7 @@ def test_the_inside_views_downloads_read_back_to_site_data(open_page):
 
 
 def test_a_link_to_a_live_inside_state_says_it_needs_the_model_and_offers_the_load_button(open_page):
-    page = open_page(PAGE + "#nt=1&d=real-inside&key=capital&live=1&text=The%20sky%20is&chat=0&off=4.2.0.1&mlp=9&at=1")
+    page = open_page(PAGE + "#nt=1&d=real-inside&key=capital&live=1&text=The%20sky%20is&chat=0&off=4.2.0.1&mlp=9&at=1", init=WATCH_LINK)
     page.wait_for_selector(f'{INSIDE}[data-view="stored:capital"]')  # the stored prompt shows meanwhile
     note = top_line(page, INSIDE).inner_text()
     assert "needs the model" in note and "block 5, head 3" in note and "block 10's MLP" in note, note
@@ -96,7 +97,7 @@ def test_a_link_to_a_live_inside_state_says_it_needs_the_model_and_offers_the_lo
     # nothing switched off until the model runs; the link keeps what it asks for
     assert page.text_content(f'{INSIDE} [data-role="off"]') == "Every part is on."
     page.locator(f"{INSIDE} .nt-radios input").nth(0).check()
-    page.wait_for_timeout(700)
+    link_written(page)
     frag = page.evaluate("location.hash")
     assert "off=4.2.0.1" in frag and "mlp=9" in frag and "at=1" in frag and "live=1&text=The%20sky%20is" in frag, frag
     assert page.nt_problems == [], page.nt_problems
@@ -118,7 +119,7 @@ HOSTILE = {
 def test_a_bad_inside_link_changes_nothing_runs_nothing_and_says_so_in_one_line(open_page, name):
     page = open_page(PAGE + "#nt=1&d=real-inside&" + HOSTILE[name])
     page.wait_for_selector(f'{INSIDE}[data-view="stored:cat"]')
-    page.wait_for_timeout(300)
+    top_line(page, INSIDE).wait_for(timeout=10_000)  # the link's reader (loaded on demand) has said its line
     assert page.evaluate("window.__pwned") is None
     assert page.locator("img[src=x]").count() == 0
     note = top_line(page, INSIDE)
@@ -192,7 +193,7 @@ def test_a_writers_link_loads_smollm2_by_its_button_writes_again_and_its_csv_hol
     if not (site / "js" / "data" / "real" / "smollm2" / "manifest.js").is_file():
         pytest.fail("build/site has no js/data/real/smollm2: build the site with the model (`make site`)", pytrace=False)
     prompt = "A quiet village by the sea was"
-    page = open_page(f"{PAGE}#nt=1&d=real-writers&len=5&greedy=1&sample=1&beam=0&text={quote(prompt)}&chat=0&T=0.8&p=0.9&seed=7&wrote=1")
+    page = open_page(f"{PAGE}#nt=1&d=real-writers&len=5&greedy=1&sample=1&beam=0&text={quote(prompt)}&chat=0&T=0.8&p=0.9&seed=7&wrote=1", init=WATCH_LINK)
     page.set_default_timeout(600_000)
     page.locator(f"{WRITERS} button[data-role=link-load]").click()
     page.wait_for_selector(f"{WRITERS}[data-done]")
@@ -208,7 +209,7 @@ def test_a_writers_link_loads_smollm2_by_its_button_writes_again_and_its_csv_hol
     assert "temperature 0.8" in page.text_content(f'{WRITERS} [data-role="settings"]')
     # the same link opened again writes the same greedy and seeded text
     first = {w: page.locator(f'{WRITERS} [data-writer="{w}"]').get_attribute("data-ids") for w in ("greedy", "sample")}
-    page.wait_for_timeout(700)
+    link_written(page)
     frag = page.evaluate("location.hash")
     again = open_page(PAGE + frag)
     again.set_default_timeout(600_000)
@@ -223,7 +224,7 @@ def test_a_live_inside_link_loads_smollm2_applies_its_knockout_and_lens_and_its_
     if not (site / "js" / "data" / "real" / "smollm2" / "manifest.js").is_file():
         pytest.fail("build/site has no js/data/real/smollm2: build the site with the model (`make site`)", pytrace=False)
     prompt = "My neighbour always wanted"
-    page = open_page(f"{PAGE}#nt=1&d=real-inside&key=cat&live=1&text={quote(prompt)}&chat=0&off=4.2&mlp=9&at=2&head=4.2")
+    page = open_page(f"{PAGE}#nt=1&d=real-inside&key=cat&live=1&text={quote(prompt)}&chat=0&off=4.2&mlp=9&at=2&head=4.2", init=WATCH_LINK)
     page.set_default_timeout(600_000)
     page.locator(f"{INSIDE} button[data-role=link-load]").click()
     page.wait_for_selector(f'{INSIDE}[data-view="live"]')
@@ -248,7 +249,7 @@ def test_a_live_inside_link_loads_smollm2_applies_its_knockout_and_lens_and_its_
     assert len(bars) == len(got["prompt"]["tokens"]) and sum(w for _, w in bars) == pytest.approx(1, abs=1e-4)
     # the state's own link keeps it all
     page.locator(INSIDE).get_by_label("switches it off or on").check()
-    page.wait_for_timeout(700)
+    link_written(page)
     frag = page.evaluate("location.hash")
     for part in ("live=1", "text=" + quote(prompt), "off=4.2", "mlp=9", "at=2", "head=4.2", "click=off"):
         assert part in frag, (part, frag)
