@@ -458,7 +458,20 @@ def drive(page, name):
         root = demo(page, "context-window")
         enter(root.locator("input[type=text]"), EIGHT)
         root.get_by_role("button", name="Add a token").click()
-    page.wait_for_timeout(700)
+    page.evaluate(SETTLED)
+
+
+# What a drive set off has run: its finite animations and transitions (the window frame's slide, a row's flash)
+# to their end, then two frames for what their end sets off. Endless ones (a spinner) are not waited for.
+SETTLED = """async () => {
+  await Promise.all(document.getAnimations()
+    .filter((a) => a.playState === "running" && Number.isFinite(a.effect.getComputedTiming().endTime))
+    .map((a) => a.finished.catch(() => null)));
+  return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))));
+}"""
+# The page's reaction to a resize, a scroll or a hover happens in its next rendering frames; one more after them.
+# violations() lets the transitions they started run to their end.
+FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))))"
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -471,7 +484,7 @@ def test_driven_pages_fit_a_phone_and_axe_finds_nothing(open_page, name, scheme)
         page.set_viewport_size({"width": width, "height": 900})
         page.evaluate("() => window.scrollTo(0, 0)")  # the theme's sidebars as a reader first sees them
         page.mouse.move(width - 1, 450)  # not left hovering a link where the last click was (a hover colour is not the link's)
-        page.wait_for_timeout(300)
+        page.evaluate(FRAMES)
         found = violations(page)
         assert found == [], f"{name} ({scheme}, {width} px): " + "; ".join(found)
     clean(page)
