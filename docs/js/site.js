@@ -21,13 +21,16 @@
   function mark() {
     queued = false;
     var counts = {};
-    // every width read before any attribute is written: a write between reads would lay the page out again
+    // every width read before any attribute is written: a write between reads would lay the page out again.
+    // A box in a closed fold is left until the fold opens: the browser would lay the fold out for each read
+    // and throw it away again (on real-models.html, 140 ms of the page's start at 4x CPU).
     var boxes = Array.prototype.map.call(document.querySelectorAll(BOXES), function (box) {
-      return { box: box, scrolls: box.scrollWidth > box.clientWidth + 1 };
+      return { box: box, scrolls: box.closest("details:not([open])") ? null : box.scrollWidth > box.clientWidth + 1 };
     });
     boxes.forEach(function (b) {
       var box = b.box, scrolls = b.scrolls;
       var label = name(box, counts);  // every box counts, so a name never repeats on the page
+      if (scrolls === null) return;  // in a closed fold: as it was
       if (scrolls && !box.hasAttribute("tabindex")) {
         box.setAttribute("tabindex", "0");
         box.setAttribute("role", "region");
@@ -55,7 +58,21 @@
     if (records.some(function (r) { return r.target.closest(BOXES) || touches(r.addedNodes) || touches(r.removedNodes); })) queue();
   }).observe(content, { childList: true, subtree: true });
   window.addEventListener("resize", queue);
+  document.addEventListener("toggle", function (e) { if (e.target.open) queue(); }, true);  // a fold opened
   queue();
+
+  // While the reader switches the palette, no transition runs (the colours change at once, as the theme
+  // means them to): the theme's rule is keyed to this attribute (scripts/site/hooks/share.py says why), on
+  // from the switch until two frames have drawn the new colours.
+  function switching() {
+    document.body.setAttribute("data-nt-switching", "");
+    requestAnimationFrame(function () {
+      requestAnimationFrame(function () { document.body.removeAttribute("data-nt-switching"); });
+    });
+  }
+  document.addEventListener("change", function (e) {  // capture: ahead of the theme's own handler
+    if (e.target.closest && e.target.closest('[data-md-component="palette"]')) switching();
+  }, true);
 
   // Printed, a closed fold prints open (its figures and tables are part of the page), then closes again.
   // css/print.css does it by CSS where the browser styles ::details-content; this is for the others.

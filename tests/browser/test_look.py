@@ -1,6 +1,7 @@
 """One look (STYLE.md) in a real browser: the header carries our mark and a long title whole on a phone; the
 pictures that were broken stay whole: every cell of the pass's strips inside its card at 360 px (none behind a
-sideways scroll), the context window's starting text in its strip at 1280 px without a scroll of a few px."""
+sideways scroll), the context window's starting text in its strip at 1280 px without a scroll of a few px; the palette
+switches at once, and the theme's start sets nothing that restyles the whole page."""
 from __future__ import annotations
 
 import re
@@ -203,3 +204,28 @@ def test_no_line_moves_when_our_faces_arrive(browser_context, server, name):
     for (text, top, height), (_, top2, height2) in zip(stand_in, ours):
         assert abs(top - top2) <= 2 and abs(height - height2) <= 1, \
             f"{name}: “{text}” moves from {top:.0f} px (height {height:.0f}) to {top2:.0f} px (height {height2:.0f})"
+
+
+# Every style rule of the page whose selector names an attribute (any stylesheet of the site's own origin).
+RULES_NAMING = """(attr) => {
+  const out = [];
+  const walk = (rules) => { for (const r of rules) { if (r.cssRules) walk(r.cssRules); if (r.selectorText && r.selectorText.includes(attr)) out.push(r.selectorText); } };
+  for (const s of document.styleSheets) walk(s.cssRules);
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("mode", ["http", "file"])
+def test_the_palette_switches_at_once_and_the_themes_start_restyles_nothing_for_it(open_page, mode):
+    page = open_page("numbers.html", mode=mode, lazy=True)
+    if mode == "http":  # from disk a page may not read its stylesheets' rules (another origin to the browser)
+        # the theme sets data-md-color-switching on <body> as every page starts: no rule may match it (a whole-page restyle)
+        assert page.evaluate(RULES_NAMING, "data-md-color-switching") == []
+        assert page.evaluate(RULES_NAMING, "data-nt-switching"), "the theme's no-transition rule is gone"
+    scheme = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
+    page.locator("label.md-header__button[for^=__palette]:visible").click()
+    # the click's own task: the colours have changed and not one transition runs
+    assert page.evaluate("document.getAnimations().length") == 0
+    assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") != scheme
+    page.wait_for_function("() => !document.body.hasAttribute('data-nt-switching')", timeout=5000)
+    assert page.nt_problems == [], "\n".join(page.nt_problems)

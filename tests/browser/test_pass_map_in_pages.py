@@ -230,6 +230,31 @@ def test_a_table_that_scrolls_sideways_takes_the_focus_and_shows_its_edge(open_p
     clean(page)
 
 
+FOLDED_BOXES = """() => [...document.querySelectorAll('.md-content details .md-typeset__scrollwrap')].map(t => [
+  t.closest('details').open, t.scrollWidth > t.clientWidth + 1, t.getAttribute('role'), t.getAttribute('aria-label') || ''])"""
+
+
+def test_a_wide_table_in_a_closed_fold_takes_the_focus_once_the_fold_opens(open_page):
+    """js/site.js leaves the boxes of a closed fold alone (measuring them lays the fold out each time) and marks
+    them when the fold opens: each wide one a named region, reachable by keyboard, its name unlike any other's."""
+    page = open_page("real-models.html", width=360, height=800)
+    boxes = page.evaluate(FOLDED_BOXES)
+    assert boxes and all(not b[0] and b[2] is None for b in boxes), boxes  # closed, and not measured
+    page.locator(".md-content details:has(.md-typeset__scrollwrap) > summary").first.click()
+    page.wait_for_function("() => document.querySelector('.md-content details[open] .md-typeset__scrollwrap[role=region]')",
+                           timeout=3000)
+    opened = [b for b in page.evaluate(FOLDED_BOXES) if b[0]]
+    assert any(b[1] for b in opened), "the fold holds no table wider than a phone: pick another"
+    assert all((b[2] == "region") == b[1] for b in opened), opened
+    names = page.evaluate("() => [...document.querySelectorAll('[data-nt-scroll]')].map(t => t.getAttribute('aria-label'))")
+    assert len(names) == len(set(names)), names
+    table = page.locator(".md-content details[open] .md-typeset__scrollwrap[role=region]").first
+    table.focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("t => t.scrollLeft > 0", arg=table.element_handle(), timeout=2000)
+    clean(page)
+
+
 @pytest.mark.parametrize("name", [n for n in ("index.html", "attention.html", "real-models.html") if n in WITH_MAP])
 def test_on_a_phone_the_strip_never_covers_the_demo_being_read(open_page, name):
     """The folded map stays at the top of the text: with any demo's top just under the header, what is drawn

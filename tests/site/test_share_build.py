@@ -1,5 +1,5 @@
-"""The site's version and "Cite this" (scripts/site/provenance.py), and the embed pages the share hook writes
-(scripts/site/hooks/share.py)."""
+"""The site's version and "Cite this" (scripts/site/provenance.py), the embed pages the share hook writes and
+the theme's palette rule it keys to our own attribute (scripts/site/hooks/share.py)."""
 from __future__ import annotations
 
 import html
@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from scripts.site.hooks.share import containers
+from mkdocs.exceptions import PluginError
+
+from scripts.site.hooks.share import containers, quiet_palette_switch
 from scripts.site.provenance import provenance
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,3 +90,19 @@ def test_each_embed_page_names_the_sites_icon_so_no_browser_asks_for_a_missing_f
     for page in pages:
         icons = re.findall(r'<link rel="icon" href="([^"]+)"', page.read_text(encoding="utf-8"))
         assert len(icons) == 1 and (page.parent / icons[0]).resolve().is_file(), (page.name, icons)
+
+
+def test_the_palette_rule_is_keyed_to_our_attribute_and_a_theme_without_it_stops_the_build(tmp_path):
+    built = sorted((SITE / "assets" / "stylesheets").glob("palette.*.min.css"))
+    assert len(built) == 1 and "[data-md-color-switching]" not in built[0].read_text() and "[data-nt-switching]" in built[0].read_text()
+    sheets = tmp_path / "assets" / "stylesheets"
+    sheets.mkdir(parents=True)
+    sheet = sheets / "palette.0.min.css"
+    sheet.write_text("a{color:red}[data-md-color-switching] *,[data-md-color-switching] :after{transition-duration:0s!important}")
+    quiet_palette_switch(tmp_path)
+    assert sheet.read_text() == "a{color:red}[data-nt-switching] *,[data-nt-switching] :after{transition-duration:0s!important}"
+    with pytest.raises(PluginError, match="no \\[data-md-color-switching\\] rule"):
+        quiet_palette_switch(tmp_path)  # already keyed: a theme whose stylesheet lost the rule is named, not passed over
+    sheet.unlink()
+    with pytest.raises(PluginError, match="found 0"):
+        quiet_palette_switch(tmp_path)
