@@ -28,6 +28,10 @@ def contrast(page) -> list:
 @pytest.mark.parametrize("name", PAGES)
 def test_no_sideways_scroll_at_360_axe_finds_nothing_and_drawn_demos_pass_contrast(open_page, name, scheme):
     page = open_page(name, width=360, height=800, scheme=scheme)
+    # the training demo's preview and timing end after the read-through (its scripts load on demand, then about
+    # 50 ms of timed steps): the state the 600 ms slept here before the 360-px checks let it reach
+    if page.locator('.nt-demo[data-demo="train-yours"]').count():
+        page.wait_for_selector('.nt-demo[data-demo="train-yours"][data-estimate-seconds]', timeout=15_000)
     # 1. the phone, the map's strip open (a page with no pass has none): no sideways scroll; axe at 360 and 1280 px
     if name in WITH_MAP:
         page.locator(f"{STRIP} > summary").click()
