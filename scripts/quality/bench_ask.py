@@ -24,7 +24,8 @@ In Chromium over a local http server, 1280-px window, after the model has loaded
   the page with the model loaded and a short prompt;
 - the engine alone on the bare harness page (bench_real's measure of the 400 MB target): the
   renderers' peak USS at 256 tokens with the inputs kept (the panel keeps them up to 256), at 512
-  with and without them, and at the 1,024-token limit without them.
+  with and without them, and at the 1,024-token limit without them; Chromium driven without
+  Playwright (bare_chromium.py), whose DevTools would hold a copy of every chunk file.
 --before SITE measures a site built from another commit (its own `make site`) first, in the same run,
 for the knock-out and memory figures, so both share the machine's load; --only knockout skips the
 other figures, --only memory runs only the engine's memory. The machine's load average is printed
@@ -45,6 +46,7 @@ import time
 from pathlib import Path
 
 from scripts.core.io import ROOT
+from scripts.quality.bare_chromium import BareChromium
 from scripts.quality.needs import chromium_path, require
 
 SITE = ROOT / "build" / "site"
@@ -177,9 +179,8 @@ MEMORY_CASES = [(256, True), (512, True), (512, False), (1024, False)]  # the pa
 
 def engine_memory(site: Path, work: str) -> dict:
     """Renderer USS (MB) of the harness page running `site`'s engine, each case in a fresh browser: bare,
-    the model loaded, and the peak while n tokens run with the inputs kept or not."""
-    from playwright.sync_api import sync_playwright
-
+    the model loaded, and the peak while n tokens run with the inputs kept or not. Chromium is driven
+    bare (bare_chromium.py): under Playwright its DevTools would keep a copy of every chunk file."""
     out = {}
     for n, keep in MEMORY_CASES:
         root = Path(tempfile.mkdtemp(prefix="harness-", dir=work))
@@ -189,11 +190,7 @@ def engine_memory(site: Path, work: str) -> dict:
         (root / "js" / "data").mkdir()
         (root / "js" / "data" / "real").symlink_to((site / "js" / "data" / "real").resolve())
         profile = str(root / "profile")
-        with sync_playwright() as pw:
-            ctx = pw.chromium.launch_persistent_context(profile, executable_path=chromium_path(), headless=True, args=["--no-sandbox"])
-            page = ctx.new_page()
-            page.set_default_timeout(900_000)
-            page.goto((root / "index.html").as_uri())
+        with BareChromium(chromium_path(), profile, (root / "index.html").as_uri()) as page:
             bare = renderer_memory(profile)
             page.evaluate(HARNESS_OPEN_JS)
             time.sleep(1)
@@ -210,7 +207,6 @@ def engine_memory(site: Path, work: str) -> dict:
             page.evaluate(HARNESS_LIMIT_JS, [n, keep])
             stop.set()
             thread.join()
-            ctx.close()
         out[f"{n} {'kept' if keep else 'not kept'}"] = {"bare": bare / 1e6, "loaded": loaded / 1e6, "peak": peak[0] / 1e6}
     return out
 

@@ -38,8 +38,8 @@ def harness(tmp_path_factory):
     manifest = (DATA / "manifest.js").read_text().replace('"smollm2/manifest.js"', '"bad/manifest.js"')
     manifest = manifest.replace('"model":"smollm2"', '"model":"bad"')
     (bad / "manifest.js").write_text(manifest)
-    for f in DATA.glob("w*.js"):
-        (bad / f.name).write_text(f.read_text().replace('"smollm2/', '"bad/'))
+    for f in DATA.glob("w*.html"):
+        shutil.copy(f, bad / f.name)
     huge = data / "huge"  # a manifest asking for more memory than any browser grants
     huge.mkdir()
     (huge / "manifest.js").write_text(manifest.replace('"bad/manifest.js"', '"huge/manifest.js"').replace(
@@ -123,33 +123,68 @@ def test_fused_multiply_add_where_the_browser_has_it_and_plain_simd_both_equal_t
             assert abs(g["max"] - d["max_logit"]) <= 2e-3, (run, d["key"])
 
 
-def _damage(bad: Path, how: str) -> str:
-    f = bad / "w01.js"
+def _damage(bad: Path, how: str) -> tuple[str, str]:
+    """Damage bad/w01.html; (its text before, the expected line)."""
+    f = bad / "w01.html"
     text = f.read_text()
+    at = text.index('id="b64">') + len('id="b64">')
     if how == "missing":
         f.unlink()
-    elif how == "truncated":
-        f.write_text(text[: len(text) // 2])
-    else:  # one base64 character changed in the middle
-        i = len(text) // 2
-        f.write_text(text[:i] + ("A" if text[i] != "A" else "B") + text[i + 1:])
-    return text
+        return text, "bad/w01.html could not be loaded (missing, or the browser blocked it)"
+    if how == "truncated":  # cut mid-text, at a whole group of 4 characters: what it holds decodes
+        cut = at + (len(text) // 2 - at) // 4 * 4
+        f.write_text(text[:cut])
+        return text, f"bad/w01.html is truncated or altered: {(cut - at) // 4 * 3} bytes, the manifest says {14 * 1024 * 1024}"
+    if how == "not base64":
+        f.write_text(text[:at + 100] + "%" + text[at + 101:])
+        return text, "bad/w01.html is damaged (not base64)"
+    i = len(text) // 2  # one base64 character changed in the middle
+    f.write_text(text[:i] + ("A" if text[i] != "A" else "B") + text[i + 1:])
+    return text, "bad/w01.html is altered: its sha256 does not match the manifest"
 
 
-@pytest.mark.parametrize("how,line", [
-    ("missing", "bad/w01.js could not be loaded (missing, or the browser blocked it)"),
-    ("truncated", "bad/w01.js is damaged (it holds no model data)"),
-    ("altered", "bad/w01.js is altered: its sha256 does not match the manifest"),
-])
-def test_damaged_chunk_is_one_line_and_retry_works(harness, page, how, line):
-    page.goto(harness["file"])
-    text = _damage(harness["bad"], how)
+@pytest.mark.parametrize("mode,how", [("file", "missing"), ("http", "missing"), ("file", "truncated"), ("file", "not base64"),
+                                      ("http", "altered")])
+def test_damaged_chunk_is_one_line_and_retry_works(harness, page, mode, how):
+    """A chunk page that is missing, cut short, not base64 or altered in one character: one line naming
+    it, no frame left behind, and the next load works."""
+    page.goto(harness[mode])
+    text, line = _damage(harness["bad"], how)
     try:
         assert page.evaluate(LOAD_ERROR, "bad") == line
-        assert page.evaluate("() => document.querySelectorAll('script[src*=\"data/real\"]').length") == 0
+        assert page.evaluate("() => document.querySelectorAll('iframe, script[src*=\"data/real\"]').length") == 0
     finally:
-        (harness["bad"] / "w01.js").write_text(text)
+        (harness["bad"] / "w01.html").write_text(text)
     assert page.evaluate(LOAD_ERROR, "bad") == "loaded"
+
+
+@pytest.mark.parametrize("mode", ["file", "http"])
+def test_the_page_keeps_no_copy_of_the_chunks(harness, page, mode):
+    """The chunks are never compiled (each is a page whose text an iframe decodes), so once the model
+    is loaded the page holds neither their 19.6 MB texts nor anything near the model's size: as
+    scripts, Chromium's compilation cache kept every chunk's source (124 MB) for the page's life. The
+    frames add no history entry (the site keeps a demo's state in history.state)."""
+    page.goto(harness[mode])
+    cdp = page.context.new_cdp_session(page)
+    parsed = []
+    cdp.on("Debugger.scriptParsed", lambda e: parsed.append((e["url"], e["length"])))
+    cdp.send("Debugger.enable")  # every script compiled in the page and its frames, kept while enabled
+    got = page.evaluate("""async () => {
+      const before = history.length;
+      const s = await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2"});
+      s.close();
+      return {history: history.length - before, frames: document.querySelectorAll("iframe").length};
+    }""")
+    cdp.send("Debugger.disable")
+    for _ in range(2):
+        cdp.send("HeapProfiler.collectGarbage")
+    heap = cdp.send("Runtime.getHeapUsage")
+    cdp.detach()
+    assert got == {"history": 0, "frames": 0}
+    assert sum("/data/real/smollm2/w" in url for url, _ in parsed) == 7  # the chunk pages' own scripts, seen
+    assert [(url, n) for url, n in parsed if n > 1_000_000] == []
+    held = heap["usedSize"] + heap.get("backingStorageSize", 0)
+    assert held < 20_000_000, heap
 
 
 def test_refused_memory_is_one_line(harness, page):

@@ -82,21 +82,21 @@ def test_an_altered_chunk_is_one_line_with_and_without_web_crypto(browser_contex
     """One chunk changed in one byte on its way to the page: the panel refuses it in the loader's one
     line, where the JS digest checks (plain http from the network) and where Web Crypto does."""
     base = lan_server if where == "lan" else server
-    chunk = site / "js" / "data" / "real" / "smollm2" / "w01.js"
+    chunk = site / "js" / "data" / "real" / "smollm2" / "w01.html"
     if not chunk.is_file():
         pytest.fail("build/site has no js/data/real/smollm2: build the site with the model (`make site`)", pytrace=False)
     text = chunk.read_text()
-    at = text.index("/*") + 1000
+    at = text.index('id="b64">') + 1000
     bad = text[:at] + ("B" if text[at] == "A" else "A") + text[at + 1:]
     page = browser_context.new_page()
     page.set_default_timeout(300_000)
-    page.route("**/js/data/real/smollm2/w01.js", lambda r: r.fulfill(status=200, content_type="text/javascript", body=bad))
+    page.route("**/js/data/real/smollm2/w01.html", lambda r: r.fulfill(status=200, content_type="text/html", body=bad))
     page.goto(base + "real-models.html", wait_until="load")
     page.wait_for_selector('.nt-demo[data-demo="real-ask"][data-ready]')
     assert page.evaluate("() => !!(window.crypto && crypto.subtle)") == (where == "loopback")
     page.click('[data-role="ask-load"]')
     page.wait_for_function("() => document.querySelector('[data-role=ask-msg]').textContent")
-    assert page.text_content('[data-role="ask-msg"]') == "smollm2/w01.js is altered: its sha256 does not match the manifest."
+    assert page.text_content('[data-role="ask-msg"]') == "smollm2/w01.html is altered: its sha256 does not match the manifest."
     assert page.get_attribute('.nt-demo[data-demo="real-ask"]', "data-real-model") is None
     assert page.is_enabled('[data-role="ask-load"]')  # nothing lost: Load again is offered
     page.close()

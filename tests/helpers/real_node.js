@@ -3,8 +3,8 @@
 // js (the default): the plain-JS kernels; wasm: the SIMD kernels of docs/js/real/kernels-wasm.js.
 // WORKERS (1 by default): the model split into that many shares as the page splits it over its
 // workers (engine.layout), the shares answering in this thread (tests/js/random-llama.js).
-// FOLDER holds MODEL/manifest.js and its chunks; the chunks are read as a page reads them (each
-// script run, its base64 decoded and checked by loader.js's accept). REQUESTS.json is a list of
+// FOLDER holds MODEL/manifest.js and its chunks; the manifest script is run, and each chunk page's
+// base64 is decoded and checked by loader.js's accept, as its own script does it in the page. REQUESTS.json is a list of
 // {ids, opts, decode: [id, ...]}; OUT_PREFIX.json indexes the float32 arrays in OUT_PREFIX.f32 (opts.every's
 // arrays as float32 too: lse rounded, the top ids exact).
 "use strict";
@@ -31,7 +31,7 @@ async function open(folder, model, kernels, workers) {
   const bytes = new Uint8Array(manifest.total_bytes);
   for (let i = 0; i < manifest.chunks.length; i++) {
     const name = `${model}/${manifest.chunks[i].file}`;
-    await loader.accept(manifest, i, loader.chunkText(runScript(path.join(folder, name))[name]), bytes);
+    await loader.accept(manifest, i, loader.chunkText(fs.readFileSync(path.join(folder, name), "latin1")), bytes);
   }
   const wasm = kernels === "wasm" ? wasmBytes() : null;
   const m = workers > 1 ? splitModel(manifest, bytes.buffer, workers, wasm).model : new engine.Model(manifest, bytes.buffer, { wasm });

@@ -20,7 +20,7 @@ function manifestFor(bytes, files = 1) {
   const size = Math.ceil(bytes.length / files), chunks = [];
   for (let i = 0; i < files; i++) {
     const part = bytes.subarray(i * size, (i + 1) * size);
-    chunks.push({ file: `w0${i}.js`, bytes: part.length, sha256: crypto.createHash("sha256").update(part).digest("hex") });
+    chunks.push({ file: `w0${i}.html`, bytes: part.length, sha256: crypto.createHash("sha256").update(part).digest("hex") });
   }
   return { model: "m", total_bytes: bytes.length, chunks, tensors: [] };
 }
@@ -33,11 +33,17 @@ test("a chunk that is truncated, altered, not base64 or absent is one line namin
   await loader.accept(m, 0, b64(0), out);
   await loader.accept(m, 1, b64(1), out);
   assert.deepEqual(Buffer.from(out), bytes);
-  await assert.rejects(loader.accept(m, 1, b64(1).slice(0, 400), out), { message: "m/w01.js is truncated or altered: 300 bytes, the manifest says 1500" });
+  await assert.rejects(loader.accept(m, 1, b64(1).slice(0, 400), out), { message: "m/w01.html is truncated or altered: 300 bytes, the manifest says 1500" });
   const altered = (b64(1)[10] === "A" ? "B" : "A");
-  await assert.rejects(loader.accept(m, 1, b64(1).slice(0, 10) + altered + b64(1).slice(11), out), { message: "m/w01.js is altered: its sha256 does not match the manifest" });
-  await assert.rejects(loader.accept(m, 0, "%%%not base64%%%", out), { message: "m/w00.js is damaged (not base64)" });
-  await assert.rejects(loader.accept(m, 0, undefined, out), { message: "m/w00.js is damaged (it holds no model data)" });
+  await assert.rejects(loader.accept(m, 1, b64(1).slice(0, 10) + altered + b64(1).slice(11), out), { message: "m/w01.html is altered: its sha256 does not match the manifest" });
+  await assert.rejects(loader.accept(m, 0, "%%%not base64%%%", out), { message: "m/w00.html is damaged (not base64)" });
+  await assert.rejects(loader.accept(m, 0, undefined, out), { message: "m/w00.html is damaged (it holds no model data)" });
+  // the page's path: bytes its chunk page decoded, checked as they are
+  await loader.check(m, 1, bytes.subarray(1500));
+  await assert.rejects(loader.check(m, 1, bytes.subarray(1500, 2999)), { message: "m/w01.html is truncated or altered: 1499 bytes, the manifest says 1500" });
+  const flipped = Uint8Array.from(bytes.subarray(1500));
+  flipped[700] ^= 1;
+  await assert.rejects(loader.check(m, 1, flipped), { message: "m/w01.html is altered: its sha256 does not match the manifest" });
 });
 
 test("float16 scales decode exactly", () => {
@@ -175,9 +181,9 @@ test("knock-outs change the output, and the whole MLP or head can be removed", a
   }
 });
 
-test("a chunk's text is read back from its function's source", () => {
-  const fn = new Function("return function () {/*QUJD*/}")();
-  assert.equal(loader.chunkText(fn), "QUJD");
-  assert.equal(loader.chunkText("QUJD"), "QUJD");
-  assert.equal(loader.chunkText(function () {}), undefined);
+test("a chunk's text is read from its page's text/plain script", () => {
+  const page = '<!doctype html>\n<script>\nparent.postMessage(0, "*");\n</script>\n<script type="text/plain" id="b64">QUJD</script>\n';
+  assert.equal(loader.chunkText(page), "QUJD");
+  assert.equal(loader.chunkText(page.slice(0, -12)), undefined);  // cut before its end: no text
+  assert.equal(loader.chunkText("<!doctype html><p>not a chunk"), undefined);
 });

@@ -25,7 +25,7 @@ def write_copy(folder, model: str, chunks: dict[str, bytes]) -> int:
 
 
 def test_sizes_are_the_files_the_manifest_lists(tmp_path):
-    want = write_copy(tmp_path, "smollm2", {"w00.js": b"a" * 1000, "w01.js": b"b" * 17})
+    want = write_copy(tmp_path, "smollm2", {"w00.html": b"a" * 1000, "w01.html": b"b" * 17})
     assert real_copies(tmp_path) == {"smollm2": {"bytes": want, "weights": 777, "files": 3, "arch": "llama"}}
 
 
@@ -35,8 +35,8 @@ def test_no_copy_no_model(tmp_path):
 
 
 def test_a_damaged_manifest_is_one_line(tmp_path):
-    write_copy(tmp_path, "smollm2", {"w00.js": b"a"})
-    (tmp_path / "smollm2" / "w00.js").unlink()
+    write_copy(tmp_path, "smollm2", {"w00.html": b"a"})
+    (tmp_path / "smollm2" / "w00.html").unlink()
     with pytest.raises(PluginError) as err:
         real_copies(tmp_path)
     assert "manifest.js is damaged" in str(err.value) and "\n" not in str(err.value)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import re
 
 import numpy as np
 import pytest
@@ -185,7 +184,8 @@ def test_chunks_hold_the_bytes_the_manifest_hashes(llama):
     blob = b""
     for c in manifest["chunks"]:
         text = files[c["file"]]
-        data = base64.b64decode(re.search(r'= function \(\) \{/\*([A-Za-z0-9+/=]*)\*/\};\n', text).group(1))
+        assert c["file"].endswith(".html") and real_js.chunk_text(text) is not None
+        data = base64.b64decode(real_js.chunk_text(text), validate=True)
         assert len(data) == c["bytes"] and hashlib.sha256(data).hexdigest() == c["sha256"]
         blob += data
     assert len(blob) == manifest["total_bytes"]
@@ -196,10 +196,9 @@ def test_every_chunk_is_under_20_mb(monkeypatch):
     monkeypatch.setattr(real_js, "CHUNK_BYTES", 1000)
     t = [{"name": "wte.weight", "type": "F32", "shape": [10, 260], "data": np.ones((10, 260), np.float32).tobytes()}]
     files = real_js.pack({"arch": "llama"}, t, "m", {})
-    assert sorted(files) == ["manifest.js", "w00.js", "w01.js", "w02.js", "w03.js", "w04.js", "w05.js", "w06.js",
-                             "w07.js", "w08.js", "w09.js", "w10.js"]
-    # at the real chunk size, base64 and the wrapper stay under 20 MB
-    assert 4 * ((14 * 1024 * 1024 + 2) // 3) + 400 < 20_000_000
+    assert sorted(files) == ["manifest.js", *(f"w{k:02d}.html" for k in range(11))]
+    # at the real chunk size, base64 and its page stay under 20 MB
+    assert 4 * ((14 * 1024 * 1024 + 2) // 3) + len(real_js.chunk_page("smollm2", 99, "")) < 20_000_000
 
 
 def test_bad_source_is_one_line():
@@ -229,12 +228,12 @@ def test_no_page_loads_the_model_on_first_load():
 
     from scripts.core.io import ROOT
 
-    a_file = re.compile(r"(?:js/real|data/real)/[\w./{}-]*\.js\b")
+    a_file = re.compile(r"(?:js/real|data/real)/[\w./{}-]*\.(?:js|html)\b")
     sources = [*ROOT.joinpath("docs").rglob("*.md"), *ROOT.joinpath("overrides").rglob("*.html"), ROOT / "mkdocs.yml"]
     assert sources
     for path in sources:
         assert not a_file.findall(path.read_text(encoding="utf-8")), path
-    assert a_file.findall("<script src='js/real/engine.js'>") and a_file.findall("data/real/smollm2/chunk-0.js")
+    assert a_file.findall("<script src='js/real/engine.js'>") and a_file.findall("data/real/smollm2/w00.html")
 
 
 def test_the_demo_manifest_declares_the_engine_and_skips_its_data(tmp_path):
@@ -243,11 +242,11 @@ def test_the_demo_manifest_declares_the_engine_and_skips_its_data(tmp_path):
     instead of failing the build."""
     from scripts.site import demos
 
-    for rel_path in ("js/real/engine.js", "js/data/real/smollm2/w00.js", "js/runtime/x.js"):
+    for rel_path in ("js/real/engine.js", "js/data/real/smollm2/manifest.js", "js/runtime/x.js"):
         (tmp_path / rel_path).parent.mkdir(parents=True, exist_ok=True)
     (tmp_path / "js/real/engine.js").write_text('function nexttokenRealEngine() {}\n'
                                                'if (nexttoken.define) nexttoken.define("real.engine", [], function () { return 1; });\n')
-    (tmp_path / "js/data/real/smollm2/w00.js").write_text("window.nexttoken = window.nexttoken || {};\n")
+    (tmp_path / "js/data/real/smollm2/manifest.js").write_text("window.nexttoken = window.nexttoken || {};\n")
     (tmp_path / "js/runtime/x.js").write_text('nexttoken.define("runtime.x", [], function () { return 1; });\n')
     assert sorted(demos.scan(tmp_path)) == ["real.engine", "runtime.x"]
     for name in ("engine", "loader", "workers", "tokenizer"):  # the site's own: each declared once, by its path

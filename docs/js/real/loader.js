@@ -1,6 +1,9 @@
 // Loads a real model's browser copy (docs/js/data/real/<model>/, written by scripts/site/real_js.py)
-// as classic scripts, which works from file:// as well as served, and checks every chunk's size and
-// sha256 against the manifest before anything uses it. Every fault is one line naming the file.
+// and checks every chunk's size and sha256 against the manifest before anything uses it. The manifest
+// is a classic script; each chunk is an HTML page opened in a hidden iframe, whose own short script
+// decodes the base64 it holds as text and posts the bytes here. Both work from file:// as well as
+// served, and the data is never compiled: Chromium keeps a script's source for the page's life (its
+// compilation cache), which for chunk scripts was 124 MB. Every fault is one line naming the file.
 // The check runs everywhere: with the browser's Web Crypto where it has it, else (plain http from
 // another machine is not a secure context, so no crypto.subtle) with real/sha256.js, loaded then.
 //
@@ -9,15 +12,16 @@
 //   onProgress(done_bytes, total_bytes, file); signal: an AbortSignal (the reader left)
 //   into(manifest) -> Promise<write(offset, bytes) -> Promise>: each checked chunk is handed to write
 //     (with its offset in the model's bytes) and not kept: no buffer of the whole model is made here
-// loader.accept(manifest, index, text, bytes, at) -> Promise: decode one chunk's base64
-//   text (chunkText(what the chunk script defined)) into `bytes` at `at` (by default the chunk's own
-//   offset in the model) and check it (used by load, and by Node's tests on the same files)
+// loader.check(manifest, index, bytes) -> Promise: one chunk's decoded bytes against its size and sha256
+// loader.accept(manifest, index, text, bytes, at) -> Promise: decode one chunk's base64 text
+//   (chunkText(the chunk page's source)) into `bytes` at `at` (by default the chunk's own offset in
+//   the model) and check it (Node's tests read the same files this way)
 // loader.sha256(bytes) -> Promise<hex>; loader.checker() names the digest in use ("Web Crypto" or "JS")
 nexttoken.define("real.loader", ["later:real.sha256"], function (loadSha256) {
   "use strict";
   var root = typeof self !== "undefined" ? self : globalThis;
 
-  // The chunk scripts (data, not code) leave their text here, keyed by file, for take() to pick up.
+  // The manifest script leaves its object here, keyed by file, for take() to pick up.
   function files() {
     var nt = root.nexttoken;
     nt.data = nt.data || {};
@@ -54,16 +58,24 @@ nexttoken.define("real.loader", ["later:real.sha256"], function (loadSha256) {
     return s;
   }
 
+  function name(manifest, index) { return manifest.model + "/" + manifest.chunks[index].file; }
+
+  function check(manifest, index, view) {
+    var chunk = manifest.chunks[index];
+    if (view.length !== chunk.bytes) return Promise.reject(new Error(name(manifest, index) + " is truncated or altered: " + view.length + " bytes, the manifest says " + chunk.bytes));
+    return sha256(view).then(function (got) {
+      if (got !== chunk.sha256) throw new Error(name(manifest, index) + " is altered: its sha256 does not match the manifest");
+    });
+  }
+
   function accept(manifest, index, text, bytes, at) {
-    var chunk = manifest.chunks[index], name = manifest.model + "/" + chunk.file;
-    if (typeof text !== "string") return Promise.reject(new Error(name + " is damaged (it holds no model data)"));
+    var chunk = manifest.chunks[index];
+    if (typeof text !== "string") return Promise.reject(new Error(name(manifest, index) + " is damaged (it holds no model data)"));
     var start = at === undefined ? chunkStart(manifest, index) : at;
     var n = decodeInto(text, bytes, start, chunk.bytes);
-    if (n < 0) return Promise.reject(new Error(name + " is damaged (not base64)"));
-    if (n !== chunk.bytes) return Promise.reject(new Error(name + " is truncated or altered: " + n + " bytes, the manifest says " + chunk.bytes));
-    return sha256(bytes.subarray(start, start + chunk.bytes)).then(function (got) {
-      if (got !== chunk.sha256) throw new Error(name + " is altered: its sha256 does not match the manifest");
-    });
+    if (n < 0) return Promise.reject(new Error(name(manifest, index) + " is damaged (not base64)"));
+    if (n !== chunk.bytes) return Promise.reject(new Error(name(manifest, index) + " is truncated or altered: " + n + " bytes, the manifest says " + chunk.bytes));
+    return check(manifest, index, bytes.subarray(start, start + chunk.bytes));
   }
 
   // One classic script; resolves when it ran, rejects with one line when it cannot be read.
@@ -86,18 +98,53 @@ nexttoken.define("real.loader", ["later:real.sha256"], function (loadSha256) {
     });
   }
 
+  // One chunk page in a hidden iframe; resolves with its bytes, rejects with one line. A missing
+  // file shows the browser's error page, which posts nothing: when the frame has loaded, a message
+  // this page posts to itself comes after the chunk's own (posted earlier, to the same window), so
+  // its arrival with no chunk's message before it means there is none.
+  function frame(url, file, signal) {
+    return new Promise(function (resolve, reject) {
+      if (signal && signal.aborted) { reject(new Error("loading the model was cancelled")); return; }
+      var el = document.createElement("iframe"), ping = "nexttoken: " + file + " has loaded";
+      function done(err, bytes) {
+        root.removeEventListener("message", onMessage);
+        el.onload = null;
+        el.remove();  // its document, and the text it held, go with it
+        if (signal) signal.removeEventListener("abort", onAbort);
+        if (err) reject(err); else resolve(bytes);
+      }
+      function onMessage(e) {
+        var d = e.data;
+        if (e.source === el.contentWindow && d && d.nexttoken === "chunk") {
+          if (d.bytes instanceof ArrayBuffer) done(null, new Uint8Array(d.bytes));
+          else done(new Error(file + " is damaged (" + (d.error === "not base64" ? "not base64" : "it holds no model data") + ")"));
+        } else if (e.source === root && d === ping) {
+          done(new Error(file + " could not be loaded (missing, or the browser blocked it)"));
+        }
+      }
+      function onAbort() { done(new Error("loading the model was cancelled")); }
+      root.addEventListener("message", onMessage);
+      if (signal) signal.addEventListener("abort", onAbort);
+      el.onload = function () { root.postMessage(ping, "*"); };
+      el.hidden = true;
+      el.tabIndex = -1;
+      el.setAttribute("aria-hidden", "true");
+      el.title = file;
+      el.src = url;
+      document.body.appendChild(el);
+    });
+  }
+
   function take(key) {
     var f = files(), v = f[key];
-    delete f[key];  // the page keeps the decoded bytes, not the 20 MB of text
+    delete f[key];
     return v;
   }
 
-  // A chunk is function () {/*BASE64*/}: its text read back from the script's own source, which
-  // the browser keeps anyway (a string literal would be a second copy).
-  function chunkText(v) {
-    if (typeof v !== "function") return v;
-    var src = Function.prototype.toString.call(v), a = src.indexOf("/*"), b = src.lastIndexOf("*/");
-    return a < 0 || b < a ? undefined : src.slice(a + 2, b);
+  // A chunk page's base64: the text of its <script type="text/plain" id="b64"> (for Node's readers).
+  function chunkText(page) {
+    var open = '<script type="text/plain" id="b64">', a = page.indexOf(open), b = a < 0 ? -1 : page.indexOf("</script>", a);
+    return b < 0 ? undefined : page.slice(a + open.length, b);
   }
 
   async function load(opts) {
@@ -108,23 +155,16 @@ nexttoken.define("real.loader", ["later:real.sha256"], function (loadSha256) {
     if (!manifest || !Array.isArray(manifest.chunks) || !Array.isArray(manifest.tensors)) {
       throw new Error(key + " is damaged (it holds no manifest)");
     }
-    var write = await opts.into(manifest), bytes, i;
-    try {  // room for the largest chunk only, reused
-      bytes = new Uint8Array(Math.max.apply(null, manifest.chunks.map(function (c) { return c.bytes; }).concat([0])));
-    } catch (e) {
-      throw new Error("the browser refused the " + Math.round(manifest.total_bytes / 1e6) + " MB the model needs: close other tabs and retry");
-    }
-    var done = 0;
-    for (i = 0; i < manifest.chunks.length; i++) {
-      var name = model + "/" + manifest.chunks[i].file;
-      await script(base + name, name, signal);
-      await accept(manifest, i, chunkText(take(name)), bytes, 0);
-      await write(done, bytes.subarray(0, manifest.chunks[i].bytes));
+    var write = await opts.into(manifest), done = 0;
+    for (var i = 0; i < manifest.chunks.length; i++) {
+      var file = name(manifest, i), bytes = await frame(base + file, file, signal);
+      await check(manifest, i, bytes);
+      await write(done, bytes);
       done += manifest.chunks[i].bytes;
-      if (opts.onProgress) opts.onProgress(done, manifest.total_bytes, name);
+      if (opts.onProgress) opts.onProgress(done, manifest.total_bytes, file);
     }
     return { manifest: manifest };
   }
 
-  return { load: load, accept: accept, chunkText: chunkText, sha256: sha256, checker: checker };
+  return { load: load, check: check, accept: accept, chunkText: chunkText, sha256: sha256, checker: checker };
 });
