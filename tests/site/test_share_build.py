@@ -1,5 +1,5 @@
-"""The site's version and "Cite this" (scripts/site/provenance.py), the embed pages the share hook writes and
-the theme's palette rule it keys to our own attribute (scripts/site/hooks/share.py)."""
+"""The site's version and "Cite this" (scripts/site/provenance.py), the embed pages the share hook writes, the
+theme's palette rule it keys to our own attribute and our stylesheets as one file (scripts/site/hooks/share.py)."""
 from __future__ import annotations
 
 import html
@@ -11,7 +11,7 @@ import pytest
 
 from mkdocs.exceptions import PluginError
 
-from scripts.site.hooks.share import containers, quiet_palette_switch
+from scripts.site.hooks.share import SITE_CSS, containers, quiet_palette_switch
 from scripts.site.provenance import provenance
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,7 +79,7 @@ def test_each_demo_has_an_embed_page_with_its_fallback_scripts_styles_and_no_nav
             assert (SITE / "embed" / src).resolve().is_file(), (demo, src)
         assert f'src="../js/demos/{demo}.js"' in text
         sheets = re.findall(r'<link rel="stylesheet" href="([^"]+)"', text)
-        assert any("assets/stylesheets/main." in h for h in sheets) and "../css/share.css" in sheets, (demo, sheets)
+        assert any("assets/stylesheets/main." in h for h in sheets) and "../css/site.css" in sheets, (demo, sheets)
         for href in sheets:
             assert (SITE / "embed" / href).resolve().is_file(), (demo, href)
 
@@ -106,3 +106,21 @@ def test_the_palette_rule_is_keyed_to_our_attribute_and_a_theme_without_it_stops
     sheet.unlink()
     with pytest.raises(PluginError, match="found 0"):
         quiet_palette_switch(tmp_path)
+
+
+def test_every_page_loads_our_stylesheets_as_one_file_in_mkdocs_yml_order():
+    from mkdocs.utils.yaml import yaml_load  # mkdocs.yml's !ENV tags
+
+    listed = yaml_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["extra_css"]
+    assert listed and all(name.startswith("css/") for name in listed), listed
+    text = (SITE / SITE_CSS).read_text(encoding="utf-8")
+    at = [text.index(f"/* {name} */\n" + (ROOT / "docs" / name).read_text(encoding="utf-8")) for name in listed]
+    assert at == sorted(at) and at[0] == 0, at
+    pages = [p for p in SITE.rglob("*.html") if "<head" in p.read_text(encoding="utf-8")]
+    assert len(pages) > 40
+    for page in pages:
+        sheets = re.findall(r'<link rel="stylesheet" href="([^"]+)"', page.read_text(encoding="utf-8"))
+        ours = [h for h in sheets if "/css/" in "/" + h and "explainers.css" not in h]
+        # relative from its folder; 404.html, served for any path, names it from the site's root
+        want = "/" + SITE_CSS if page.name == "404.html" else "../" * (len(page.relative_to(SITE).parts) - 1) + SITE_CSS
+        assert ours == [want], (page.relative_to(SITE), sheets)

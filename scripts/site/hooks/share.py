@@ -15,6 +15,8 @@ Material's palette stylesheet turns transitions off while `data-md-color-switchi
 script sets that attribute on every page load too, and a rule under an attribute of <body> makes the
 browser restyle the whole page as the theme starts. The built stylesheet keys the rule to
 `data-nt-switching` instead, which js/site.js sets only while the reader switches the palette.
+Our stylesheets (mkdocs.yml's extra_css, one file per concern) reach the pages as one file, css/site.css,
+in the same order: each file is one more request ahead of a page's first paint.
 """
 from __future__ import annotations
 
@@ -79,7 +81,14 @@ def font_faces(css: Path) -> tuple[str, str]:
     return "\n".join(ours), "\n".join(stand_ins)
 
 
+SITE_CSS = "css/site.css"
+_sheets: list[str] = []  # extra_css as mkdocs.yml lists it, joined into SITE_CSS
+
+
 def on_config(config, **kwargs):
+    if list(config["extra_css"]) != [SITE_CSS]:  # `mkdocs serve` may hand the same config back
+        _sheets[:] = [str(c) for c in config["extra_css"]]
+        config["extra_css"] = [SITE_CSS]
     try:
         prov = provenance(ROOT / "site_data")
     except (OSError, ValueError, KeyError) as exc:
@@ -116,9 +125,20 @@ def quiet_palette_switch(site: Path) -> None:
     sheets[0].write_text(text.replace(SWITCHING, OURS), encoding="utf-8")
 
 
+def one_stylesheet(docs: Path, site: Path) -> None:
+    """extra_css's files, in their order, as css/site.css (each headed by its name, for a reader of the CSS)."""
+    try:
+        parts = [f"/* {name} */\n" + (docs / name).read_text(encoding="utf-8") for name in _sheets]
+    except OSError as exc:
+        raise PluginError(f"share hook: a stylesheet of extra_css cannot be read ({exc})") from None
+    (site / SITE_CSS).parent.mkdir(parents=True, exist_ok=True)
+    (site / SITE_CSS).write_text("\n".join(parts), encoding="utf-8")
+
+
 def on_post_build(config, **kwargs):
     site = Path(config["site_dir"])
     quiet_palette_switch(site)
+    one_stylesheet(Path(config["docs_dir"]), site)
     scripts = demos.scan(Path(config["docs_dir"]))
     css = sorted(p.relative_to(site).as_posix() for p in (site / "assets" / "stylesheets").glob("*.min.css"))
     template = config["theme"].get_env().get_template("embed.html")
