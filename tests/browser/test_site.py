@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -60,18 +61,31 @@ def test_a_request_to_another_host_is_recorded_and_never_answered(open_page, mod
     assert "external request: https://example.com/x.js" in page.nt_problems, page.nt_problems
 
 
+FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))))"
+
+
+def nothing_loading(page, timeout: float = 30.0) -> None:
+    """Until no request of the page is in flight, then two frames (what the last one loaded has run)."""
+    end = time.monotonic() + timeout
+    while page.nt_loading and time.monotonic() < end:
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => r(true)))")
+    assert not page.nt_loading, [r.url for r in page.nt_loading]
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))")
+
+
 @pytest.mark.parametrize("name", PAGES)
 def test_page_served_clean_with_screenshots(open_page, name):
     page = open_page(name, "http")
-    page.wait_for_load_state("networkidle")
     SHOTS.mkdir(parents=True, exist_ok=True)
     stem = name.removesuffix(".html")
-    # figures load lazily; a full-page screenshot should show them all
+    # figures load lazily; a full-page screenshot should show them all: every image loaded (or failed, which
+    # clean() reports) and nothing else of the page's still loading (was: the network idle for 500 ms, twice)
     page.evaluate("() => document.querySelectorAll('img[loading=lazy]').forEach(i => { i.loading = 'eager'; })")
-    page.wait_for_load_state("networkidle")
+    page.wait_for_function("() => [...document.images].every(i => i.complete)", timeout=30_000)
+    nothing_loading(page)
     page.screenshot(path=str(SHOTS / f"{stem}-1280.png"), full_page=True)
     page.set_viewport_size({"width": 360, "height": 800})
-    page.wait_for_timeout(200)
+    page.evaluate(FRAMES)  # the page's resize and media-query handlers, then one more frame (was 200 ms)
     page.screenshot(path=str(SHOTS / f"{stem}-360.png"), full_page=True)
     overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 1, f"{name}: the page is {overflow}px wider than a 360-px phone"
@@ -83,7 +97,7 @@ def test_page_from_file_clean_with_its_math_rendered(open_page, name):
     """Opened from disk, the page has no problem and every demo starts; its formulas arrive as MathML (made at
     build time), laid out by the browser: none left as LaTeX."""
     page = open_page(name, "file")
-    page.wait_for_timeout(300)
+    nothing_loading(page)  # a demo's scripts loaded after the read-through have run (was 300 ms)
     assert page.locator(".arithmatex").count() == 0, f"{name}: a formula was left unconverted"
     for i in range(page.locator("math").count()):
         formula = page.locator("math").nth(i)
