@@ -23,7 +23,7 @@
     var counts = {};
     // every width read before any attribute is written: a write between reads would lay the page out again.
     // A box in a closed fold is left until the fold opens: the browser would lay the fold out for each read
-    // and throw it away again (on real-models.html, 140 ms of the page's start at 4x CPU).
+    // and throw it away again.
     var boxes = Array.prototype.map.call(document.querySelectorAll(BOXES), function (box) {
       return { box: box, scrolls: box.closest("details:not([open])") ? null : box.scrollWidth > box.clientWidth + 1 };
     });

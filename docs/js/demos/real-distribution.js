@@ -178,7 +178,7 @@ nexttoken.define("demos.real-distribution", ["ui", "store", "ui.real-badge", "ru
       shape.textContent = "The prompt: " + d.shape + ". Its bars: " + d.bars + ".";
       tokensLine.hidden = false;
       tokensLine.textContent = d.tokens.length + " tokens in: " + d.tokens.map(show).join(" | ");
-      // the 49,152 bars in a task of their own: the page answers the reader in between (a stored record
+      // the whole vocabulary's bars in a task of their own: the page answers the reader in between (a stored record
       // arrives as the page starts, when its other scripts run too)
       setTimeout(function () {
         if (d !== data || lp) return;  // another prompt, or a live pass, came first

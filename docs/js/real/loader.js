@@ -3,7 +3,7 @@
 // is a classic script; each chunk is an HTML page opened in a hidden iframe, whose own short script
 // decodes the base64 it holds as text and posts the bytes here. Both work from file:// as well as
 // served, and the data is never compiled: Chromium keeps a script's source for the page's life (its
-// compilation cache), which for chunk scripts was 124 MB. Every fault is one line naming the file.
+// compilation cache), which kept every chunk script whole. Every fault is one line naming the file.
 // The check runs everywhere: with the browser's Web Crypto where it has it, else (plain http from
 // another machine is not a secure context, so no crypto.subtle) with real/sha256.js, loaded then.
 //

@@ -108,8 +108,6 @@ def on_page_content(html, page, config, files, **kwargs):
     return html
 
 
-# Lighthouse mobile, numbers.html and making.html: the theme's start went from 420 to 160 ms of one task at 4x
-# CPU (two whole-page restyles), most of what held their blocking time over 250 ms.
 SWITCHING, OURS = "[data-md-color-switching]", "[data-nt-switching]"
 
 
