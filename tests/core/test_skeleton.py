@@ -189,13 +189,14 @@ def test_the_browser_tokenizer_matches_python_on_astral_characters(tmp_path):
 
 # ---- 6. a failed site build keeps the previous site --------------------------------------------------
 @pytest.mark.slow
-def test_a_failed_site_build_keeps_the_previous_site(repo):
+def test_a_failed_site_build_keeps_the_previous_site(built_repo):
+    repo = built_repo  # the generated files made already: only MkDocs runs, and fails
     site = repo / "build" / "site"
     site.mkdir(parents=True)
     (site / "index.html").write_text("the previous build")
     page = repo / "docs" / "index.md"
     page.write_text(page.read_text() + "\n[[ no_such_name ]]\n")
-    proc = sh(repo, "make", "site")
+    proc = sh(repo, "make", "site", "MODEL=none")
     assert proc.returncode != 0
     assert "no_such_name" in proc.stdout + proc.stderr
     assert (site / "index.html").read_text() == "the previous build"
@@ -302,14 +303,15 @@ def test_the_makefile_rules_cover_every_stage():
 
 # ---- prompts and examples are config: changing them rebuilds cleanly ---------------------------------
 @pytest.mark.slow
-def test_changed_prompts_rebuild_the_data_and_the_site(repo):
+def test_changed_prompts_rebuild_the_data_and_the_site(built_repo):
+    repo = built_repo  # as a maintainer's copy is: built, so make redoes what depends on the prompts
     cfg_path = repo / "scripts/config/tiny.json"
     raw = json.loads(cfg_path.read_text())
     raw["prompts"] = [p for p in raw["prompts"] if p != "my cat sat on the"] + ["my dog sat on the"]
     raw["roles"]["verbs"] = "the dog"
     raw["roles"]["greedy"] = ["the dog", "my dog"]
     cfg_path.write_text(json.dumps(raw, indent=2))
-    proc = sh(repo, "make", "site")
+    proc = sh(repo, "make", "site", "MODEL=none")
     assert proc.returncode == 0, "a maintainer's new prompts must build without code changes"
     summary = json.loads((repo / "site_data/tiny/summary.json").read_text())
     traces = {t["prompt"]: t for t in json.loads((repo / "site_data/tiny/traces.json").read_text())["traces"]}
@@ -319,3 +321,6 @@ def test_changed_prompts_rebuild_the_data_and_the_site(repo):
     greedy = json.loads((repo / "site_data/tiny/traces.json").read_text())["greedy"]
     assert [g["prompt"] for g in greedy] == ["the dog", "my dog"]
     assert stage_cmd(repo, "check", "tiny").returncode == 0
+    # and the site's demos read the new picks
+    site_js = (repo / "build/site/js/data/tiny-model.js").read_text()
+    assert '"my dog sat on the":{' in site_js and '"my cat sat on the":{' not in site_js
