@@ -215,18 +215,26 @@ def test_missing_chromium_fails_the_browser_tests():
     assert proc.returncode != 0 and "chromium not found" in proc.stdout
 
 
-@pytest.mark.slow  # three pytest runs, each collecting the browser tests
+# `tests` as the Makefile passes it (a file named on the command line would load its folder's conftest in the
+# controller too, which `make test` does not), narrowed to two browser files
+SKIP_FILES = ["tests", "-m", "browser", "-k", "test_site.py or test_lazy.py"]
+SKIP_ENV = {"NEXTTOKEN_CHROMIUM": "/nonexistent/chromium", "NEXTTOKEN_BROWSER": "skip"}
+
+
+@pytest.fixture(scope="module")
+def browser_tests_in_skip_files() -> int:
+    """How many tests SKIP_FILES select, counted by a collection of their own (once for both runs below)."""
+    collected = subprocess.run([PY, "-m", "pytest", "-q", "--collect-only", "-p", "no:cacheprovider", *SKIP_FILES],
+                               cwd=ROOT, env=os.environ | SKIP_ENV, capture_output=True, text=True, check=True).stdout
+    return int(re.search(r"(\d+)(?:/\d+)? tests? collected", collected).group(1))
+
+
+@pytest.mark.slow  # a collection, then a pytest run for each JOBS, each collecting the browser tests
 @pytest.mark.parametrize("jobs", ["2", "0"])
-def test_browser_skip_is_explicit_and_says_what_it_skipped(jobs):
+def test_browser_skip_is_explicit_and_says_what_it_skipped(jobs, browser_tests_in_skip_files):
     """`make test BROWSER=skip` runs pytest as the Makefile does (`-n JOBS --dist loadfile`, in two processes or,
     with JOBS=0, in one): its summary names the number of browser tests it left out, counted, not just printed."""
-    # `tests` as the Makefile passes it (a file named on the command line would load its folder's conftest in
-    # the controller too, which `make test` does not), narrowed to two browser files
-    files = ["tests", "-m", "browser", "-k", "test_site.py or test_lazy.py"]
-    env = os.environ | {"NEXTTOKEN_CHROMIUM": "/nonexistent/chromium", "NEXTTOKEN_BROWSER": "skip"}
-    collected = subprocess.run([PY, "-m", "pytest", "-q", "--collect-only", "-p", "no:cacheprovider", *files],
-                               cwd=ROOT, env=env, capture_output=True, text=True, check=True).stdout
-    expected = int(re.search(r"(\d+)(?:/\d+)? tests? collected", collected).group(1))
+    files, env, expected = SKIP_FILES, os.environ | SKIP_ENV, browser_tests_in_skip_files
     proc = subprocess.run([PY, "-m", "pytest", "-q", "-n", jobs, "--dist", "loadfile", "-p", "no:cacheprovider", *files],
                           cwd=ROOT, env=env, capture_output=True, text=True)
     print(proc.stdout[-1500:])
