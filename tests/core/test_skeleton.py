@@ -189,13 +189,14 @@ def test_the_browser_tokenizer_matches_python_on_astral_characters(tmp_path):
 
 # ---- 6. a failed site build keeps the previous site --------------------------------------------------
 @pytest.mark.slow
-def test_a_failed_site_build_keeps_the_previous_site(repo):
+def test_a_failed_site_build_keeps_the_previous_site(built_repo):
+    repo = built_repo  # the generated files made already: only MkDocs runs, and fails
     site = repo / "build" / "site"
     site.mkdir(parents=True)
     (site / "index.html").write_text("the previous build")
     page = repo / "docs" / "index.md"
     page.write_text(page.read_text() + "\n[[ no_such_name ]]\n")
-    proc = sh(repo, "make", "site")
+    proc = sh(repo, "make", "site", "MODEL=none")
     assert proc.returncode != 0
     assert "no_such_name" in proc.stdout + proc.stderr
     assert (site / "index.html").read_text() == "the previous build"
@@ -214,18 +215,26 @@ def test_missing_chromium_fails_the_browser_tests():
     assert proc.returncode != 0 and "chromium not found" in proc.stdout
 
 
-@pytest.mark.slow  # three pytest runs, each collecting the browser tests
+# `tests` as the Makefile passes it (a file named on the command line would load its folder's conftest in the
+# controller too, which `make test` does not), narrowed to two browser files
+SKIP_FILES = ["tests", "-m", "browser", "-k", "test_site.py or test_lazy.py"]
+SKIP_ENV = {"NEXTTOKEN_CHROMIUM": "/nonexistent/chromium", "NEXTTOKEN_BROWSER": "skip"}
+
+
+@pytest.fixture(scope="module")
+def browser_tests_in_skip_files() -> int:
+    """How many tests SKIP_FILES select, counted by a collection of their own (once for both runs below)."""
+    collected = subprocess.run([PY, "-m", "pytest", "-q", "--collect-only", "-p", "no:cacheprovider", *SKIP_FILES],
+                               cwd=ROOT, env=os.environ | SKIP_ENV, capture_output=True, text=True, check=True).stdout
+    return int(re.search(r"(\d+)(?:/\d+)? tests? collected", collected).group(1))
+
+
+@pytest.mark.slow  # a collection, then a pytest run for each JOBS, each collecting the browser tests
 @pytest.mark.parametrize("jobs", ["2", "0"])
-def test_browser_skip_is_explicit_and_says_what_it_skipped(jobs):
+def test_browser_skip_is_explicit_and_says_what_it_skipped(jobs, browser_tests_in_skip_files):
     """`make test BROWSER=skip` runs pytest as the Makefile does (`-n JOBS --dist loadfile`, in two processes or,
     with JOBS=0, in one): its summary names the number of browser tests it left out, counted, not just printed."""
-    # `tests` as the Makefile passes it (a file named on the command line would load its folder's conftest in
-    # the controller too, which `make test` does not), narrowed to two browser files
-    files = ["tests", "-m", "browser", "-k", "test_site.py or test_lazy.py"]
-    env = os.environ | {"NEXTTOKEN_CHROMIUM": "/nonexistent/chromium", "NEXTTOKEN_BROWSER": "skip"}
-    collected = subprocess.run([PY, "-m", "pytest", "-q", "--collect-only", "-p", "no:cacheprovider", *files],
-                               cwd=ROOT, env=env, capture_output=True, text=True, check=True).stdout
-    expected = int(re.search(r"(\d+)(?:/\d+)? tests? collected", collected).group(1))
+    files, env, expected = SKIP_FILES, os.environ | SKIP_ENV, browser_tests_in_skip_files
     proc = subprocess.run([PY, "-m", "pytest", "-q", "-n", jobs, "--dist", "loadfile", "-p", "no:cacheprovider", *files],
                           cwd=ROOT, env=env, capture_output=True, text=True)
     print(proc.stdout[-1500:])
@@ -302,14 +311,15 @@ def test_the_makefile_rules_cover_every_stage():
 
 # ---- prompts and examples are config: changing them rebuilds cleanly ---------------------------------
 @pytest.mark.slow
-def test_changed_prompts_rebuild_the_data_and_the_site(repo):
+def test_changed_prompts_rebuild_the_data_and_the_site(built_repo):
+    repo = built_repo  # as a maintainer's copy is: built, so make redoes what depends on the prompts
     cfg_path = repo / "scripts/config/tiny.json"
     raw = json.loads(cfg_path.read_text())
     raw["prompts"] = [p for p in raw["prompts"] if p != "my cat sat on the"] + ["my dog sat on the"]
     raw["roles"]["verbs"] = "the dog"
     raw["roles"]["greedy"] = ["the dog", "my dog"]
     cfg_path.write_text(json.dumps(raw, indent=2))
-    proc = sh(repo, "make", "site")
+    proc = sh(repo, "make", "site", "MODEL=none")
     assert proc.returncode == 0, "a maintainer's new prompts must build without code changes"
     summary = json.loads((repo / "site_data/tiny/summary.json").read_text())
     traces = {t["prompt"]: t for t in json.loads((repo / "site_data/tiny/traces.json").read_text())["traces"]}
@@ -319,3 +329,6 @@ def test_changed_prompts_rebuild_the_data_and_the_site(repo):
     greedy = json.loads((repo / "site_data/tiny/traces.json").read_text())["greedy"]
     assert [g["prompt"] for g in greedy] == ["the dog", "my dog"]
     assert stage_cmd(repo, "check", "tiny").returncode == 0
+    # and the site's demos read the new picks
+    site_js = (repo / "build/site/js/data/tiny-model.js").read_text()
+    assert '"my dog sat on the":{' in site_js and '"my cat sat on the":{' not in site_js

@@ -19,12 +19,29 @@ def _ignore(folder: str, names: list[str]) -> set[str]:
     return {n for n in names if n in SKIP or n in generated}
 
 
-def scratch_repo(dst: Path, links: tuple[str, ...] = (".venv", "node_modules")) -> Path:
-    """A copy of the working tree (without generated files), sharing the installed packages."""
+def scratch_repo(dst: Path, links: tuple[str, ...] = (".venv", "node_modules"), built: bool = False) -> Path:
+    """A copy of the working tree (without generated files), sharing the installed packages.
+
+    built: with the generators' outputs and the data stages' stamps as the real repository has them, file
+    times kept, so that make redoes only what the test changes (a test of the site swap or of a new prompt
+    need not regenerate the vocabularies, fonts and kernels). SmolLM2's browser copy (129 MB) is left out:
+    such tests run `make site MODEL=none`."""
     shutil.copytree(ROOT, dst, ignore=_ignore, symlinks=True)
     for link in links:
         if (ROOT / link).exists():
             (dst / link).symlink_to(ROOT / link)
+    if built:
+        from scripts.core import registry
+
+        paths = ["build/stamps", *(t.removesuffix(".stamp") if t.endswith("/.stamp") else t
+                                    for s in registry.GENERATORS if s.name != "real_js" for t in s.targets)]
+        for path in paths:
+            src, out = ROOT / path, dst / path
+            if src.is_dir():
+                shutil.copytree(src, out, dirs_exist_ok=True)
+            elif src.is_file():
+                out.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(src, out)
     return dst
 
 

@@ -180,6 +180,19 @@ def test_stand_ins_are_sized_as_our_faces():
             assert _codepoints(r["unicode-range"]) == ranges[s.face], s.family
 
 
+@pytest.mark.slow  # makes two instances, about a second each
+def test_letter_width_is_the_width_of_an_instance_made_by_fonttools():
+    """letter_width reads a variable font's advances at the stand-ins' bold without making the instance: the
+    same widths, to the bit, as the instance fontTools' instancer makes (its advances rounded to whole units).
+    (Between two masters the two differ in the fifth decimal: the instancer rounds each region's delta.)"""
+    from fontTools.varLib import instancer
+    for face in ("inter", "source-serif-4"):
+        font = TTFont(FONTS / f"{face}-latin-wght-normal.woff2")
+        instance = instancer.instantiateVariableFont(TTFont(FONTS / f"{face}-latin-wght-normal.woff2"), {"wght": vendor.BOLD})
+        assert "fvar" not in instance
+        assert vendor.letter_width(font, vendor.BOLD) == vendor.letter_width(instance), face
+
+
 def test_the_kit_names_our_families_first():
     css = (ROOT / "docs" / "css" / "nexttoken.css").read_text(encoding="utf-8")
     for var, family in (("text", "Inter Variable"), ("display", "Source Serif 4 Variable"), ("code", "JetBrains Mono Variable")):
