@@ -91,12 +91,15 @@ def open_page(browser_context, server, site):
     every load of the page scrolls each demo into view until it has built, then back (read_through).
     scheme="light"|"dark": the page as a reader's system asks for that scheme, from its first load (no stored
     palette, prefers-color-scheme emulated; Material follows it), so a test in a scheme loads the page once.
-    init: a script run in the page before its own (Playwright's add_init_script). page.nt_loading holds the
-    page's requests still in flight."""
+    init: a script run in the page before its own (Playwright's add_init_script). fresh=True: the page's first
+    load finds no localStorage of its origin (a reader's model, an auditor's choice), as the page cleared and
+    reloaded would, in one load; later loads keep what the page stores. motion="reduce"|"no-preference": the
+    reduced-motion preference emulated from the first load. page.nt_loading holds the page's requests still in
+    flight."""
     opened = []
 
     def _open(name: str, mode: str = "http", width: int = 1280, height: int = 900, lazy: bool = False,
-              scheme: str | None = None, init: str | None = None):
+              scheme: str | None = None, init: str | None = None, fresh: bool = False, motion: str | None = None):
         base = server if mode == "http" else site.as_uri() + "/"
         page = browser_context.new_page()
         page.set_viewport_size({"width": width, "height": height})
@@ -122,6 +125,13 @@ def open_page(browser_context, server, site):
         if scheme:
             page.add_init_script("localStorage.clear()")  # before Material's own scripts read a stored choice
             page.emulate_media(color_scheme=scheme)
+        if motion:
+            page.emulate_media(reduced_motion=motion)
+        if fresh:  # cleared before the load, not by a page load and a reload
+            cdp = browser_context.new_cdp_session(page)
+            cdp.send("Storage.clearDataForOrigin", {"origin": "file://" if mode == "file" else base.rstrip("/"),
+                                                    "storageTypes": "local_storage"})
+            cdp.detach()
         page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
         page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
         page.on("requestfailed", lambda r: problems.append(f"failed request: {r.url} ({r.failure})")

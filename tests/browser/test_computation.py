@@ -245,9 +245,7 @@ def test_your_models_numbers_reproduce_from_your_weights(open_page, tmp_path):
     each snippet over that model's weights (yours as a file made in the page); on another page, where
     your model is now the one the demos run, an opened number's snippet loads your weights too. Every
     snippet, run in Python, prints the number the panel ends with."""
-    page = open_page("training.html")
-    page.evaluate("localStorage.clear()")
-    page.reload(wait_until="load")
+    page = open_page("training.html", fresh=True)
     root = page.locator('.nt-demo[data-demo="train-yours"]')
     root.locator("textarea").fill("\n".join(CONFIG["corpus"] + ["the cow sat on the rug."]))
     root.locator('button[data-role="train"]').click()
@@ -518,9 +516,7 @@ def test_every_sampled_number_reproduces_with_a_model_of_another_size(open_page,
     """A model of another size (the fox-and-hen corpus: its own vocabulary and context) is active: on
     every page with numbers that open, a sample of every kind adds up, and each snippet, run on the
     weights file its panel offers (the reader's, made in the page), prints the panel's last line."""
-    page = open_page("training.html")
-    page.evaluate("localStorage.clear()")
-    page.reload(wait_until="load")
+    page = open_page("training.html", fresh=True)
     root = page.locator('.nt-demo[data-demo="train-yours"]')
     root.locator("textarea").fill("\n".join(FOX))
     root.locator('button[data-role="train"]').click()

@@ -33,8 +33,7 @@ def test_one_knockout_demo_and_the_attention_page_links_to_it(site):
 
 
 def test_knockout_of_the_subject_head_loses_the_answer(open_page):
-    page = open_page("block.html")
-    forget(page)
+    page = open_page("block.html", fresh=True)
     sh = SUMMARY["subject_head"]["head"]
     # The page's example: the first prompt whose answer PyTorch says the subject head decides.
     flips = [p for p in CONFIG["prompts"] if EXPERIMENTS[p]["knockouts"][sh + 1]["top"]["token"] != SUMMARY["picks"][p]["token"]]
@@ -59,8 +58,7 @@ def test_knockout_of_the_subject_head_loses_the_answer(open_page):
 
 
 def test_lens_shows_every_stage_beside_the_answer(open_page):
-    page = open_page("block.html")
-    forget(page)
+    page = open_page("block.html", fresh=True)
     root = demo(page, "lens")
     prompt = root.locator('input[data-role="prompt"]').input_value()
     rows = root.locator(".nt-live tbody tr")
@@ -105,8 +103,7 @@ BAD = {
 
 
 def test_bad_corpora_leave_the_built_model(open_page):
-    page = open_page("training.html", "file")
-    forget(page)
+    page = open_page("training.html", "file", fresh=True)
     for name, text in BAD.items():  # issue 29: a bad corpus disables Train, saying why in one line
         root = demo(page, "train-yours")
         root.locator("textarea").fill(text)
@@ -126,8 +123,7 @@ def test_bad_corpora_leave_the_built_model(open_page):
 
 
 def test_training_a_new_sentence_moves_the_prediction_and_survives_reload(open_page):
-    page = open_page("training.html", "file")
-    forget(page)
+    page = open_page("training.html", "file", fresh=True)
     root, _ = train(page, "\n".join(CONFIG["corpus"] + ["the cow sat on the rug."]))
     page.wait_for_function('document.querySelector(\'.nt-demo[data-demo="train-yours"]\').getAttribute("data-trained") === "yes"',
                            timeout=120000)
@@ -188,8 +184,7 @@ def _cosine(a, b):
 
 def test_the_embeddings_page_follows_your_model(open_page):
     """Train on another corpus, then open the embeddings page: its ids, rows and switch are your model's."""
-    page = open_page("training.html", "file")
-    forget(page)
+    page = open_page("training.html", "file", fresh=True)
     train(page, "\n".join(CONFIG["corpus"] + ["the cow sat on the rug."]))
     page.wait_for_function('document.querySelector(\'.nt-demo[data-demo="train-yours"]\').getAttribute("data-trained") === "yes"',
                            timeout=120000)

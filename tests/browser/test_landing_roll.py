@@ -96,10 +96,7 @@ def test_a_fragment_among_the_tallest_bars_is_explained_by_what_the_model_writes
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_bars_are_drawn_and_axe_finds_nothing(open_page, scheme):
-    page = open_page(PAGE, "http", width=360, height=740)
-    page.add_init_script("localStorage.clear()")
-    page.emulate_media(color_scheme=scheme)
-    page.reload(wait_until="load")
+    page = open_page(PAGE, "http", width=360, height=740, scheme=scheme)
     want = "slate" if scheme == "dark" else "default"
     page.wait_for_function("w => document.body.getAttribute('data-md-color-scheme') === w", arg=want, timeout=5000)
     loaded(page)

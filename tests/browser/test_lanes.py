@@ -209,9 +209,7 @@ def test_endoftext_never_wraps(open_page):
 def test_a_sixteen_token_context_fits_the_lanes(open_page):
     """A reader's model with a 16-token context (one sentence of 15 words and a full stop): every token of
     a 16-token prompt is inside its lane at 360 and 1280 px, in both attention demos."""
-    page = open_page("training.html")
-    page.evaluate("localStorage.clear()")
-    page.reload(wait_until="load")
+    page = open_page("training.html", fresh=True)
     corpus = ["the cat and the dog and the hen sat on the big red mat.", "a dog sat on a mat.", "the hen ran to the cat."]
     root = demo(page, "train-yours")
     root.locator("textarea").fill("\n".join(corpus))
@@ -337,9 +335,7 @@ def test_play_animates_to_the_end_and_pauses(open_page):
 
 
 def test_reduced_motion_nothing_animates(open_page):
-    page = open_page("generation.html")
-    page.emulate_media(reduced_motion="reduce")
-    page.reload(wait_until="load")
+    page = open_page("generation.html", motion="reduce")
     root = demo(page, "generate")
     root.locator("select").select_option("300")
     root.get_by_role("button", name="Play").click()
@@ -350,9 +346,7 @@ def test_reduced_motion_nothing_animates(open_page):
     page.wait_for_function("() => !document.querySelector('.nt-demo[data-demo=generate]').hasAttribute('data-playing')", timeout=15000)
     assert counts == [0] * len(counts)
     assert root.locator('[data-lane="nocache"] .nt-kv-row.nt-kv-new').count() > 0  # still marked, only not moving
-    ctx = open_page("context.html")
-    ctx.emulate_media(reduced_motion="reduce")
-    ctx.reload(wait_until="load")
+    ctx = open_page("context.html", motion="reduce")
     win = demo(ctx, "context-window")
     enter(win.locator("input[type=text]"), EIGHT)
     win.get_by_role("button", name="Add a token").click()

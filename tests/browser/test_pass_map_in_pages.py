@@ -15,7 +15,7 @@ import pytest
 from scripts.core.io import SITE_DATA
 from scripts.real.page_variables import load_real_models
 from scripts.site.pass_map import FLOW, fill, gpt2_parts, smollm2_parts
-from tests.helpers.tiny_page import KEY, forget, use_yours
+from tests.helpers.tiny_page import KEY, use_yours
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "build" / "site"
@@ -313,8 +313,7 @@ def check_sizes(page, model, where):
 
 
 def test_a_readers_model_of_other_sizes_redraws_the_map_and_the_built_one_brings_it_back(open_page):
-    page = open_page("training.html", width=1280, height=900)
-    forget(page)
+    page = open_page("training.html", width=1280, height=900, fresh=True)
     check_sizes(page, MODEL, "training, built")
     root = page.locator('.nt-demo[data-demo="train-yours"]')
     root.locator("textarea").fill("\n".join(FOX))

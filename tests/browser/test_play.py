@@ -189,9 +189,7 @@ def test_the_map_follows_the_reader_to_each_demo(open_page):
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_nothing_with_the_player_open(open_page, scheme):
-    page = open_page("index.html", width=1280, height=900)
-    page.emulate_media(color_scheme=scheme, reduced_motion="reduce")
-    page.reload(wait_until="load")
+    page = open_page("index.html", width=1280, height=900, scheme=scheme, motion="reduce")
     box = player(page)
     for width in (1280, 360):
         page.set_viewport_size({"width": width, "height": 900})
@@ -206,9 +204,7 @@ def test_axe_finds_nothing_with_the_player_open(open_page, scheme):
 
 
 def test_the_played_pass_takes_its_sizes_from_the_readers_model(open_page):
-    page = open_page("training.html", width=1280, height=900)
-    page.evaluate("localStorage.clear()")
-    page.reload(wait_until="load")
+    page = open_page("training.html", width=1280, height=900, fresh=True)
     root = page.locator('.nt-demo[data-demo="train-yours"]').first
     root.locator(".nt-live").first.wait_for(state="visible", timeout=5000)
     root.locator("textarea").fill("\n".join(["a fox ran.", "the fox ate a hen.", "a hen ran to the den.",

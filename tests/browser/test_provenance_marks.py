@@ -89,9 +89,7 @@ def open_where(page):
 
 @pytest.mark.parametrize("mode", ["http", "file"])
 def test_the_auditors_view_shows_every_mark_and_is_remembered(open_page, mode):
-    page = open_page("sampling.html", mode=mode, lazy=True)
-    page.evaluate("() => localStorage.removeItem('nexttoken.audit')")
-    page.reload(wait_until="load")
+    page = open_page("sampling.html", mode=mode, lazy=True, fresh=True)  # no auditor's choice stored
     labels = page.locator(".nt-mark-label")
     n = labels.count()
     assert n > 5 and all(not labels.nth(i).is_visible() for i in range(n))

@@ -95,10 +95,7 @@ def test_the_tallest_bar_is_drawn_inside_labelled_axes(open_page, scheme, scale)
     axes say what they measure; the bar is drawn in a colour that is not the background. The chart opens
     on the landing page's scale: rank on a log scale, probability from zero."""
     rec = read_json(SITE_DATA / "smollm2" / "distributions" / "cat.json")
-    page = open_page(PAGE, "http", width=360, height=800)
-    page.add_init_script("localStorage.clear()")  # no stored palette choice: Material follows the media query
-    page.emulate_media(color_scheme=scheme)
-    page.reload(wait_until="load")
+    page = open_page(PAGE, "http", width=360, height=800, scheme=scheme)  # no stored palette: Material follows the media query
     page.wait_for_selector('.nt-demo[data-demo="real-distribution"][data-loaded]', timeout=10_000)
     page.wait_for_function("w => document.body.getAttribute('data-md-color-scheme') === w",
                            arg="slate" if scheme == "dark" else "default", timeout=5000)

@@ -90,8 +90,7 @@ def test_the_tiny_draw_counts_draws_on_one_seed_as_smollm2s_draw_does(open_page)
 
 
 def test_train_is_disabled_over_a_bad_corpus_and_the_last_curve_shows_only_beside_its_corpus(open_page):
-    page = open_page("training.html", "file")
-    forget(page)
+    page = open_page("training.html", "file", fresh=True)
     sel = '.nt-demo[data-demo="train-yours"]'
     root = demo(page, "train-yours")
     good = "a fox ran.\nthe fox ate a hen.\na hen ran to the den.\nthe fox saw the hen."

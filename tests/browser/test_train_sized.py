@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.axe import violations
-from tests.helpers.tiny_page import KEY, clean, demo, forget, use_yours
+from tests.helpers.tiny_page import KEY, clean, demo, use_yours
 
 pytestmark = pytest.mark.browser
 
@@ -74,8 +74,7 @@ def train(page, lines):
 
 
 def test_the_corpora_refused_before_now_train_sized_by_themselves(open_page):
-    page = open_page("training.html", "file")
-    forget(page)
+    page = open_page("training.html", "file", fresh=True)
     for name, lines in REFUSED_BEFORE.items():
         root, saved = train(page, lines)
         mc = saved["config"]["model"]
@@ -97,8 +96,7 @@ def test_the_corpora_refused_before_now_train_sized_by_themselves(open_page):
 
 
 def test_the_preview_marks_lines_that_will_not_fit_in_the_readers_words(open_page):
-    page = open_page("training.html", "file")
-    forget(page)
+    page = open_page("training.html", "file", fresh=True)
     root = fill(page, "\n".join(FOX + [" ".join(["a fox ran to the den"] * 3) + ".", "a hen ate 😀."]))
     page.wait_for_function(f"document.querySelectorAll('{ROOT_SEL} [data-role=preview] li[data-fits=no]').length === 2", timeout=10000)
     bad = root.locator('[data-role="preview"] li[data-fits="no"]')
@@ -108,8 +106,7 @@ def test_the_preview_marks_lines_that_will_not_fit_in_the_readers_words(open_pag
 
 
 def test_bad_corpora_are_refused_in_one_line_and_the_previous_model_stays(open_page):
-    page = open_page("training.html", "file")
-    forget(page)
+    page = open_page("training.html", "file", fresh=True)
     _, saved = train(page, FOX)
     before = page.evaluate(f"localStorage.getItem('{KEY}')")
     for name, text in BAD.items():  # issue 29: Train turns disabled, saying why in one line; the last run's curve goes
@@ -151,8 +148,7 @@ def knockout_labels(page):
 
 
 def test_the_fox_and_hen_model_runs_only_where_the_reader_switches_it_on(open_page):
-    page = open_page("training.html", "file")
-    forget(page)
+    page = open_page("training.html", "file", fresh=True)
     _, saved = train(page, FOX)
     # the page it was trained on keeps the built model, and now shows the switch, off
     assert page.locator('.nt-model-switch[data-active-model="built"] input[data-role=use-yours]').is_checked() is False
