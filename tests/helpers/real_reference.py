@@ -71,9 +71,9 @@ def out_proj(block):
     return block.self_attn.o_proj if hasattr(block, "self_attn") else block.attn.c_proj
 
 
-def reference(model, ids: list[int], knockout: dict | None = None) -> dict:
-    """Last-position logits, the residual after every block and its lens (ln_f, unembedding), every
-    head's last-position attention;
+def reference(model, ids: list[int], knockout: dict | None = None, lens: bool = True) -> dict:
+    """Last-position logits, the residual after every block and its lens (ln_f, unembedding; None with
+    lens=False: a block's lens reads the whole output matrix), every head's last-position attention;
     a knocked-out head has its slice of the output projection's input zeroed (a forward pre-hook), a
     knocked-out MLP returns zeros (a forward hook)."""
     import torch
@@ -104,8 +104,9 @@ def reference(model, ids: list[int], knockout: dict | None = None) -> dict:
             h.remove()
     final_norm = model.model.norm if hasattr(model, "model") else model.transformer.ln_f
     with torch.no_grad(), one_thread():
-        lens = [model.lm_head(final_norm(torch.tensor(r, dtype=torch.float32))).double().numpy() for r in residuals]
-    return {"logits": out.logits[0, -1].double().numpy(), "residuals": residuals, "lens": lens,
+        lenses = [model.lm_head(final_norm(torch.tensor(r, dtype=torch.float32))).double().numpy()
+                  for r in residuals] if lens else None
+    return {"logits": out.logits[0, -1].double().numpy(), "residuals": residuals, "lens": lenses,
             "heads": [a[0, :, -1, :].double().numpy().ravel() for a in out.attentions]}
 
 
