@@ -94,12 +94,14 @@ def open_page(browser_context, server, site):
     init: a script run in the page before its own (Playwright's add_init_script). fresh=True: the page's first
     load finds no localStorage of its origin (a reader's model, an auditor's choice), as the page cleared and
     reloaded would, in one load; later loads keep what the page stores. motion="reduce"|"no-preference": the
-    reduced-motion preference emulated from the first load. page.nt_loading holds the page's requests still in
-    flight."""
+    reduced-motion preference emulated from the first load. route=(url, handler): the page's requests for url
+    answered by handler from the first load (Playwright's page.route). page.nt_loading holds the page's requests
+    still in flight."""
     opened = []
 
     def _open(name: str, mode: str = "http", width: int = 1280, height: int = 900, lazy: bool = False,
-              scheme: str | None = None, init: str | None = None, fresh: bool = False, motion: str | None = None):
+              scheme: str | None = None, init: str | None = None, fresh: bool = False, motion: str | None = None,
+              route: tuple | None = None):
         base = server if mode == "http" else site.as_uri() + "/"
         page = browser_context.new_page()
         page.set_viewport_size({"width": width, "height": height})
@@ -127,6 +129,8 @@ def open_page(browser_context, server, site):
             page.emulate_media(color_scheme=scheme)
         if motion:
             page.emulate_media(reduced_motion=motion)
+        if route:
+            page.route(*route)
         if fresh:  # cleared before the load, not by a page load and a reload
             cdp = browser_context.new_cdp_session(page)
             cdp.send("Storage.clearDataForOrigin", {"origin": "file://" if mode == "file" else base.rstrip("/"),

@@ -4,7 +4,8 @@ screen, a part for each stage, each a link, the page's own parts marked; on wide
 contents, which stay whole and visible at every width from 1024 to 1920 px; on phones a folded strip above
 the text that opens by keyboard and never covers a demo; its sizes are the active model's (a reader's model
 of other sizes redraws them, the built one brings them back). (That no page scrolls sideways at 360 px with the
-strip open, and axe finds nothing in either colour scheme: test_pages_in_both_schemes.py.)"""
+strip open, and axe finds nothing in either colour scheme: test_pages_in_both_schemes.py. Each page's maps, on
+its served load: check_pages_maps, called by test_site.py, which loads every page so anyway.)"""
 from __future__ import annotations
 
 import json
@@ -94,11 +95,10 @@ def shown(model: str) -> list[str]:
         "gpt2": [p["name"] for p in gpt2_parts({k: (f"{v:,}" if isinstance(v, int) else v) for k, v in GPT2.items()})]}[model]
 
 
-@pytest.mark.parametrize("name", PAGES)
-def test_each_pages_map_names_the_model_on_show_or_is_absent(open_page, name):
+def check_pages_maps(page, name):
     """A map of each model the page's demos run, the first shown, none on a page with no pass; a page with a
-    tiny-model demo lights the parts it is about."""
-    page = open_page(name, width=1280, height=900)
+    tiny-model demo lights the parts it is about. On the page as open_page(name) leaves it (1280x900, served,
+    read through): test_site.py's served load of every page checks it, in the load it makes anyway."""
     want = [] if MAP_OF[name] is None else MAPS_OF.get(name, ["tiny"])
     maps = page.locator(".nt-map-side, details.nt-map-phone")
     if not want:
@@ -118,7 +118,6 @@ def test_each_pages_map_names_the_model_on_show_or_is_absent(open_page, name):
         assert nav.count() == 1 and page.locator(f".md-sidebar--secondary {SHOWN}").is_visible()
         assert not page.locator(STRIP).is_visible()
         check_map(page, name, nav)
-    clean(page)
 
 
 @pytest.mark.parametrize("name", [n for n, maps in MAPS_OF.items() if len(maps) > 1])

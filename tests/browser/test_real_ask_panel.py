@@ -98,9 +98,7 @@ def test_a_copy_without_the_model_says_so(open_page, server, site):
     html = (site / PAGE).read_text()
     start = html.index('data-demo="real-ask" data-models="') + len('data-demo="real-ask" data-models="')
     stripped = html[:start] + "{}" + html[html.index('"', start):]
-    page = open_page(PAGE, "http")
-    page.route(server + PAGE, lambda r: r.fulfill(status=200, content_type="text/html", body=stripped))
-    page.reload(wait_until="load")
+    page = open_page(PAGE, "http", route=(server + PAGE, lambda r: r.fulfill(status=200, content_type="text/html", body=stripped)))
     page.wait_for_selector('.nt-demo[data-demo="real-ask"][data-ready]', timeout=10_000)
     assert page.text_content('[data-role="ask-load"]') == "The model is not in this copy of the site"
     assert page.is_disabled('[data-role="ask-load"]')

@@ -10,6 +10,7 @@ Until the panel that loads the model is on the page, the slow tests load it as t
 "real.prompt" and rerun it for "real.knockout", publishing "real.pass"."""
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -192,7 +193,9 @@ def test_live_knockouts_arithmetic_and_example(open_page, smollm2):
     terms = [float(t.replace("−", "-")) for t in panel.locator(".nt-x-line").last.locator(".nt-x-t").all_text_contents()]
     assert len(terms) == 7 and abs(sum(terms) - shown) <= 1e-3  # six products and the folded rest, as displayed
     snippet = panel.locator(".nt-x-code").text_content()
-    out = subprocess.run([sys.executable, "-c", snippet], capture_output=True, text=True, timeout=600, cwd=ROOT)
+    # torch on one thread (tests/helpers/real_reference.py one_thread: two spin beside Chromium), the snippet as shown
+    out = subprocess.run([sys.executable, "-c", snippet], capture_output=True, text=True, timeout=600, cwd=ROOT,
+                         env={**os.environ, "OMP_NUM_THREADS": "1"})
     assert out.returncode == 0, out.stderr[-2000:]
     assert abs(float(out.stdout.split()[-1]) - shown) <= 2e-3, (out.stdout, shown)  # the engine's parity bound
     figures["panel_vs_pass_logit"] = abs(shown - top["logit"])

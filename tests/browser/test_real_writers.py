@@ -14,6 +14,7 @@ import pytest
 
 from scripts.quality.bench_writers import OPEN_MODEL, WRITE
 from scripts.tiny.sizing import Mulberry32
+from tests.helpers.real_reference import one_thread
 
 pytestmark = pytest.mark.browser
 
@@ -38,7 +39,7 @@ def hf():
     ends = [tok.convert_tokens_to_ids("<|im_end|>"), tok.convert_tokens_to_ids("<|endoftext|>")]
     x = torch.tensor([ids])
     common = dict(do_sample=False, eos_token_id=ends, pad_token_id=ends[0])
-    with torch.no_grad():
+    with torch.no_grad(), one_thread():
         greedy = model.generate(x, generation_config=GenerationConfig(num_beams=1, max_new_tokens=16, **common))
         beam = model.generate(x, generation_config=GenerationConfig(num_beams=3, max_new_tokens=8, length_penalty=1.0,
                                                                     early_stopping=False, **common))
@@ -78,7 +79,7 @@ def replay(hf, sampled: list[int], sampling: dict) -> list[int]:
 
     rng, out = Mulberry32(sampling["seed"]), []
     for n in range(len(sampled)):
-        with torch.no_grad():
+        with torch.no_grad(), one_thread():
             logits = hf["model"](torch.tensor([hf["ids"] + sampled[:n]])).logits[0, -1].double().numpy()
         z = (logits - logits.max()) / sampling["T"]
         probs = np.exp(z) / np.exp(z).sum()

@@ -1,5 +1,6 @@
-"""The built site in a real browser: clean pages (served and from file://), the eight demos driven
-like a reader, hostile input, keyboard-only use, and screenshots at desktop and phone widths."""
+"""The built site in a real browser: clean pages (served and from file://), each page's map of the pass
+(test_pass_map_in_pages.check_pages_maps, in the served load), the eight demos driven like a reader, hostile
+input, keyboard-only use, and screenshots at desktop and phone widths."""
 from __future__ import annotations
 
 import json
@@ -11,6 +12,7 @@ import pytest
 
 from scripts.site.hooks.numbers import pct
 from scripts.tiny.tokenizer import load_tokenizer
+from tests.browser.test_pass_map_in_pages import check_pages_maps
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "build" / "site"
@@ -74,8 +76,9 @@ def nothing_loading(page, timeout: float = 30.0) -> None:
 
 
 @pytest.mark.parametrize("name", PAGES)
-def test_page_served_clean_with_screenshots(open_page, name):
+def test_page_served_clean_with_its_maps_and_screenshots(open_page, name):
     page = open_page(name, "http")
+    check_pages_maps(page, name)  # the map of the pass (test_pass_map_in_pages.py), in this load
     SHOTS.mkdir(parents=True, exist_ok=True)
     stem = name.removesuffix(".html")
     # figures load lazily; a full-page screenshot should show them all: every image loaded (or failed, which

@@ -2,6 +2,7 @@
 drives it (tests/helpers/real_node.js): the same prompt through both, compared number by number."""
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 from pathlib import Path
@@ -10,6 +11,23 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 NODE_RUNNER = ROOT / "tests" / "helpers" / "real_node.js"
+
+
+@contextlib.contextmanager
+def one_thread():
+    """torch on one thread while a browser test computes its transformers reference. Beside Chromium (and, in
+    `make test`, the other worker) torch's two threads wait on each other spinning: a SmolLM2 forward pass of a
+    dozen tokens took 0.8-2.7 s of CPU on two threads on a busy machine, 0.12 s on one. The reference's last
+    bits may move (a logit by 3e-5), far inside what the tests allow the browser's engine; torch's thread
+    count is given back after (tests/conftest.py sets it back before each test anyway)."""
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(threads)
 
 
 def run_node(folder: Path, model: str, requests: list[dict], work: Path, timeout: int = 1800,
@@ -79,13 +97,13 @@ def reference(model, ids: list[int], knockout: dict | None = None, lens: bool = 
         if layer in knockout.get("mlp", []):
             hooks.append(block.mlp.register_forward_hook(lambda m, a, out: torch.zeros_like(out)))
     try:
-        with torch.no_grad():
+        with torch.no_grad(), one_thread():
             out = model(torch.tensor([ids]), output_attentions=True)
     finally:
         for h in hooks:
             h.remove()
     final_norm = model.model.norm if hasattr(model, "model") else model.transformer.ln_f
-    with torch.no_grad():
+    with torch.no_grad(), one_thread():
         lenses = [model.lm_head(final_norm(torch.tensor(r, dtype=torch.float32))).double().numpy()
                   for r in residuals] if lens else None
     return {"logits": out.logits[0, -1].double().numpy(), "residuals": residuals, "lens": lenses,
