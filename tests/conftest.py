@@ -23,26 +23,37 @@ ROOT = Path(__file__).resolve().parent.parent
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
-def module_marks(path: Path) -> set[str]:
-    """The marks of a test module's `pytestmark = ...`, read without importing it."""
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+def _mark_name(node: ast.AST) -> str | None:
+    """NAME of an expression `<...>.mark.NAME`, else None."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute) and node.value.attr == "mark":
+        return node.attr
+    return None
+
+
+def module_marks(path: Path) -> tuple[set[str], set[str]]:
+    """The marks of a test module's `pytestmark = ...`, and every mark its file names anywhere (a decorator,
+    pytest.param's marks), read without importing it."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    named = {m for node in ast.walk(tree) if (m := _mark_name(node))}
+    for node in tree.body:
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets):
             values = node.value.elts if isinstance(node.value, (ast.List, ast.Tuple)) else [node.value]
-            return {v.attr for v in values if isinstance(v, ast.Attribute) and isinstance(v.value, ast.Attribute)
-                    and v.value.attr == "mark"}
-    return set()
+            return {m for v in values if (m := _mark_name(v))}, named
+    return set(), named
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config):
     expr = config.getoption("markexpr", "")
     if not expr or collection_path.suffix != ".py" or not collection_path.name.startswith("test_"):
         return None
-    marks = module_marks(collection_path)
+    marks, named = module_marks(collection_path)
     if not marks:
         return None
-    every = marks | {line.split(":")[0].strip() for line in config.getini("markers")}
+    # a test carries only marks its file names (no hook adds any): a module marked slow that never names
+    # `browser` has no browser test, and `-m browser` need not import it (nor torch with it)
+    every = marks | named
     compiled = Expression.compile(expr)
-    # left out whatever marks its tests add: false with the module's marks and with every registered one
+    # left out whatever marks its tests add: false with the module's marks and with every one its file names
     if not compiled.evaluate(lambda m, **kw: m in marks) and not compiled.evaluate(lambda m, **kw: m in every):
         return True
     return None
