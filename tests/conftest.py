@@ -16,6 +16,12 @@ from _pytest.mark.expression import Expression
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# torch's OpenMP threads wait for work asleep, not spinning (read when torch is first imported, and passed on
+# to the stages and scripts the tests start). `make test` runs two processes on two cores, each with torch's
+# two threads: spinning threads take the cores from the threads with work, and a model's pass then takes
+# several times its CPU and wall time. How threads wait changes no number: the same threads split the same work.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
 
 def module_marks(path: Path) -> set[str]:
     """The marks of a test module's `pytestmark = ...`, read without importing it."""

@@ -21,6 +21,24 @@ def rec() -> dict:
     return read_json(RECORD)
 
 
+@pytest.fixture(scope="module")
+def one_reader():
+    """gguf.GGUFReader made once per file for the module: a reader only maps the file (read-only) and parses
+    its metadata (49,152 token strings, seconds), and every test here reads the same GGUF."""
+    gguf = pytest.importorskip("gguf")
+    real, made = gguf.GGUFReader, {}
+
+    def reader(path, mode="r"):
+        key = (str(path), mode)
+        if key not in made:
+            made[key] = real(path, mode)
+        return made[key]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(gguf, "GGUFReader", reader)
+        yield
+
+
 def gguf_path():
     pytest.importorskip("gguf")
     from scripts.real.loading import package_folder
@@ -64,7 +82,7 @@ def test_byte_counts_follow_the_block_layouts(rec):
 
 
 @pytest.mark.slow  # reads SmolLM2's GGUF
-def test_block_is_in_the_file_and_gguf_dequantises_it_alike(rec):
+def test_block_is_in_the_file_and_gguf_dequantises_it_alike(rec, one_reader):
     import gguf
 
     path = gguf_path()
@@ -96,14 +114,14 @@ def test_decoder_matches_gguf_on_made_up_blocks():
     ({"tensor": "no.such.weight", "row": 0, "index": 0}, "is not a tensor of"),
     ({"tensor": "blk.0.attn_v.weight", "row": 0, "index": 18}, "outside blk.0.attn_v.weight"),
 ])
-def test_a_wrong_block_is_one_line_naming_the_config(block, message):
+def test_a_wrong_block_is_one_line_naming_the_config(block, message, one_reader):
     with pytest.raises(StageError, match=message) as err:
         st.storage(gguf_path(), block)
     assert "\n" not in str(err.value) and "scripts/config/storage.json" in str(err.value)
 
 
 @pytest.mark.slow  # runs the storage stage on SmolLM2's GGUF
-def test_a_failed_run_writes_nothing(tmp_path, monkeypatch):
+def test_a_failed_run_writes_nothing(tmp_path, monkeypatch, one_reader):
     bad = tmp_path / "storage.json"
     bad.write_text(json.dumps({"model": "smollm2", "block": {"tensor": "token_embd.weight", "row": 0, "index": 0}}))
     out = tmp_path / "out.json"

@@ -18,10 +18,17 @@ def draw(out) -> None:
     assert proc.returncode == 0, proc.stderr
 
 
+@pytest.fixture(scope="module")
+def drawn(tmp_path_factory):
+    """Every figure, drawn once for the tests that read them (none writes to the folder)."""
+    out = tmp_path_factory.mktemp("figures")
+    draw(out)
+    return out
+
+
 @pytest.mark.slow  # the whole generator, twice
-def test_figures_are_byte_identical_across_runs(tmp_path):
-    a, b = tmp_path / "a", tmp_path / "b"
-    draw(a)
+def test_figures_are_byte_identical_across_runs(drawn, tmp_path):
+    a, b = drawn, tmp_path / "b"
     draw(b)
     names = sorted(p.name for p in a.iterdir())
     assert names == sorted(p.name for p in b.iterdir())
@@ -33,8 +40,8 @@ def test_figures_are_byte_identical_across_runs(tmp_path):
 
 
 @pytest.mark.slow  # draws every figure
-def test_every_figure_has_alt_text_and_missing_ones_say_why(tmp_path):
-    draw(tmp_path)
+def test_every_figure_has_alt_text_and_missing_ones_say_why(drawn):
+    tmp_path = drawn
     alt = json.loads((tmp_path / "alt.json").read_text(encoding="utf-8"))
     svgs = {p.stem for p in tmp_path.glob("*.svg")}
     drawn = {k for k, v in alt.items() if not v.startswith("unavailable")}
@@ -46,9 +53,9 @@ def test_every_figure_has_alt_text_and_missing_ones_say_why(tmp_path):
 
 
 @pytest.mark.slow  # draws every figure
-def test_each_figure_has_a_variant_per_scheme_and_no_background(tmp_path):
+def test_each_figure_has_a_variant_per_scheme_and_no_background(drawn):
     """Dark ink for the light scheme, light ink for the dark one; no figure paints a background (a white card)."""
-    draw(tmp_path)
+    tmp_path = drawn
     for light in sorted(p for p in tmp_path.glob("*.svg") if not p.stem.endswith("-dark")):
         dark = light.with_name(f"{light.stem}-dark.svg")
         a, b = light.read_text(encoding="utf-8"), dark.read_text(encoding="utf-8")
