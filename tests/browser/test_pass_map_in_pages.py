@@ -4,8 +4,9 @@ screen, a part for each stage, each a link, the page's own parts marked; on wide
 contents, which stay whole and visible at every width from 1024 to 1920 px; on phones a folded strip above
 the text that opens by keyboard and never covers a demo; its sizes are the active model's (a reader's model
 of other sizes redraws them, the built one brings them back). (That no page scrolls sideways at 360 px with the
-strip open, and axe finds nothing in either colour scheme: test_pages_in_both_schemes.py. Each page's maps, on
-its served load: check_pages_maps, called by test_site.py, which loads every page so anyway.)"""
+strip open, and axe finds nothing in either colour scheme: test_pages_in_both_schemes.py, which also checks the
+folded strip opening by keyboard, check_folded_map_opens_by_keyboard. Each page's maps, on its served load:
+check_pages_maps, called by test_site.py, which loads every page so anyway.)"""
 from __future__ import annotations
 
 import json
@@ -170,9 +171,10 @@ def test_the_contents_are_whole_and_visible_beside_the_map_from_1024_to_1920(ope
     clean(page)
 
 
-@pytest.mark.parametrize("name", TINY)
-def test_the_map_folded_on_a_phone_opens_by_keyboard(open_page, name):
-    page = open_page(name, width=360, height=800)
+def check_folded_map_opens_by_keyboard(page, name):
+    """On a phone, a tiny-model page's map is a folded strip a line or two high that opens by keyboard, its parts
+    then reached by Tab; the page no wider than the phone with it open. On a page of TINY as open_page(name,
+    width=360, height=800) leaves it: test_pages_in_both_schemes.py checks it, in its light-scheme load."""
     strip = page.locator(STRIP)
     assert strip.is_visible() and not strip.evaluate("d => d.open")
     assert strip.bounding_box()["height"] < 90, f"{name}: the folded map is more than a line or two"
