@@ -74,12 +74,20 @@ def test_stored_copying_matches_transformers(smollm2):
 
 
 def test_stored_answers_match_transformers(smollm2):
+    """Each stored answer's prompt (the chat template and the prefill, as the stage builds it) through the model
+    in one plain pass: its probability and top token. The stage's own path to the last position (the stream,
+    then the blocks again from it: scripts/real/ablation.py's batch_logits, checked against the engine in
+    test_ablation_smollm2 and here by test_stored_facts) costs two passes; both give the same bits."""
     model, tok = smollm2
     for q in STORED["same_work"]["candidates"]:
         for way in ("direct", "steps"):
-            got = experiments.asked(model, tok, q["question"], q[way]["prefill"], q["answer_id"])
-            assert got["ids"] == q[way]["ids"]
-            assert abs(got["prob"] - q[way]["prob"]) < PROB and got["top"]["id"] == q[way]["top"]["id"], (q["key"], way)
+            _, ids = experiments.chat_ids(tok, q["question"], q[way]["prefill"])
+            assert ids == q[way]["ids"]
+            with torch.no_grad():
+                lg = model(torch.tensor([ids]), use_cache=False, logits_to_keep=1).logits[0, -1].double().numpy()
+            p = np.exp(lg - lg.max())
+            p /= p.sum()
+            assert abs(p[q["answer_id"]] - q[way]["prob"]) < PROB and int(p.argmax()) == q[way]["top"]["id"], (q["key"], way)
 
 
 def test_stored_surprise_and_tokens_match_transformers(smollm2):
