@@ -216,7 +216,7 @@ def cut_symbols(source: Path, dest: Path) -> set[int]:
     from fontTools import subset  # matplotlib's dependency; brotli (site.lock) writes woff2
     from fontTools.ttLib import TTFont
 
-    font = TTFont(source)
+    font = TTFont(source, recalcTimestamp=False)  # the source's date, not the build's: the same bytes each build
     wanted = {ord(c) for c in SYMBOLS}
     held = wanted & set(font.getBestCmap())
     if held != wanted:
@@ -243,7 +243,7 @@ def cut_latin(path: Path, keep=LATIN_KEEP) -> set[int]:
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
-    font = TTFont(path)
+    font = TTFont(path, recalcTimestamp=False)  # the source's date, not the build's: the same bytes each build
     options = subset.Options()
     options.flavor = "woff2"
     options.layout_features = list(subset.Options().layout_features) + FEATURES

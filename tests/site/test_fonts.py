@@ -180,6 +180,16 @@ def test_stand_ins_are_sized_as_our_faces():
             assert _codepoints(r["unicode-range"]) == ranges[s.face], s.family
 
 
+def test_a_cut_face_keeps_its_sources_date_so_each_build_writes_the_same_bytes():
+    """fontTools stamps a saved font with the time of saving unless told not to: the cut files would then
+    differ from build to build (and their woff2 sizes with them)."""
+    cuts = [(vendor.NODE_MODULES / vendor.SYMBOL_SOURCE, FONTS / "nexttoken-symbols.woff2")]
+    cuts += [(vendor.NODE_MODULES / f.package / "files" / f"{f.stem}-latin-wght-{f.style}.woff2",
+              FONTS / f"{f.stem}-latin-wght-{f.style}.woff2") for f in vendor.FACES]
+    for source, cut in cuts:
+        assert TTFont(cut)["head"].modified == TTFont(source)["head"].modified, cut.name
+
+
 @pytest.mark.slow  # makes two instances, about a second each
 def test_letter_width_is_the_width_of_an_instance_made_by_fonttools():
     """letter_width reads a variable font's advances at the stand-ins' bold without making the instance: the
