@@ -27,9 +27,12 @@ STAGE := $(PYTHON) -m scripts.core.stage
 # command or path to use; when it is missing, `make test` installs Debian's chromium where it can.
 BROWSER ?= chromium
 CHROMIUM ?= $(or $(NEXTTOKEN_CHROMIUM),chromium)
-# `make test` runs pytest in JOBS processes (pytest-xdist), a test file to a process at a time: most tests
-# wait on chromium, so two processes on two cores take about 0.7x the time of one. JOBS=0 runs in one.
-JOBS ?= 2
+# `make test` runs pytest in JOBS processes (pytest-xdist), a test file to a process at a time. Three on two
+# cores keep both busy while a browser test waits on chromium (tests/conftest.py keeps torch's idle threads
+# from spinning, which had made a third process starve the others). JOBS=0 runs in one.
+JOBS ?= 3
+# The quick loop's tests never wait on chromium: a process per core.
+FAST_JOBS ?= 2
 # MODEL=none builds a light copy without SmolLM2's browser files (docs/js/data/real/, about 129 MB).
 MODEL ?= smollm2
 # node and chromium: found, or installed from Debian (root, apt-get), or one line naming the command.
@@ -142,7 +145,7 @@ test: node chromium lint site pipeline-deps ## run every test: lint, pipeline (p
 .PHONY: test-fast
 test-fast: node site $(VENV)/.site-deps ## the quick loop: node tests, pytest without the browser and slow tests (no torch)
 	node --test --test-concurrency=2 tests/js/
-	$(PY) -m pytest -q -n $(JOBS) -m "$(FAST)" tests
+	$(PY) -m pytest -q -n $(FAST_JOBS) -m "$(FAST)" tests
 
 .PHONY: lint
 lint: node $(VENV)/.lint-deps node_modules/.package-lock.json ## ruff (Python) and eslint (docs/js, tests/js): correctness rules, no style

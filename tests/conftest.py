@@ -17,7 +17,7 @@ from _pytest.mark.expression import Expression
 ROOT = Path(__file__).resolve().parent.parent
 
 # torch's OpenMP threads wait for work asleep, not spinning (read when torch is first imported, and passed on
-# to the stages and scripts the tests start). `make test` runs two processes on two cores, each with torch's
+# to the stages and scripts the tests start). `make test` runs three processes on two cores, each with torch's
 # two threads: spinning threads take the cores from the threads with work, and a model's pass then takes
 # several times its CPU and wall time. How threads wait changes no number: the same threads split the same work.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
@@ -83,7 +83,7 @@ def pytest_collection_finish(session):
 def torch_as_imported():
     """Each test starts with torch's own thread count and deterministic mode. Training sets both
     (scripts/tiny/checkpoint.py), as do some fixtures, and never gives them back; `make test` runs the
-    tests in two processes, each taking whichever file comes next, so a later test in the same process
+    tests in three processes, each taking whichever file comes next, so a later test in the same process
     would otherwise sum in another order than the stage it checks (a probability 1.1e-5 apart where
     1e-5 is allowed)."""
     torch = sys.modules.get("torch")
@@ -95,7 +95,7 @@ def torch_as_imported():
 
 def pytest_terminal_summary(terminalreporter):
     """Say plainly how many browser tests an explicit BROWSER=skip left out. The hook lives here, not in
-    tests/browser/conftest.py: under pytest-xdist (`make test` runs `-n 2`) the controller that writes the
+    tests/browser/conftest.py: under pytest-xdist (`make test` runs `-n 3`) the controller that writes the
     summary collects nothing, so it loads only this conftest, and the workers' summaries are not printed."""
     if os.environ.get("NEXTTOKEN_BROWSER") != "skip":
         return
