@@ -229,7 +229,11 @@ def test_chat_switch_gives_the_template_tokens(loaded):
 
 
 def test_typing_while_a_pass_runs_cancels_it(loaded):
+    """The first prompt is long (about 240 tokens: seconds of work, cancelled at the next block), so that it
+    is still running 50 ms after Enter however late a busy machine fires that timer; a six-token pass
+    had ended before it fired on CI."""
     texts = held_out(5)[3:]
+    texts = [" ".join([texts[0]] * 40), texts[1]]
     got = loaded.evaluate("""async ([a, b]) => {
         """ + WAIT + """
         const box = document.querySelector('[data-role=ask-prompt]'), seen = [];
