@@ -136,15 +136,18 @@ chromium:
 	@if [ "$(BROWSER)" = skip ]; then echo skip; else $(TOOL) chromium $(CHROMIUM) --for test; fi > build/make/chromium.tmp
 	@mv build/make/chromium.tmp build/make/chromium
 
-.PHONY: test
-test: node chromium lint site pipeline-deps ## run every test: lint, pipeline (pytest), JS runtime (node), browser (chromium; BROWSER=skip to skip)
-	NEXTTOKEN_BROWSER=$(BROWSER) NEXTTOKEN_CHROMIUM=$$(cat build/make/chromium) $(PY) -m pytest -q -n $(JOBS) --dist loadfile --durations=25 tests
+# The linters and the node tests run while pip installs the pipeline's packages (40 s on one core, the first time),
+# then pytest. Its files go out slow ones first (tests/conftest.py orders them; xdist's reorder is turned off).
+.PHONY: test test-js
+test: node chromium site $(VENV)/.lint-deps node_modules/.package-lock.json ## run every test: lint, pipeline (pytest), JS runtime (node), browser (chromium; BROWSER=skip to skip)
+	@$(MAKE) --no-print-directory -j2 -O lint test-js pipeline-deps
+	NEXTTOKEN_BROWSER=$(BROWSER) NEXTTOKEN_CHROMIUM=$$(cat build/make/chromium) $(PY) -m pytest -q -n $(JOBS) --dist loadfile --no-loadscope-reorder --durations=25 tests
+test-js: node ## the JS runtime's tests (node --test)
 	node --test --test-concurrency=2 tests/js/
 
 # The quick loop needs no torch: the modules that import it are marked slow and not even collected.
 .PHONY: test-fast
-test-fast: node site $(VENV)/.site-deps ## the quick loop: node tests, pytest without the browser and slow tests (no torch)
-	node --test --test-concurrency=2 tests/js/
+test-fast: node site $(VENV)/.site-deps test-js ## the quick loop: node tests, pytest without the browser and slow tests (no torch)
 	$(PY) -m pytest -q -n $(FAST_JOBS) -m "$(FAST)" tests
 
 .PHONY: lint
