@@ -26,7 +26,6 @@ from tests.helpers.faces import faces_loaded
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "build" / "site"
-SHOTS = ROOT / "build" / "screenshots"
 FONTS_CONF = Path(__file__).resolve().with_name("fonts.conf")
 CHROMIUM = os.environ.get("NEXTTOKEN_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync",
