@@ -5,7 +5,8 @@ folded map first opens by keyboard (test_pass_map_in_pages.check_folded_map_open
 
 The page is loaded once per scheme, already in it, and looked at in turn: these were two tests with a load (and a
 reload into the scheme) each, test_pass_map_in_pages.py's sideways-scroll-and-axe pass and test_computation.py's
-contrast pass."""
+contrast pass. The shelf's pages (test_around_demos.py) and the experiments page (test_real_experiments.py) had a load
+per scheme of their own for the width and axe at 360 px: that is this load's, with their bound of 0 px."""
 from __future__ import annotations
 
 import pytest
@@ -13,6 +14,8 @@ from tests.browser.test_pass_map_in_pages import PAGES, STRIP, TINY, WITH_MAP, c
 from tests.helpers.axe import violations
 
 pytestmark = pytest.mark.browser
+
+EXACT = {"around.html", "fast.html", "weights.html", "making.html", "real-experiments.html"}
 
 
 # Frames: the page's own reaction to a toggle or a resize happens in the next rendering frames (the resize and
@@ -33,6 +36,11 @@ def test_no_sideways_scroll_at_360_axe_finds_nothing_and_drawn_demos_pass_contra
     # 50 ms of timed steps): the state the 600 ms slept here before the 360-px checks let it reach
     if page.locator('.nt-demo[data-demo="train-yours"]').count():
         page.wait_for_selector('.nt-demo[data-demo="train-yours"][data-estimate-seconds]', timeout=15_000)
+    # the shelf's pages and the experiments page, as loaded: not one pixel wider than the phone (the bound of the tests
+    # that loaded them for it, test_around_demos.py's and test_real_experiments.py's; their axe check is step 1's)
+    if name in EXACT:
+        wide = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+        assert wide <= 0, f"{name} ({scheme}): {wide}px wider than a 360-px phone"
     # 0. a tiny-model page's folded map opens by keyboard (test_pass_map_in_pages.py's check, in this load), then is
     # folded again by keyboard, to be opened by a click as on every other page
     if name in TINY and scheme == "light":
