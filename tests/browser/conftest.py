@@ -26,7 +26,6 @@ from tests.helpers.faces import faces_loaded
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "build" / "site"
-SHOTS = ROOT / "build" / "screenshots"
 FONTS_CONF = Path(__file__).resolve().with_name("fonts.conf")
 CHROMIUM = os.environ.get("NEXTTOKEN_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -85,18 +84,8 @@ def _allowed(url: str, base: str) -> bool:
     return u.scheme == b.scheme and u.netloc == b.netloc
 
 
-@pytest.fixture
-def open_page(browser_context, server, site):
-    """open_page(name, mode="http"|"file") -> a Playwright page, watched for problems. Unless lazy=True,
-    every load of the page scrolls each demo into view until it has built, then back (read_through).
-    scheme="light"|"dark": the page as a reader's system asks for that scheme, from its first load (no stored
-    palette, prefers-color-scheme emulated; Material follows it), so a test in a scheme loads the page once.
-    init: a script run in the page before its own (Playwright's add_init_script). fresh=True: the page's first
-    load finds no localStorage of its origin (a reader's model, an auditor's choice), as the page cleared and
-    reloaded would, in one load; later loads keep what the page stores. motion="reduce"|"no-preference": the
-    reduced-motion preference emulated from the first load. route=(url, handler): the page's requests for url
-    answered by handler from the first load (Playwright's page.route). page.nt_loading holds the page's requests
-    still in flight."""
+def _opener(browser_context, server, site):
+    """The open_page function and the list of the pages it opened (for its fixture to close)."""
     opened = []
 
     def _open(name: str, mode: str = "http", width: int = 1280, height: int = 900, lazy: bool = False,
@@ -154,6 +143,32 @@ def open_page(browser_context, server, site):
         opened.append(page)
         return page
 
+    return _open, opened
+
+
+@pytest.fixture
+def open_page(browser_context, server, site):
+    """open_page(name, mode="http"|"file") -> a Playwright page, watched for problems. Unless lazy=True,
+    every load of the page scrolls each demo into view until it has built, then back (read_through).
+    scheme="light"|"dark": the page as a reader's system asks for that scheme, from its first load (no stored
+    palette, prefers-color-scheme emulated; Material follows it), so a test in a scheme loads the page once.
+    init: a script run in the page before its own (Playwright's add_init_script). fresh=True: the page's first
+    load finds no localStorage of its origin (a reader's model, an auditor's choice), as the page cleared and
+    reloaded would, in one load; later loads keep what the page stores. motion="reduce"|"no-preference": the
+    reduced-motion preference emulated from the first load. route=(url, handler): the page's requests for url
+    answered by handler from the first load (Playwright's page.route). page.nt_loading holds the page's requests
+    still in flight."""
+    _open, opened = _opener(browser_context, server, site)
+    yield _open
+    for p in opened:
+        p.close()
+
+
+@pytest.fixture(scope="module")
+def module_open_page(browser_context, server, site):
+    """open_page's pages kept for the whole module: for a page that loads the real model, which several tests then
+    use in turn (an open of the model costs more than most tests' own checks)."""
+    _open, opened = _opener(browser_context, server, site)
     yield _open
     for p in opened:
         p.close()

@@ -1,13 +1,13 @@
 """The shelf's demos (Making it fast, Storing the weights) in a real browser: the KV cache's slider, the router's top k and
 speculative decoding's accept/reject build from the page's data attributes and show the build's own
 numbers (scripts/site/costs.py, recomputed here from site_data), work by keyboard, served and from
-file://, and no page of the shelf scrolls sideways at 360 px; axe finds nothing in either scheme."""
+file://. (That no page of the shelf scrolls sideways at 360 px and axe finds nothing in either scheme:
+test_pages_in_both_schemes.py, in its load of each page.)"""
 from __future__ import annotations
 
 import math
 
 import pytest
-from tests.helpers.axe import violations
 
 from scripts.site.hooks import numbers
 
@@ -97,19 +97,4 @@ def test_speculative_decoding_shows_p_and_q_and_keeps_drafts_at_the_rules_rate(o
     out = float(root.locator(f'.nt-bar[data-token="{top}"][data-kind="out"]').get_attribute("data-value"))
     p0 = sp["rows"][0]["p"]
     assert abs(out - p0) < 5 * math.sqrt(p0 * (1 - p0) / total)  # what comes out follows p
-    clean(page)
-
-
-SHELF = {"around.html": (), "fast.html": ("kv-cache", "spec-decode"), "weights.html": ("moe-router",), "making.html": ()}
-
-
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("name", sorted(SHELF))
-def test_shelf_pages_at_360_have_no_sideways_scroll_and_axe_is_clean(open_page, scheme, name):
-    page = open_page(name, width=360)
-    page.emulate_media(color_scheme=scheme)
-    for d in SHELF[name]:
-        demo(page, d)
-    assert page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") <= 0
-    assert violations(page) == []
     clean(page)

@@ -5,8 +5,10 @@ contents, which stay whole and visible at every width from 1024 to 1920 px; on p
 the text that opens by keyboard and never covers a demo; its sizes are the active model's (a reader's model
 of other sizes redraws them, the built one brings them back). (That no page scrolls sideways at 360 px with the
 strip open, and axe finds nothing in either colour scheme: test_pages_in_both_schemes.py, which also checks the
-folded strip opening by keyboard, check_folded_map_opens_by_keyboard. Each page's maps, on its served load:
-check_pages_maps, called by test_site.py, which loads every page so anyway.)"""
+folded strip opening by keyboard, check_folded_map_opens_by_keyboard. Each page's maps, the map shown beside each
+demo and the block page's figure, on the page's served load: check_pages_maps,
+check_the_map_shown_is_the_model_of_the_demo_on_screen and check_the_block_page_draws_the_block_large, called by
+test_site.py, which loads every page so anyway.)"""
 from __future__ import annotations
 
 import json
@@ -121,11 +123,13 @@ def check_pages_maps(page, name):
         check_map(page, name, nav)
 
 
-@pytest.mark.parametrize("name", [n for n, maps in MAPS_OF.items() if len(maps) > 1])
-def test_the_map_shown_is_the_model_of_the_demo_on_screen(open_page, name):
-    """Beside SmolLM2's bars the map is SmolLM2's and says nothing of the tiny model; beside a tiny-model demo,
-    the tiny model's; beside GPT-2's tokenizer, GPT-2 small's. Only the shown map lights parts."""
-    page = open_page(name, width=1280, height=900)
+def check_the_map_shown_is_the_model_of_the_demo_on_screen(page, name):
+    """On a page of more than one map: beside SmolLM2's bars the map is SmolLM2's and says nothing of the tiny model;
+    beside a tiny-model demo, the tiny model's; beside GPT-2's tokenizer, GPT-2 small's. Only the shown map lights
+    parts. On the page as open_page(name) leaves it: test_site.py's served load of every page checks it, after
+    check_pages_maps."""
+    if len(MAPS_OF.get(name, [])) < 2:
+        return
     demos = page.locator("[data-pass-model]")
     models = set()
     for i in range(demos.count()):
@@ -140,7 +144,7 @@ def test_the_map_shown_is_the_model_of_the_demo_on_screen(open_page, name):
         assert page.locator(f".nt-map-side[hidden] .nt-map-on, {STRIP}[data-model]:not([data-model={model}]) .nt-map-on").count() == 0
         models.add(model)
     assert models == set(MAPS_OF[name])
-    clean(page)
+    page.evaluate("() => window.scrollTo(0, 0)")
 
 
 @pytest.mark.parametrize("name", [n for n in ("index.html", "block.html", "sampling.html", "real-models.html") if n in WITH_MAP])
@@ -193,8 +197,11 @@ def check_folded_map_opens_by_keyboard(page, name):
     clean(page)
 
 
-def test_the_block_page_draws_the_block_large(open_page):
-    page = open_page("block.html")
+def check_the_block_page_draws_the_block_large(page, name):
+    """The block page's figure, on the page as open_page(name) leaves it (test_site.py's served load of every page
+    checks it); its 360-px width is that load's too: the figure scrolls in its own box, never the page."""
+    if name != "block.html":
+        return
     fig = page.locator(".nt-block-figure")
     assert fig.is_visible()
     widths = fig.locator(".nt-pw").evaluate_all("ps => ps.map(p => parseFloat(p.getAttribute('stroke-width')))")
@@ -203,11 +210,6 @@ def test_the_block_page_draws_the_block_large(open_page):
     assert {str(MODEL["n_embd"]), str(MODEL["d_head"]), f"{MODEL['d_mlp']}, through GELU"} <= set(drawn)
     assert fig.get_by_role("link").count() == 2 + MODEL["n_head"] + 2 + 1 + 2  # LNs, heads, join, proj, MLP, adds
     assert "residual stream" in fig.locator("svg").text_content()
-    # at 360 px it scrolls in its own box, never the page
-    page.set_viewport_size({"width": 360, "height": 800})
-    page.wait_for_timeout(200)
-    assert page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") <= 1
-    clean(page)
 
 
 def test_a_table_that_scrolls_sideways_takes_the_focus_and_shows_its_edge(open_page):

@@ -2,7 +2,8 @@
 button reached by keyboard whose popover screen readers hear as its description; Escape closes a pinned one;
 axe finds nothing with a popover open in either scheme; the page's sources sit in one closed block at its end;
 the auditor's view shows every mark's label and is remembered on the next page, served and from file://; every page
-with marks passes axe in both schemes with its sources open and the auditor's view on."""
+with marks passes axe in both schemes with its sources open and the auditor's view on (the pages that show no fallback
+in test_pages_in_both_schemes.py's load of each)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -115,10 +116,32 @@ def test_the_auditors_view_shows_every_mark_and_is_remembered(open_page, mode):
 
 MARKED = sorted(p.name for p in (Path(__file__).resolve().parents[2] / "build" / "site").glob("*.html")
                 if 'class="nt-mark-btn"' in p.read_text(encoding="utf-8"))
+# Pages whose load at 1280 px without the read-through leaves a demo unbuilt, its fallback on show (a mark in it on the
+# two real-model pages): checked here, in that load. Every other marked page shows the same marks and demos either
+# way, and is checked in test_pages_in_both_schemes.py's load of it in each scheme (check_sources_and_auditors_view).
+UNBUILT = {"attention.html", "block.html", "sampling.html", "real-experiments.html", "real-models.html"}
+
+
+def check_sources_and_auditors_view(page, name, scheme):
+    """With the page's sources opened by keyboard and the auditor's view switched on, axe finds nothing; then the
+    view is switched off again, the sources closed and the page scrolled back to where it was."""
+    at = page.evaluate("() => [scrollX, scrollY]")
+    open_where(page)
+    page.locator(".nt-audit").click()
+    page.wait_for_timeout(300)
+    found = violations(page)
+    assert found == [], f"{name} ({scheme}, sources open, auditor's view on): " + "; ".join(found)
+    page.locator(".nt-audit").click()
+    page.evaluate("() => localStorage.removeItem('nexttoken.audit')")
+    page.locator("details#nt-where summary").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => !document.getElementById('nt-where').open", timeout=2000)
+    page.evaluate("([x, y]) => new Promise(r => { scrollTo({left: x, top: y, behavior: 'instant'}); requestAnimationFrame(() => "
+                  "requestAnimationFrame(() => r(true))); })", at)
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("name", MARKED)
+@pytest.mark.parametrize("name", sorted(UNBUILT & set(MARKED)))
 def test_every_marked_page_passes_axe_with_its_sources_open_and_the_auditors_view_on(open_page, name, scheme):
     page = open_page(name, lazy=True, scheme=scheme)
     open_where(page)

@@ -51,18 +51,20 @@ def pick(page, key: str) -> None:
 
 
 @pytest.mark.parametrize("mode", ["http", "file"])
-@pytest.mark.parametrize("key,t,k,top_p", [("story", 0.7, 50, 0.9), ("cat", 1.5, 0, 0.8), ("capital", 1.0, 0, 1.0)])
-def test_controls_match_python(open_page, mode, key, t, k, top_p):
-    rec = read_json(SITE_DATA / "smollm2" / "distributions" / f"{key}.json")
+def test_controls_match_python(open_page, mode):
+    """Each case, its prompt picked and all three controls set, in one load of the page (what the survivors line
+    says is a function of those four alone)."""
     page = open_page(PAGE, mode)
     page.wait_for_selector('.nt-demo[data-demo="real-distribution"][data-loaded]', timeout=10_000)
-    pick(page, key)
-    set_slider(page, "Temperature", t)
-    set_slider(page, "Top-k", k)
-    set_slider(page, "Top-p", top_p)
-    text = page.text_content('[data-role="survivors"]')
-    kept, mass = expected(rec, t, k, top_p)
-    assert text.startswith(f"{kept:,} of {rec['vocab_size']:,} tokens survive, holding {pct(mass)}"), (text, kept, mass)
+    for key, t, k, top_p in [("story", 0.7, 50, 0.9), ("cat", 1.5, 0, 0.8), ("capital", 1.0, 0, 1.0)]:
+        rec = read_json(SITE_DATA / "smollm2" / "distributions" / f"{key}.json")
+        pick(page, key)
+        set_slider(page, "Temperature", t)
+        set_slider(page, "Top-k", k)
+        set_slider(page, "Top-p", top_p)
+        text = page.text_content('[data-role="survivors"]')
+        kept, mass = expected(rec, t, k, top_p)
+        assert text.startswith(f"{kept:,} of {rec['vocab_size']:,} tokens survive, holding {pct(mass)}"), (key, text, kept, mass)
     assert not page.nt_problems, page.nt_problems
 
 
@@ -89,11 +91,11 @@ def test_keyboard_lens_and_heads(open_page):
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("scale", ["rank", "lin", "log"])
-def test_the_tallest_bar_is_drawn_inside_labelled_axes(open_page, scheme, scale):
+def test_the_tallest_bar_is_drawn_inside_labelled_axes(open_page, scheme):
     """Rank 1's column is the tallest bar and must show (not hidden under an axis or a marker); the
     axes say what they measure; the bar is drawn in a colour that is not the background. The chart opens
-    on the landing page's scale: rank on a log scale, probability from zero."""
+    on the landing page's scale: rank on a log scale, probability from zero. Each scale in turn, in one load
+    of the page per scheme (the chart is redrawn whole for each)."""
     rec = read_json(SITE_DATA / "smollm2" / "distributions" / "cat.json")
     page = open_page(PAGE, "http", width=360, height=800, scheme=scheme)  # no stored palette: Material follows the media query
     page.wait_for_selector('.nt-demo[data-demo="real-distribution"][data-loaded]', timeout=10_000)
@@ -102,23 +104,24 @@ def test_the_tallest_bar_is_drawn_inside_labelled_axes(open_page, scheme, scale)
     pick(page, "cat")
     labels = {"rank": "log rank (as on the first page)", "log": "log rank and probability", "lin": "linear"}
     assert page.get_by_label(labels["rank"]).is_checked()  # the landing page's view first
-    if scale != "rank":
-        page.get_by_label(labels[scale]).check()
-    axes = page.text_content('[data-role="axes"]')
-    assert axes.startswith("Across: rank, most likely first") and ("log scale" in axes) == (scale != "lin"), axes
-    assert ("from zero" in axes) == (scale != "log"), axes
-    px = page.evaluate("""() => {
-        const c = document.querySelector(".nt-dist-canvas"), g = c.getContext("2d");
-        const [x0, y0, x1, y1] = c.getAttribute("data-plot").split(" ").map(Number);
-        const mid = Math.round((y0 + y1) / 2), at = (x, y) => Array.from(g.getImageData(x, y, 1, 1).data);
-        return {bar: at(x0, mid), bg: at(x1 - 1, y0 + 1)};
-    }""")
-    page_bg = page.evaluate("""() => { const c = document.createElement("canvas").getContext("2d");
-        c.fillStyle = getComputedStyle(document.querySelector(".nt-dist-canvas")).getPropertyValue("--md-default-bg-color").trim();
-        c.fillRect(0, 0, 1, 1); return Array.from(c.getImageData(0, 0, 1, 1).data); }""")
-    assert px["bg"] == page_bg, (px, page_bg)  # the canvas is painted in the page's own scheme
-    # the top bar reaches the top of the plot (it is the scale's top); halfway up it is painted
-    assert px["bar"] != px["bg"], (px, rec["head"]["pieces"][0])
+    for scale in ("rank", "lin", "log"):
+        if scale != "rank":
+            page.get_by_label(labels[scale]).check()
+        axes = page.text_content('[data-role="axes"]')
+        assert axes.startswith("Across: rank, most likely first") and ("log scale" in axes) == (scale != "lin"), (scale, axes)
+        assert ("from zero" in axes) == (scale != "log"), (scale, axes)
+        px = page.evaluate("""() => {
+            const c = document.querySelector(".nt-dist-canvas"), g = c.getContext("2d");
+            const [x0, y0, x1, y1] = c.getAttribute("data-plot").split(" ").map(Number);
+            const mid = Math.round((y0 + y1) / 2), at = (x, y) => Array.from(g.getImageData(x, y, 1, 1).data);
+            return {bar: at(x0, mid), bg: at(x1 - 1, y0 + 1)};
+        }""")
+        page_bg = page.evaluate("""() => { const c = document.createElement("canvas").getContext("2d");
+            c.fillStyle = getComputedStyle(document.querySelector(".nt-dist-canvas")).getPropertyValue("--md-default-bg-color").trim();
+            c.fillRect(0, 0, 1, 1); return Array.from(c.getImageData(0, 0, 1, 1).data); }""")
+        assert px["bg"] == page_bg, (scale, px, page_bg)  # the canvas is painted in the page's own scheme
+        # the top bar reaches the top of the plot (it is the scale's top); halfway up it is painted
+        assert px["bar"] != px["bg"], (scale, px, rec["head"]["pieces"][0])
     assert not page.nt_problems, page.nt_problems
 
 

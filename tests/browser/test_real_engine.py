@@ -58,14 +58,20 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture
-def page(browser_context):
+def _watched(browser_context):
+    """A page whose requests to any other host are recorded on nt_external and never answered."""
     p = browser_context.new_page()
     p.set_default_timeout(300_000)
     external = []
     p.route("**/*", lambda route: route.continue_() if route.request.url.split(":")[0] in ("file", "blob", "data")
             or route.request.url.startswith("http://127.0.0.1") else (external.append(route.request.url), route.abort()))
     p.nt_external = external
+    return p
+
+
+@pytest.fixture
+def page(browser_context):
+    p = _watched(browser_context)
     yield p
     p.close()
 
@@ -90,37 +96,138 @@ LOAD_ERROR = """async (model) => {
 }"""
 
 
+# Sessions several tests read, each opened once in the module (an open reads, checks and hands out the model's
+# 19.6 MB: about 2.6 s of CPU, most of what a test here costs). Each opens in a page of its own, as a test's session
+# did: default(mode), the default session on a page that has loaded nothing else; split(mode, kernels), one worker
+# then two. A session answers its prompts one after another, as TOP always had it do.
+DEFAULT = """async (prompts) => {
+  const before = typeof (nexttoken.real || {})["kernels-wasm"], entries = history.length;
+  const s = await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2"});
+  const out = [];
+  for (const ids of prompts) {
+    const r = await s.prefill(ids, {});
+    let top = 0;
+    for (let i = 1; i < r.logits.length; i++) if (r.logits[i] > r.logits[top]) top = i;
+    out.push({top, max: r.logits[top]});
+  }
+  s.close();
+  return {before, history: history.length - entries, frames: document.querySelectorAll("iframe").length,
+          loaded: typeof nexttoken.real["kernels-wasm"], kernels: s.kernels, workers: s.workers, fma: s.fma,
+          cores: navigator.hardwareConcurrency, out};
+}"""
+AFTER = """async () => {
+  let bad;
+  try { await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2", kernels: "gpu"}); } catch (e) { bad = e.message; }
+  const bin = atob((await nexttoken.load("real.kernels-wasm")).fma), bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  return {bad, valid: WebAssembly.validate(bytes)};
+}"""
+# Each case split over one worker then two (prefill, a decode step, an unembedding row), then TOP's prompts on the
+# one worker's session: the same calls as a session of each's own.
+SPLIT = """async ([kernels, cases, prompts]) => {
+  const run = async (workers, tops) => {
+    const s = await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2", kernels, workers});
+    const got = [];
+    for (const [ids, opts] of cases) {
+      const r = await s.prefill(ids, opts || {lens: true});
+      const d = await s.decode(ids[ids.length - 1], {});
+      const row = await s.row(9);
+      let top = 0;
+      for (let i = 1; i < r.logits.length; i++) if (r.logits[i] > r.logits[top]) top = i;
+      got.push({top, logits: r.logits, lens: r.lens[3], decode: d.logits, row, heads: r.heads ? r.heads[7] : null});
+    }
+    const out = [];
+    for (const ids of tops) {
+      const r = await s.prefill(ids, {});
+      let top = 0;
+      for (let i = 1; i < r.logits.length; i++) if (r.logits[i] > r.logits[top]) top = i;
+      out.push({top, max: r.logits[top]});
+    }
+    s.close();
+    return {workers: s.workers, kernels: s.kernels, got, out};
+  };
+  const one = await run(1, prompts), two = await run(2, []);
+  const same = (a, b) => a.length === b.length && new Uint8Array(a.buffer).every((x, i) => x === new Uint8Array(b.buffer)[i]);
+  return {kernels: one.kernels, out: one.out, cases: cases.map((_, i) => {
+    const a = one.got[i], b = two.got[i];
+    return {workers: [one.workers, two.workers], kernels: [one.kernels, two.kernels], top: [a.top, b.top],
+            logits: same(a.logits, b.logits), lens: same(a.lens, b.lens), decode: same(a.decode, b.decode), row: same(a.row, b.row),
+            ...(a.heads ? {heads: same(a.heads, b.heads) && a.heads.some((w) => w > 0)} : {})};
+  })};
+}"""
+TOP_KEYS = ("capital", "cat", "question_chat")
+CAPITAL = json.loads((DIST / "capital.json").read_text())
+LONG = (CAPITAL["ids"] * 6)[:40]  # from 16 tokens the heads' attention is shared out too (engine.js Model.attend)
+LONG_OPTS = {"lens": True, "heads": True, "knockout": {"heads": [[7, 1]]}}
+
+
+@pytest.fixture(scope="module")
+def shared(harness, browser_context):
+    """shared("default", mode) or shared("split", mode, kernels): that session's results and its page's other hosts."""
+    done, pages = {}, []
+    tops = [json.loads((DIST / f"{k}.json").read_text())["ids"] for k in TOP_KEYS]
+
+    def get(kind, mode, kernels=None):
+        key = (kind, mode, kernels)
+        if key not in done:
+            p = _watched(browser_context)
+            pages.append(p)
+            p.goto(harness[mode])
+            if kind == "default":
+                cdp = p.context.new_cdp_session(p)
+                parsed = []
+                cdp.on("Debugger.scriptParsed", lambda e: parsed.append((e["url"], e["length"])))
+                cdp.send("Debugger.enable")  # every script compiled in the page and its frames, kept while enabled
+                got = p.evaluate(DEFAULT, tops)
+                cdp.send("Debugger.disable")
+                for _ in range(2):
+                    cdp.send("HeapProfiler.collectGarbage")
+                heap = cdp.send("Runtime.getHeapUsage")
+                cdp.detach()
+                got.update(p.evaluate(AFTER), parsed=parsed, heap=heap)
+            else:  # the long prompt from file:// only, as its test ran; TOP's prompts for test_top_token's plain-JS case
+                cases = [[CAPITAL["ids"], None]] + ([[LONG, LONG_OPTS]] if mode == "file" else [])
+                got = p.evaluate(SPLIT, [kernels, cases, tops if (mode, kernels) == ("file", "js") else []])
+            done[key] = got, list(p.nt_external)
+        return done[key]
+
+    yield get
+    for p in pages:
+        p.close()
+
+
+def check_tops(out, keys):
+    for k, g in zip(TOP_KEYS, out):
+        if k in keys:
+            d = json.loads((DIST / f"{k}.json").read_text())
+            assert g["top"] == d["head"]["ids"][0], d["key"]
+            assert abs(g["max"] - d["max_logit"]) <= 2e-3, d["key"]
+
+
 @pytest.mark.parametrize("mode,kernels", [("file", "wasm"), ("http", "wasm"), ("file", "js")])
-def test_top_token_equals_transformers(harness, page, mode, kernels):
-    """On the SIMD kernels (open's kernels: "wasm", the default) and on the plain-JS ones."""
-    dists = [json.loads((DIST / f"{k}.json").read_text()) for k in ("capital", "cat", "question_chat")]
-    page.goto(harness[mode])
-    res = page.evaluate(TOP, ["smollm2", [d["ids"] for d in dists], {"kernels": kernels}])
-    assert res["kernels"] == kernels
-    for d, g in zip(dists, res["out"]):
-        assert g["top"] == d["head"]["ids"][0], d["key"]
-        assert abs(g["max"] - d["max_logit"]) <= 2e-3, d["key"]
-    assert page.nt_external == []
+def test_top_token_equals_transformers(shared, mode, kernels):
+    """On the SIMD kernels (open's kernels: "wasm", the default: the default session) and on the plain-JS ones (the
+    one-worker session of split(file, js)): the three prompts' top tokens and top logits."""
+    got, external = shared("default", mode) if kernels == "wasm" else shared("split", mode, kernels)
+    assert got["kernels"] == kernels
+    check_tops(got["out"], TOP_KEYS)
+    assert external == []
 
 
-def test_fused_multiply_add_where_the_browser_has_it_and_plain_simd_both_equal_transformers(harness, page):
+def test_fused_multiply_add_where_the_browser_has_it_and_plain_simd_both_equal_transformers(shared, harness, page):
     """The default SIMD kernels use relaxed SIMD's fused multiply-add exactly where the browser
     validates that module (session.fma); fma: false runs plain 128-bit SIMD. Both give transformers'
     top token and its logit within 2e-3."""
+    fused, _ = shared("default", "file")
+    assert fused["fma"] == fused["valid"] and fused["kernels"] == "wasm"
+    check_tops(fused["out"], ("capital", "question_chat"))
     dists = [json.loads((DIST / f"{k}.json").read_text()) for k in ("capital", "question_chat")]
     page.goto(harness["file"])
-    got = page.evaluate("""async (prompts) => {
-      const run = (fma) => (""" + TOP + """)(["smollm2", prompts, {fma}]);
-      const bin = atob((await nexttoken.load("real.kernels-wasm")).fma), bytes = new Uint8Array(bin.length);
-      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-      return {valid: WebAssembly.validate(bytes), fused: await run(undefined), plain: await run(false)};
-    }""", [d["ids"] for d in dists])
-    assert got["fused"]["fma"] == got["valid"] and got["plain"]["fma"] is False
-    for run in ("fused", "plain"):
-        assert got[run]["kernels"] == "wasm"
-        for d, g in zip(dists, got[run]["out"]):
-            assert g["top"] == d["head"]["ids"][0], (run, d["key"])
-            assert abs(g["max"] - d["max_logit"]) <= 2e-3, (run, d["key"])
+    plain = page.evaluate(TOP, ["smollm2", [d["ids"] for d in dists], {"fma": False}])
+    assert plain["fma"] is False and plain["kernels"] == "wasm"
+    for d, g in zip(dists, plain["out"]):
+        assert g["top"] == d["head"]["ids"][0], ("plain", d["key"])
+        assert abs(g["max"] - d["max_logit"]) <= 2e-3, ("plain", d["key"])
 
 
 def _damage(bad: Path, how: str) -> tuple[str, str]:
@@ -159,28 +266,15 @@ def test_damaged_chunk_is_one_line_and_retry_works(harness, page, mode, how):
 
 
 @pytest.mark.parametrize("mode", ["file", "http"])
-def test_the_page_keeps_no_copy_of_the_chunks(harness, page, mode):
+def test_the_page_keeps_no_copy_of_the_chunks(shared, mode):
     """The chunks are never compiled (each is a page whose text an iframe decodes), so once the model
     is loaded the page holds neither their 19.6 MB texts nor anything near the model's size: as
     scripts, Chromium's compilation cache kept every chunk's source (124 MB) for the page's life. The
-    frames add no history entry (the site keeps a demo's state in history.state)."""
-    page.goto(harness[mode])
-    cdp = page.context.new_cdp_session(page)
-    parsed = []
-    cdp.on("Debugger.scriptParsed", lambda e: parsed.append((e["url"], e["length"])))
-    cdp.send("Debugger.enable")  # every script compiled in the page and its frames, kept while enabled
-    got = page.evaluate("""async () => {
-      const before = history.length;
-      const s = await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2"});
-      s.close();
-      return {history: history.length - before, frames: document.querySelectorAll("iframe").length};
-    }""")
-    cdp.send("Debugger.disable")
-    for _ in range(2):
-        cdp.send("HeapProfiler.collectGarbage")
-    heap = cdp.send("Runtime.getHeapUsage")
-    cdp.detach()
-    assert got == {"history": 0, "frames": 0}
+    frames add no history entry (the site keeps a demo's state in history.state). (The default session's
+    page: its scripts seen from before the open, its heap once the session has answered and closed.)"""
+    got, _ = shared("default", mode)
+    assert {k: got[k] for k in ("history", "frames")} == {"history": 0, "frames": 0}
+    parsed, heap = got["parsed"], got["heap"]
     assert sum("/data/real/smollm2/w" in url for url, _ in parsed) == 7  # the chunk pages' own scripts, seen
     assert [(url, n) for url, n in parsed if n > 1_000_000] == []
     held = heap["usedSize"] + heap.get("backingStorageSize", 0)
@@ -271,50 +365,26 @@ def test_a_worker_the_browser_failed_to_start_is_started_again(harness, page, fa
     assert got == {"first": expect, "made": min(fails + 1, 3), "n": 49152}
 
 
-SPLIT = """async ([ids, kernels, opts]) => {
-  const run = async (workers) => {
-    const s = await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2", kernels, workers});
-    const r = await s.prefill(ids, opts || {lens: true});
-    const d = await s.decode(ids[ids.length - 1], {});
-    const row = await s.row(9);
-    s.close();
-    let top = 0;
-    for (let i = 1; i < r.logits.length; i++) if (r.logits[i] > r.logits[top]) top = i;
-    return {workers: s.workers, kernels: s.kernels, top, logits: r.logits, lens: r.lens[3], decode: d.logits, row,
-            heads: r.heads ? r.heads[7] : null};
-  };
-  const one = await run(1), two = await run(2);
-  const same = (a, b) => a.length === b.length && new Uint8Array(a.buffer).every((x, i) => x === new Uint8Array(b.buffer)[i]);
-  return {workers: [one.workers, two.workers], kernels: [one.kernels, two.kernels], top: [one.top, two.top],
-          logits: same(one.logits, two.logits), lens: same(one.lens, two.lens), decode: same(one.decode, two.decode), row: same(one.row, two.row),
-          ...(one.heads ? {heads: same(one.heads, two.heads) && one.heads.some((w) => w > 0)} : {})};
-}"""
-
-
 @pytest.mark.parametrize("mode,kernels", [("file", "js"), ("http", "js"), ("file", "wasm")])
-def test_two_workers_give_the_bits_of_one(harness, page, mode, kernels):
+def test_two_workers_give_the_bits_of_one(shared, mode, kernels):
     """The page's model split over 2 workers: the same top token as transformers' and the same bits
     as 1 worker (logits, a lens row, a decode step, an unembedding row)."""
-    d = json.loads((DIST / "capital.json").read_text())
-    page.goto(harness[mode])
-    got = page.evaluate(SPLIT, [d["ids"], kernels])
-    assert got == {"workers": [1, 2], "kernels": [kernels, kernels], "top": [d["head"]["ids"][0]] * 2,
-                   "logits": True, "lens": True, "decode": True, "row": True}
-    assert page.nt_external == []
+    got, external = shared("split", mode, kernels)
+    assert got["cases"][0] == {"workers": [1, 2], "kernels": [kernels, kernels], "top": [CAPITAL["head"]["ids"][0]] * 2,
+                               "logits": True, "lens": True, "decode": True, "row": True}
+    assert external == []
 
 
 @pytest.mark.parametrize("kernels", ["js", "wasm"])
-def test_a_long_prompts_attention_split_over_two_workers_gives_the_bits_of_one(harness, page, kernels):
+def test_a_long_prompts_attention_split_over_two_workers_gives_the_bits_of_one(shared, kernels):
     """From 16 tokens the heads' attention is shared out too (engine.js Model.attend): the logits, a
     lens row, a layer's attention weights (with a head switched off) and the next step keep every bit."""
-    d = json.loads((DIST / "capital.json").read_text())
-    ids = (d["ids"] * 6)[:40]
-    page.goto(harness["file"])
-    got = page.evaluate(SPLIT, [ids, kernels, {"lens": True, "heads": True, "knockout": {"heads": [[7, 1]]}}])
-    assert {k: v for k, v in got.items() if k != "top"} == {
+    got, external = shared("split", "file", kernels)
+    case = got["cases"][1]
+    assert {k: v for k, v in case.items() if k != "top"} == {
         "workers": [1, 2], "kernels": [kernels, kernels], "logits": True, "lens": True, "decode": True, "row": True, "heads": True}
-    assert got["top"][0] == got["top"][1]
-    assert page.nt_external == []
+    assert case["top"][0] == case["top"][1]
+    assert external == []
 
 
 def test_a_helper_worker_crashing_is_one_line_and_reopening_works(harness, page):
@@ -381,26 +451,15 @@ def test_a_bad_worker_count_is_one_line(harness, page):
 
 
 @pytest.mark.parametrize("mode", ["file", "http"])
-def test_the_default_kernels_are_simd_loaded_beside_the_workers(harness, page, mode):
+def test_the_default_kernels_are_simd_loaded_beside_the_workers(shared, mode):
     """A page that never loaded kernels-wasm.js (as the site's panel) gets the SIMD kernels by
     default, workers.js loading them as its need; a bad choice of kernels is one line."""
-    page.goto(harness[mode])
-    got = page.evaluate("""async () => {
-      const before = typeof (nexttoken.real || {})["kernels-wasm"];
-      const s = await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2"});
-      const r = await s.prefill([504, 3575, 282, 4649, 314], {});
-      s.close();
-      let bad;
-      try { await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2", kernels: "gpu"}); } catch (e) { bad = e.message; }
-      let top = 0;
-      for (let i = 1; i < r.logits.length; i++) if (r.logits[i] > r.logits[top]) top = i;
-      return {kernels: s.kernels, workers: s.workers, cores: navigator.hardwareConcurrency, before, loaded: typeof nexttoken.real["kernels-wasm"], top, bad};
-    }""")
+    got, external = shared("default", mode)
     assert got["kernels"] == "wasm" and got["before"] == "undefined" and got["loaded"] == "object"
     assert got["workers"] == 1  # one worker decodes fastest (bench_real says why)
-    assert got["top"] == json.loads((DIST / "capital.json").read_text())["head"]["ids"][0]
+    assert got["out"][0]["top"] == CAPITAL["head"]["ids"][0]
     assert got["bad"] == 'kernels must be "wasm" or "js", not gpu'
-    assert page.nt_external == []
+    assert external == []
 
 
 RERUN = """async ([ids, options]) => {

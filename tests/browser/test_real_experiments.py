@@ -1,7 +1,8 @@
 """The experiments page without the model, over http and from file://: each of its five demos opens on
 the build's numbers (site_data/smollm2/experiments.json), says so, and shows them as stored; the
-page fits 360 px, every control is reached by keyboard, typed text is only text, the tokenizer-only
-parts answer without the model, and a link to a stored state restores it."""
+page fits 360 px in both schemes (test_pages_in_both_schemes.py, in its load of the page), every control is reached by
+keyboard, typed text is only text, the tokenizer-only parts answer without the model, and a link to a stored state
+restores it."""
 from __future__ import annotations
 
 import pytest
@@ -105,15 +106,6 @@ def test_the_live_controls_wait_for_the_model_and_typed_text_stays_text(open_pag
         assert page.evaluate("() => window.__pwned") is None
         assert page.evaluate("() => document.querySelectorAll('img[src=\"x\"], img[onerror]').length") == 0
     clean(page)
-
-
-def test_the_page_fits_a_phone_in_both_schemes(open_page, browser_context):
-    for scheme in ("light", "dark"):
-        page = open_page(PAGE, width=360, height=740)
-        page.emulate_media(color_scheme=scheme)
-        wide = page.evaluate("() => document.documentElement.scrollWidth")
-        assert wide <= 360, f"{scheme}: the page is {wide} px wide"
-        clean(page)
 
 
 def test_keyboard_reaches_every_control(open_page):

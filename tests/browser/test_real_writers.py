@@ -47,17 +47,27 @@ def hf():
             "greedy": greedy[0, len(ids):].tolist(), "beam": beam[0, len(ids):].tolist()}
 
 
-def opened(open_page, mode):
-    page = open_page(PAGE, mode)
-    page.set_default_timeout(600_000)
-    page.wait_for_selector(f"{ROOT_SEL}[data-ready]")
-    return page, page.evaluate(OPEN_MODEL, [PROMPT, False])
+@pytest.fixture(scope="module")
+def opened(module_open_page):
+    """opened(mode): the page with the model loaded through the panel and the prompt run, and the prompt's ids. One
+    page per mode for the module: the tests that write run on it in turn, as a reader writes again (each Write starts
+    its writers afresh from the panel's pass), where each loaded the page and the model for itself."""
+    done = {}
+
+    def get(mode):
+        if mode not in done:
+            page = module_open_page(PAGE, mode)
+            page.set_default_timeout(600_000)
+            page.wait_for_selector(f"{ROOT_SEL}[data-ready]")
+            done[mode] = page, page.evaluate(OPEN_MODEL, [PROMPT, False])
+        return done[mode]
+    return get
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("mode", ["http", "file"])
-def test_greedy_and_beam_search_equal_transformers(open_page, hf, mode):
-    page, ids = opened(open_page, mode)
+def test_greedy_and_beam_search_equal_transformers(opened, hf, mode):
+    page, ids = opened(mode)
     assert ids == hf["ids"]
     g = page.evaluate(WRITE, [16, ["greedy"], None])
     assert g["message"] == ""
@@ -100,8 +110,8 @@ def replay(hf, sampled: list[int], sampling: dict) -> list[int]:
 
 
 @pytest.mark.slow
-def test_seeded_sample_is_reproducible_and_replays_in_python(open_page, hf):
-    page, _ = opened(open_page, "http")
+def test_seeded_sample_is_reproducible_and_replays_in_python(opened, hf):
+    page, _ = opened("http")
     s = {"T": 0.8, "k": 0, "p": 0.9, "seed": 7}
     a = page.evaluate(WRITE, [10, ["sample"], s])["sample"]
     b = page.evaluate(WRITE, [10, ["sample"], s])["sample"]
@@ -136,8 +146,8 @@ STOP = """async () => {
 
 
 @pytest.mark.slow
-def test_stop_stops_every_writer(open_page):
-    page, _ = opened(open_page, "file")
+def test_stop_stops_every_writer(opened):
+    page, _ = opened("file")
     got = page.evaluate(STOP)
     assert got["stopEnabled"] and got["writeEnabled"]
     assert got["why"] == ["stopped"] * 3

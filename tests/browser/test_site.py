@@ -1,6 +1,7 @@
 """The built site in a real browser: clean pages (served and from file://), each page's map of the pass
-(test_pass_map_in_pages.check_pages_maps, in the served load), the eight demos driven like a reader, hostile
-input, keyboard-only use, and screenshots at desktop and phone widths."""
+(test_pass_map_in_pages.check_pages_maps, in the served load) and its header on a phone
+(test_look.check_header_on_a_phone, in the same load), the eight demos driven like a reader, hostile
+input, keyboard-only use, and no sideways scroll at a phone's width."""
 from __future__ import annotations
 
 import json
@@ -12,11 +13,12 @@ import pytest
 
 from scripts.site.hooks.numbers import pct
 from scripts.tiny.tokenizer import load_tokenizer
-from tests.browser.test_pass_map_in_pages import check_pages_maps
+from tests.browser.test_look import check_header_on_a_phone
+from tests.browser.test_pass_map_in_pages import (check_pages_maps, check_the_block_page_draws_the_block_large,
+                                                  check_the_map_shown_is_the_model_of_the_demo_on_screen)
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "build" / "site"
-SHOTS = ROOT / "build" / "screenshots"
 
 
 def site_pages() -> list[str]:
@@ -76,22 +78,25 @@ def nothing_loading(page, timeout: float = 30.0) -> None:
 
 
 @pytest.mark.parametrize("name", PAGES)
-def test_page_served_clean_with_its_maps_and_screenshots(open_page, name):
+def test_page_served_clean_with_its_maps_and_header(open_page, name):
+    """Served, the page has no problem with every figure loaded, its maps of the pass are right
+    (test_pass_map_in_pages.py's checks: the maps, the one shown beside each demo, the block page's figure), and
+    narrowed to a phone it does not scroll sideways and its header is whole. (Screenshots to look at:
+    scripts/quality/screens.py, in both schemes; this test wrote two a page that nothing read.)"""
     page = open_page(name, "http")
     check_pages_maps(page, name)  # the map of the pass (test_pass_map_in_pages.py), in this load
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    stem = name.removesuffix(".html")
-    # figures load lazily; a full-page screenshot should show them all: every image loaded (or failed, which
-    # clean() reports) and nothing else of the page's still loading (was: the network idle for 500 ms, twice)
+    check_the_map_shown_is_the_model_of_the_demo_on_screen(page, name)
+    check_the_block_page_draws_the_block_large(page, name)
+    # figures load lazily: every image loaded (or failed, which clean() reports) and nothing else of the page's
+    # still loading (was: the network idle for 500 ms, twice)
     page.evaluate("() => document.querySelectorAll('img[loading=lazy]').forEach(i => { i.loading = 'eager'; })")
     page.wait_for_function("() => [...document.images].every(i => i.complete)", timeout=30_000)
     nothing_loading(page)
-    page.screenshot(path=str(SHOTS / f"{stem}-1280.png"), full_page=True)
     page.set_viewport_size({"width": 360, "height": 800})
     page.evaluate(FRAMES)  # the page's resize and media-query handlers, then one more frame (was 200 ms)
-    page.screenshot(path=str(SHOTS / f"{stem}-360.png"), full_page=True)
     overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 1, f"{name}: the page is {overflow}px wider than a 360-px phone"
+    check_header_on_a_phone(page, name)  # test_look.py's header check, in this load
     clean(page)
 
 
