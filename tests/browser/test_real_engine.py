@@ -76,9 +76,8 @@ def page(browser_context):
     p.close()
 
 
-# Each prompt's top token and its logit, on a session opened with `options` ({kernels}, {fma}).
-TOP = """async ([model, prompts, options]) => {
-  const s = await nexttoken.real.workers.open({base: "js/data/real/", model, ...options});
+# tops(s, prompts): each prompt's top token and its logit on session s, the prompts one after another.
+TOPS = """const tops = async (s, prompts) => {
   const out = [];
   for (const ids of prompts) {
     const r = await s.prefill(ids, {});
@@ -86,6 +85,15 @@ TOP = """async ([model, prompts, options]) => {
     for (let i = 1; i < r.logits.length; i++) if (r.logits[i] > r.logits[top]) top = i;
     out.push({top, max: r.logits[top]});
   }
+  return out;
+};
+"""
+
+# Each prompt's top token and its logit, on a session opened with `options` ({kernels}, {fma}).
+TOP = """async ([model, prompts, options]) => {
+""" + TOPS + """
+  const s = await nexttoken.real.workers.open({base: "js/data/real/", model, ...options});
+  const out = await tops(s, prompts);
   s.close();
   return {kernels: s.kernels, fma: s.fma, out};
 }"""
@@ -101,15 +109,10 @@ LOAD_ERROR = """async (model) => {
 # did: default(mode), the default session on a page that has loaded nothing else; split(mode, kernels), one worker
 # then two. A session answers its prompts one after another, as TOP always had it do.
 DEFAULT = """async (prompts) => {
+""" + TOPS + """
   const before = typeof (nexttoken.real || {})["kernels-wasm"], entries = history.length;
   const s = await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2"});
-  const out = [];
-  for (const ids of prompts) {
-    const r = await s.prefill(ids, {});
-    let top = 0;
-    for (let i = 1; i < r.logits.length; i++) if (r.logits[i] > r.logits[top]) top = i;
-    out.push({top, max: r.logits[top]});
-  }
+  const out = await tops(s, prompts);
   s.close();
   return {before, history: history.length - entries, frames: document.querySelectorAll("iframe").length,
           loaded: typeof nexttoken.real["kernels-wasm"], kernels: s.kernels, workers: s.workers, fma: s.fma,
@@ -125,7 +128,8 @@ AFTER = """async () => {
 # Each case split over one worker then two (prefill, a decode step, an unembedding row), then TOP's prompts on the
 # one worker's session: the same calls as a session of each's own.
 SPLIT = """async ([kernels, cases, prompts]) => {
-  const run = async (workers, tops) => {
+""" + TOPS + """
+  const run = async (workers, prompts) => {
     const s = await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2", kernels, workers});
     const got = [];
     for (const [ids, opts] of cases) {
@@ -136,13 +140,7 @@ SPLIT = """async ([kernels, cases, prompts]) => {
       for (let i = 1; i < r.logits.length; i++) if (r.logits[i] > r.logits[top]) top = i;
       got.push({top, logits: r.logits, lens: r.lens[3], decode: d.logits, row, heads: r.heads ? r.heads[7] : null});
     }
-    const out = [];
-    for (const ids of tops) {
-      const r = await s.prefill(ids, {});
-      let top = 0;
-      for (let i = 1; i < r.logits.length; i++) if (r.logits[i] > r.logits[top]) top = i;
-      out.push({top, max: r.logits[top]});
-    }
+    const out = await tops(s, prompts);
     s.close();
     return {workers: s.workers, kernels: s.kernels, got, out};
   };
@@ -302,7 +300,8 @@ def test_cancel_keeps_the_session_usable(harness, page):
     page.goto(harness["http"])
     got = page.evaluate("""async () => {
       const s = await nexttoken.real.workers.open({base: "js/data/real/", model: "smollm2"});
-      const ids = Array.from({length: 40}, (_, i) => 504 + i);
+      // 400 tokens: seconds of work, so the pass is still running when a late 50 ms timer fires on a busy machine
+      const ids = Array.from({length: 400}, (_, i) => 504 + i);
       const running = s.prefill(ids, {});
       setTimeout(() => s.cancel(), 50);
       let first;
