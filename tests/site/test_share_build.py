@@ -1,5 +1,6 @@
 """The site's version and "Cite this" (scripts/site/provenance.py), the embed pages the share hook writes, the
-theme's palette rule it keys to our own attribute and our stylesheets as one file (scripts/site/hooks/share.py)."""
+theme's palette rule it keys to our own attribute, Markdown's tables written as the theme would rewrite them, and
+our stylesheets as one file (scripts/site/hooks/share.py)."""
 from __future__ import annotations
 
 import html
@@ -11,7 +12,8 @@ import pytest
 
 from mkdocs.exceptions import PluginError
 
-from scripts.site.hooks.share import SITE_CSS, containers, quiet_palette_switch
+from scripts.site.hooks.share import (MD_TABLE, SITE_CSS, TABLE_RULE, TABLE_RULE_TOO, containers, quiet_palette_switch,
+                                      tables_styled_with_a_class, wrapped_tables)
 from scripts.site.provenance import provenance
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -106,6 +108,41 @@ def test_the_palette_rule_is_keyed_to_our_attribute_and_a_theme_without_it_stops
     sheet.unlink()
     with pytest.raises(PluginError, match="found 0"):
         quiet_palette_switch(tmp_path)
+
+
+def test_markdown_tables_are_written_wrapped_and_a_table_inside_one_is_left_as_it_is():
+    table = '<table><tr><td><table class="x"><tr><td>1</td></tr></table></td></tr></table><p>after</p><table>\n</table>'
+    wrapped = wrapped_tables(table)
+    opened = f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table"><table class="{MD_TABLE}">'
+    assert wrapped == (f'{opened}<tr><td><table class="x"><tr><td>1</td></tr></table></td></tr></table></div></div>'
+                       f'<p>after</p>{opened}\n</table></div></div>')
+    assert wrapped_tables(wrapped) == wrapped  # a wrapped table has a class: nothing to do twice
+
+
+def test_no_page_leaves_a_table_for_the_themes_bundle_to_move_and_the_themes_table_rules_hold_for_ours(tmp_path):
+    """The bundle moves every table without a class into its scrolling box once the page has loaded: a new layout of
+    each, in the task after the first paint (share.py says what it cost). Every page's tables are written there."""
+    pages = sorted(SITE.glob("*.html")) + sorted(SITE.glob("embed/*.html"))
+    counted = 0
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        assert "<table>" not in text, page.name
+        counted += text.count(f'<table class="{MD_TABLE}">')
+        assert text.count(f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table"><table class="{MD_TABLE}">') \
+            == text.count(f'<table class="{MD_TABLE}">'), page.name
+    assert counted > 30, counted
+    built = sorted((SITE / "assets" / "stylesheets").glob("main.*.min.css"))
+    assert len(built) == 1
+    theme = built[0].read_text(encoding="utf-8")
+    assert TABLE_RULE not in theme.replace(TABLE_RULE_TOO, "") and theme.count(TABLE_RULE_TOO) > 10
+    assert TABLE_RULE not in (SITE / SITE_CSS).read_text(encoding="utf-8").replace(f"table:is(:not([class]), .{MD_TABLE})", "")
+    sheets = tmp_path / "assets" / "stylesheets"
+    sheets.mkdir(parents=True)
+    (sheets / "main.0.min.css").write_text(".md-typeset table:not([class]) th{font-weight:700}")
+    tables_styled_with_a_class(tmp_path)
+    assert (sheets / "main.0.min.css").read_text() == f".md-typeset {TABLE_RULE_TOO} th{{font-weight:700}}"
+    with pytest.raises(PluginError, match="no table:not"):
+        tables_styled_with_a_class(tmp_path)  # a theme whose stylesheet lost the rule is named, not passed over
 
 
 def test_every_page_loads_our_stylesheets_as_one_file_in_mkdocs_yml_order():
