@@ -147,8 +147,15 @@ def test_a_later_demo_loads_its_scripts_only_when_it_nears(open_page):
     assert page.evaluate("() => !(nexttoken.demos && nexttoken.demos['real-writers'])")
     page.evaluate(f"() => document.querySelector('{WRITERS}').scrollIntoView()")
     page.wait_for_selector(f"{WRITERS}[data-ready]", timeout=10_000)
+    # the inside view, within two screens above, fetches its eight scripts one after another: the writers'
+    # three may be in and built before its last is asked for
+    wanted = ["js/runtime/decoding.js", "js/demos/real-writers.js", "js/explain/real.js", "js/demos/real-inside.js"]
+    for _ in range(100):  # up to 10 s
+        if all(path in scripts_seen(page) for path in wanted):
+            break
+        page.wait_for_timeout(100)
     now = scripts_seen(page)
-    for path in ["js/runtime/decoding.js", "js/demos/real-writers.js", "js/explain/real.js", "js/demos/real-inside.js"]:
+    for path in wanted:
         assert path in now, (path, now)
     assert page.locator(f"{WRITERS} .nt-fallback").is_hidden()
     assert page.locator(f"{WRITERS} .nt-live").count() == 1
