@@ -444,7 +444,12 @@ nexttoken.define("ui", ["load"], function (load) {
     var names = deferred.splice(at, 1)[0].names;
     if (fetcher) fetcher.unobserve(root);
     if (want) wanted.push(root);
-    names.reduce(function (done, name) { return done.then(function () { return load(name); }); }, Promise.resolve())
+    // Not before the page is parsed: its own scripts (which a later demo's may need, as the experiments page's
+    // demos need real.experiments) are still to run while the parser waits on one of them.
+    var parsed = document.readyState !== "loading" ? Promise.resolve() : new Promise(function (resolve) {
+      document.addEventListener("DOMContentLoaded", resolve, { once: true });
+    });
+    names.reduce(function (done, name) { return done.then(function () { return load(name); }); }, parsed)
       .catch(function (err) {
         root.insertBefore(el("p", { class: "nt-msg nt-error", role: "status",
           text: "This demo could not load (" + (err && err.message ? err.message : err) + "); the static numbers below are what it would compute." }), root.firstChild);

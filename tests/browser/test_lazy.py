@@ -182,3 +182,19 @@ def test_a_later_demo_whose_script_cannot_load_keeps_its_fallback_and_says_why(o
     assert "could not load js/demos/real-writers.js" in msg.inner_text()
     assert page.locator(f"{WRITERS} .nt-fallback").is_visible()
     assert page.locator(f"{WRITERS}[data-ready]").count() == 0
+
+
+def test_a_later_demo_near_the_top_waits_for_the_pages_own_scripts(open_page):
+    """The experiments page's later demos need real.experiments, one of the page's own scripts. Their container
+    can come within two screens before the parser has run that script (a slow line, a busy machine): their
+    scripts then wait until the page is parsed, rather than run first and fail."""
+    def slow(route):
+        import time
+        time.sleep(1.5)  # the page's own script arrives late; the parser waits on it
+        route.continue_()
+    page = open_page("real-experiments.html", width=360, height=800, lazy=True, route=("**/js/real/experiments.js", slow))
+    page.wait_for_function("() => document.readyState === 'complete'")
+    root = page.locator('.nt-demo[data-demo="real-steps"]')
+    root.scroll_into_view_if_needed()
+    page.wait_for_selector('.nt-demo[data-demo="real-steps"][data-ready]', timeout=10_000)
+    assert page.nt_problems == [], "\n".join(page.nt_problems)
