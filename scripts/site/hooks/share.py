@@ -132,16 +132,21 @@ def wrapped_tables(html: str) -> str:
     return "".join(out)
 
 
+def theme_sheet_rewritten(site: Path, pattern: str, old: str, new: str, check: str) -> None:
+    """The theme's one stylesheet named `pattern` with `old` written as `new`; a sheet without `old` stops the
+    build, naming what to check against the theme (its rule is gone or renamed)."""
+    sheets = sorted((site / "assets" / "stylesheets").glob(pattern))
+    if len(sheets) != 1:
+        raise PluginError(f"share hook: expected one {pattern} from the theme, found {len(sheets)}")
+    text = sheets[0].read_text(encoding="utf-8")
+    if old not in text:
+        raise PluginError(f"share hook: {sheets[0].name} has no {old} rule any more: check {check} against this theme version")
+    sheets[0].write_text(text.replace(old, new), encoding="utf-8")
+
+
 def tables_styled_with_a_class(site: Path) -> None:
     """The theme's stylesheet: its rules for a table without a class hold for MD_TABLE too (same specificity)."""
-    sheets = sorted((site / "assets" / "stylesheets").glob("main.*.min.css"))
-    if len(sheets) != 1:
-        raise PluginError(f"share hook: expected one main.*.min.css from the theme, found {len(sheets)}")
-    text = sheets[0].read_text(encoding="utf-8")
-    if TABLE_RULE not in text:
-        raise PluginError(f"share hook: {sheets[0].name} has no {TABLE_RULE} rule any more: check the theme's "
-                          "tables against wrapped_tables")
-    sheets[0].write_text(text.replace(TABLE_RULE, TABLE_RULE_TOO), encoding="utf-8")
+    theme_sheet_rewritten(site, "main.*.min.css", TABLE_RULE, TABLE_RULE_TOO, "the theme's tables and wrapped_tables")
 
 
 def on_page_content(html, page, config, files, **kwargs):
@@ -157,14 +162,7 @@ SWITCHING, OURS = "[data-md-color-switching]", "[data-nt-switching]"
 
 def quiet_palette_switch(site: Path) -> None:
     """The palette stylesheet's no-transition rule under our own attribute (see the module's docstring)."""
-    sheets = sorted((site / "assets" / "stylesheets").glob("palette.*.min.css"))
-    if len(sheets) != 1:
-        raise PluginError(f"share hook: expected one palette.*.min.css from the theme, found {len(sheets)}")
-    text = sheets[0].read_text(encoding="utf-8")
-    if SWITCHING not in text:
-        raise PluginError(f"share hook: {sheets[0].name} has no {SWITCHING} rule any more: check js/site.js's palette switch"
-                          " against this theme version")
-    sheets[0].write_text(text.replace(SWITCHING, OURS), encoding="utf-8")
+    theme_sheet_rewritten(site, "palette.*.min.css", SWITCHING, OURS, "js/site.js's palette switch")
 
 
 def one_stylesheet(docs: Path, site: Path) -> None:
