@@ -61,19 +61,6 @@
   document.addEventListener("toggle", function (e) { if (e.target.open) queue(); }, true);  // a fold opened
   queue();
 
-  // While the reader switches the palette, no transition runs (the colours change at once, as the theme
-  // means them to): the theme's rule is keyed to this attribute (scripts/site/hooks/share.py says why), on
-  // from the switch until two frames have drawn the new colours.
-  function switching() {
-    document.body.setAttribute("data-nt-switching", "");
-    requestAnimationFrame(function () {
-      requestAnimationFrame(function () { document.body.removeAttribute("data-nt-switching"); });
-    });
-  }
-  document.addEventListener("change", function (e) {  // capture: ahead of the theme's own handler
-    if (e.target.closest && e.target.closest('[data-md-component="palette"]')) switching();
-  }, true);
-
   // Printed, a closed fold prints open (its figures and tables are part of the page), then closes again.
   // css/print.css does it by CSS where the browser styles ::details-content; this is for the others.
   var opened = [];

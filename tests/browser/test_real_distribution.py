@@ -131,7 +131,7 @@ def test_the_canvas_follows_the_palette_toggle(open_page):
     corner = """() => { const c = document.querySelector(".nt-dist-canvas");
         return Array.from(c.getContext("2d").getImageData(c.width - 2, 2, 1, 1).data); }"""
     before, scheme = page.evaluate(corner), page.get_attribute("body", "data-md-color-scheme")
-    page.locator("form[data-md-component=palette] label:visible").first.click()
+    page.locator("form[data-nt-palette] label:visible").first.click()
     page.wait_for_function("w => document.body.getAttribute('data-md-color-scheme') !== w", arg=scheme, timeout=5000)
     assert page.evaluate(corner) != before
     assert not page.nt_problems, page.nt_problems

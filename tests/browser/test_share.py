@@ -659,3 +659,23 @@ def test_a_live_link_loads_smollm2_by_its_button_and_its_csv_equals_the_builds_t
     for i, p in zip(head["ids"][:5], head["probs"][:5]):  # tolerance of tests/browser/test_real_ask_live.py
         assert abs(live[i] - p) <= 1e-5 + 1e-3 * p, (i, live[i], p)
     assert page.nt_problems == [], page.nt_problems
+
+
+def test_a_code_block_in_a_closed_fold_has_no_box_until_the_fold_opens(open_page):
+    """The theme's bundle measures every code block as it starts; for one in a closed fold the browser styled and
+    laid out the whole fold to answer (numbers.html: the largest restyle of its load). Closed, the block has no
+    box; opened, it shows, and the theme makes it reachable by keyboard when it scrolls, as any other; printed, it
+    shows too."""
+    page = open_page("numbers.html", lazy=True, width=360)
+    block = page.locator("details.nt-fold > .highlight").first
+    assert block.evaluate("b => !b.parentElement.open && getComputedStyle(b).display === 'none'")
+    code = block.locator("pre > code")
+    page.emulate_media(media="print")
+    try:
+        assert block.evaluate("b => getComputedStyle(b).display") != "none"
+    finally:
+        page.emulate_media(media="screen")
+    block.locator("xpath=..").locator("> summary").click()
+    assert block.is_visible() and block.bounding_box()["height"] > 50
+    page.wait_for_function("c => c.getAttribute('tabindex') === '0'", arg=code.element_handle(), timeout=3000)
+    assert page.nt_problems == [], page.nt_problems

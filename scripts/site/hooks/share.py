@@ -12,9 +12,9 @@ Each demo's container, as its first page in the nav renders it (its static fallb
 after the build every one is written to embed/<demo>.html through overrides/embed.html: the demo alone,
 with the theme's colours and the scripts it needs (scripts/site/demos.py), nothing else.
 Material's palette stylesheet turns transitions off while `data-md-color-switching` is on <body>; its
-script sets that attribute on every page load too, and a rule under an attribute of <body> makes the
-browser restyle the whole page as the theme starts. The built stylesheet keys the rule to
-`data-nt-switching` instead, which js/site.js sets only while the reader switches the palette.
+script set that attribute on every page load too, and a rule under an attribute of <body> makes the
+browser restyle the whole page. The built stylesheet keys the rule to `data-nt-switching` instead, which
+our palette switch (overrides/partials/javascripts/palette.html) sets only while the reader switches.
 Our stylesheets (mkdocs.yml's extra_css, one file per concern) reach the pages as one file, css/site.css,
 in the same order: each file is one more request ahead of a page's first paint.
 Markdown's tables are written in the theme's scrolling box, with a class, so the theme's bundle does not move
@@ -162,7 +162,7 @@ SWITCHING, OURS = "[data-md-color-switching]", "[data-nt-switching]"
 
 def quiet_palette_switch(site: Path) -> None:
     """The palette stylesheet's no-transition rule under our own attribute (see the module's docstring)."""
-    theme_sheet_rewritten(site, "palette.*.min.css", SWITCHING, OURS, "js/site.js's palette switch")
+    theme_sheet_rewritten(site, "palette.*.min.css", SWITCHING, OURS, "the palette switch (overrides/partials/javascripts/palette.html)")
 
 
 def one_stylesheet(docs: Path, site: Path) -> None:
