@@ -10,6 +10,8 @@ import json
 
 import pytest
 
+pytestmark = pytest.mark.browser
+
 BUNDLE = "**/assets/javascripts/bundle.*.min.js"
 STATE = """() => ({
   scheme: document.body.getAttribute('data-md-color-scheme'),
