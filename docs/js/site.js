@@ -5,16 +5,17 @@
   var dialog = document.querySelector('.md-search[role="dialog"]');
   if (dialog && !dialog.hasAttribute("aria-label")) dialog.setAttribute("aria-label", "Search this site");
 
-  // A table or formula that scrolls sideways (on a phone) must be reachable by keyboard to be scrolled:
-  // while it scrolls, its box takes the focus and is named as a region. The theme wraps its tables and the
-  // demos draw theirs after load, so this runs again whenever the page's content or width changes.
-  var BOXES = ".md-typeset__scrollwrap, .nt-table-wrap, .nt-math";
+  // A table, formula or code block that scrolls sideways (on a phone) must be reachable by keyboard to be
+  // scrolled: while it scrolls, its box takes the focus and is named as a region. The demos draw their tables
+  // after load, so this runs again whenever the page's content or width changes. (The theme's bundle makes a
+  // code block focusable too, but it starts only on the reader's first move: partials/javascripts/bundle.html.)
+  var BOXES = ".md-typeset__scrollwrap, .nt-table-wrap, .nt-math, .md-typeset pre > code";
   var queued = false;
   function name(box, counts) {
     // named by its kind, its place and its column heads (regions on one page need distinct names)
     var heads = Array.prototype.slice.call(box.querySelectorAll("tr:first-child > *"), 0, 4)
       .map(function (c) { return c.textContent.trim(); }).filter(Boolean);
-    var what = box.classList.contains("nt-math") ? "Formula" : "Table";
+    var what = box.classList.contains("nt-math") ? "Formula" : box.tagName === "CODE" ? "Code" : "Table";
     counts[what] = (counts[what] || 0) + 1;
     return what + " " + counts[what] + (heads.length ? ": " + heads.join(", ") : "") + " (scrolls sideways)";
   }

@@ -420,10 +420,11 @@ nexttoken.define("ui", ["load"], function (load) {
       linked();
     }
     // Pages load demo scripts at the end of <body>, so their containers are already parsed: start
-    // at once rather than wait for DOMContentLoaded (which waits for the theme's bundle too).
+    // at once rather than wait for DOMContentLoaded (which waits for the page's every script). Once: the
+    // theme's bundle, started late, is sent a second DOMContentLoaded (partials/javascripts/bundle.html).
     var ready = document.readyState !== "loading" || document.querySelector('.nt-demo[data-demo="' + name + '"]');
     if (ready) run();
-    else document.addEventListener("DOMContentLoaded", run);
+    else document.addEventListener("DOMContentLoaded", run, { once: true });
   }
 
   // ---- demos the page defers: their scripts load when the container nears -----------------------

@@ -41,6 +41,9 @@ def test_the_readers_scheme_is_set_before_the_theme_starts(open_page, scheme):
 def test_the_theme_mounts_no_palette_of_its_own(open_page):
     """With the bundle, still one color-scheme meta and one theme-color meta: the theme's component never ran."""
     page = open_page("numbers.html", lazy=True, scheme="light")
+    page.mouse.move(300, 400)  # the bundle starts on the reader's first move
+    page.wait_for_function("() => typeof window.component$ !== 'undefined'", timeout=10_000)
+    page.wait_for_timeout(200)
     state = page.evaluate(STATE)
     assert len(state["metas"]) == 2 and state["component"] == 0, state
     assert not page.nt_problems, page.nt_problems
