@@ -288,3 +288,20 @@ def test_stored_lab_colourings_and_pattern(open_page):
     assert max(range(T), key=lambda k: last[k]) == lab["tokens"].index(" M")
     assert "induction" in page.text_content(f'{DEMO} [data-role="head-kind"]')
     assert not page.nt_problems, page.nt_problems
+
+
+def test_alone_on_its_page_it_draws_its_prompt_once_with_the_labs_record(open_page):
+    """On its embed page the lab loads its stored prompt and that prompt's lab record side by side and draws the
+    view once, with both (drawn again when the record came later, the page styled and laid the lab out twice)."""
+    count = """window.__ntViews = [];
+new MutationObserver(records => records.forEach(r => r.attributeName === 'data-view' &&
+  window.__ntViews.push(r.target.getAttribute('data-view'))))
+  .observe(document, {subtree: true, attributes: true, attributeFilter: ['data-view']});"""
+    page = open_page("embed/real-inside.html", lazy=True, init=count)
+    page.wait_for_selector(f'{DEMO}[data-view^="stored:"]', timeout=10_000)
+    page.wait_for_timeout(1000)
+    assert page.evaluate("window.__ntViews") == [page.get_attribute(DEMO, "data-view")]
+    colours = page.evaluate(f"""() => [...document.querySelectorAll('{DEMO} input[type=radio]')]
+      .filter(r => !r.disabled).map(r => r.value)""")
+    assert "effect" in colours, colours  # a colouring only the lab's record gives
+    assert not page.nt_problems, page.nt_problems

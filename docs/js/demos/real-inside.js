@@ -145,20 +145,31 @@ function (ui, store, badge, real, example, index, loadPrompt, labIndex, loadLab,
       var entry = index.prompts.filter(function (pr) { return pr.key === (key || root.getAttribute("data-prompt")); })[0] || index.prompts[0];
       ownKey = entry.key;
       if (!own) veil(true);
+      // the lab's record of the prompt loads beside it, so the view is drawn once, with both (drawn again when
+      // the record came later, the page styled and laid the whole lab out twice); a record that cannot load
+      // is asked for again by the view, which says why
+      var lab = fetchLab(entry.key).catch(function () { return null; });
       loadPrompt(entry.file.replace(/^smollm2-dist-|\.js$/g, "")).then(function (got) {
+        return lab.then(function () { return got; });
+      }).then(function (got) {
         if (ownKey === entry.key) { own = got; follow(); }
         veil(false);
       }, function (err) { veil(false); msg.show(err.message + " (is the js/data folder beside this page?).", "error"); });
     }
     function labEntry(key) { return labIndex.prompts.filter(function (p) { return p.key === key; })[0] || null; }
+    var labs = {};  // the lab's records loaded so far, by prompt
+    function fetchLab(key) {
+      var entry = labEntry(key);
+      if (!entry) return Promise.resolve(null);
+      return loadLab(entry.file.replace(/^smollm2-lab-|\.js$/g, "")).then(function (got) { labs[key] = got; return got; });
+    }
     // The lab's record of a stored prompt, loaded once per prompt; the view redraws when it arrives.
     function wantLab(key) {
       if (!key || labKey === key) return;
-      var entry = labEntry(key);
       labKey = key;
-      labRec = null;
-      if (!entry) return;
-      loadLab(entry.file.replace(/^smollm2-lab-|\.js$/g, "")).then(function (got) {
+      labRec = labs[key] || null;
+      if (labRec || !labEntry(key)) return;
+      fetchLab(key).then(function (got) {
         if (labKey === key) { labRec = got; render(); }
       }, function (err) { msg.show(err.message + " (is the js/data folder beside this page?).", "error"); });
     }
