@@ -205,6 +205,18 @@ def test_no_line_moves_when_our_faces_arrive(browser_context, server, name):
             f"{name}: “{text}” moves from {top:.0f} px (height {height:.0f}) to {top2:.0f} px (height {height2:.0f})"
 
 
+
+@pytest.mark.parametrize("name", ["index.html", "embed/real-distribution.html"])
+def test_our_faces_are_asked_for_only_after_the_first_text_is_drawn(open_page, name):
+    """A face file that arrived before the page's first contentful paint held that paint up, in Lighthouse's model
+    of a phone. The faces switch on after it: on the landing page, and on an embed page whose first frame is blank
+    (its demo drawn when its data arrive)."""
+    page = open_page(name, lazy=True)
+    times = page.evaluate("""() => ({fcp: performance.getEntriesByName('first-contentful-paint')[0].startTime,
+      fonts: performance.getEntriesByType('resource').filter(e => e.name.endsWith('.woff2')).map(e => e.startTime)})""")
+    assert times["fonts"] and min(times["fonts"]) > times["fcp"], times
+    assert not page.nt_problems, page.nt_problems
+
 # Every style rule of the page whose selector names an attribute (any stylesheet of the site's own origin).
 RULES_NAMING = """(attr) => {
   const out = [];

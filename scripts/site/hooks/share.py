@@ -6,7 +6,7 @@ The faces' @font-face rules (scripts/site/vendor.py's fonts.css) go to `config.e
 embed.html write inline in the head (a stylesheet of their own would be one more request before a page's
 first paint): the stand-ins (local() faces sized as ours) as they are, in `nt_font_stand_ins`; our faces
 (url()s) in `nt_font_faces`, written under media="print" and switched on by `nt_faces_on` once the page
-has painted. Their files then load after the first paint, never ahead of it: on a phone's line 110 KB of
+has painted its first text. Their files then load after the first paint, never ahead of it: on a phone's line 110 KB of
 faces held the first paint 0.7 s, the stand-ins drawing the same lines (STYLE.md, Type).
 Each demo's container, as its first page in the nav renders it (its static fallback included), is kept;
 after the build every one is written to embed/<demo>.html through overrides/embed.html: the demo alone,
@@ -56,12 +56,20 @@ def containers(html: str) -> list[tuple[str, str]]:
     return out
 
 
-# Our faces on (the <style id="nt-faces"> the templates write) once the page has painted: a frame, then a
-# task; at the latest when the page has loaded. <html data-nt-faces> says it is done.
+# Our faces on (the <style id="nt-faces"> the templates write) once the page has drawn something a reader sees
+# (its first contentful paint): in Lighthouse's model of a phone, a file that finished before that paint held it
+# up. An embed page's first frame can be blank (its demo drawn when its data arrive), and a frame then a task
+# came before its first text. Where the browser does not report paints, a frame then a task; at the latest, a
+# frame after the page has loaded. <html data-nt-faces> says it is done.
 FACES_ON = ("(function () { var done = false; function on() { if (done) return; done = true;"
             " document.getElementById('nt-faces').media = 'all'; document.documentElement.setAttribute('data-nt-faces', ''); }"
-            " if (window.requestAnimationFrame) requestAnimationFrame(function () { setTimeout(on, 0); });"
-            " addEventListener('load', on); })();")
+            " function soon() { if (window.requestAnimationFrame) requestAnimationFrame(function () { setTimeout(on, 0); }); else on(); }"
+            " var types = window.PerformanceObserver && PerformanceObserver.supportedEntryTypes;"
+            " if (types && types.indexOf('paint') >= 0) new PerformanceObserver(function (list, seen) {"
+            " if (list.getEntriesByName('first-contentful-paint').length) { seen.disconnect(); setTimeout(on, 0); } })"
+            ".observe({ type: 'paint', buffered: true });"
+            " else soon();"
+            " addEventListener('load', soon); })();")
 
 
 def font_faces(css: Path) -> tuple[str, str]:
