@@ -6,8 +6,8 @@ The faces' @font-face rules (scripts/site/vendor.py's fonts.css) go to `config.e
 embed.html write inline in the head (a stylesheet of their own would be one more request before a page's
 first paint): the stand-ins (local() faces sized as ours) as they are, in `nt_font_stand_ins`; our faces
 (url()s) in `nt_font_faces`, written under media="print" and switched on by `nt_faces_on` once the page
-has painted its first text. Their files then load after the first paint, never ahead of it: on a phone's line 110 KB of
-faces held the first paint 0.7 s, the stand-ins drawing the same lines (STYLE.md, Type).
+has painted its first text. Their files then load after the first paint, never ahead of it: on a phone's
+line 110 KB of faces held the first paint 0.7 s, the stand-ins drawing the same lines (STYLE.md, Type).
 Each demo's container, as its first page in the nav renders it (its static fallback included), is kept;
 after the build every one is written to embed/<demo>.html through overrides/embed.html: the demo alone,
 with the theme's colours and the scripts it needs (scripts/site/demos.py), nothing else.
